@@ -1,0 +1,58 @@
+import { readFileSync } from "node:fs";
+import { evaluate } from "./evaluate";
+import { ContractError, loadContractText, parseBindingsText } from "./load";
+import { renderContract } from "./render";
+import { attemptSchedule } from "./timing";
+
+const USAGE = `usage: contract <command> …
+  evaluate <contract.json> <bindings.json>   print the verdict and every condition as JSON
+  schedule <contract.json>                   print the planned attempt times (ms after the start), one per line
+  render <contract.json>                     print the contract as Markdown
+  hash <contract.json>                       print the declared and computed hashes`;
+
+class UsageError extends Error {}
+
+function readText(file: string | undefined, what: string): string {
+  if (!file) throw new UsageError(`missing ${what}\n${USAGE}`);
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ContractError(`cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+export function runCli(args: string[]): { stdout: string; stderr: string; exitCode: number } {
+  const [command, ...rest] = args;
+  try {
+    const contract = () => loadContractText(readText(rest[0], "contract file"));
+    switch (command) {
+      case "evaluate": {
+        const loaded = contract();
+        const bindings = parseBindingsText(readText(rest[1], "bindings file"));
+        return { stdout: `${JSON.stringify(evaluate(loaded, bindings), null, 2)}\n`, stderr: "", exitCode: 0 };
+      }
+      case "schedule":
+        return { stdout: `${attemptSchedule(contract().contract.timing).join("\n")}\n`, stderr: "", exitCode: 0 };
+      case "render":
+        return { stdout: renderContract(contract()), stderr: "", exitCode: 0 };
+      case "hash": {
+        const { declaredHash, computedHash } = contract();
+        return { stdout: `declared ${declaredHash}\ncomputed ${computedHash}\n`, stderr: "", exitCode: 0 };
+      }
+      default:
+        throw new UsageError(command ? `unknown command: ${command}\n${USAGE}` : USAGE);
+    }
+  } catch (error) {
+    if (error instanceof ContractError || error instanceof UsageError) {
+      return { stdout: "", stderr: `contract: ${error.message}\n`, exitCode: 2 };
+    }
+    throw error;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("/contracts/cli.ts")) {
+  const { stdout, stderr, exitCode } = runCli(process.argv.slice(2));
+  process.stdout.write(stdout);
+  process.stderr.write(stderr);
+  process.exitCode = exitCode;
+}

@@ -1,0 +1,66 @@
+import type { Operator } from "./schema";
+import { compareDecimals, parseDecimal, parseInstant, wholeSecond } from "./values";
+
+export type ConditionStatus = "holds" | "fails" | "unknown";
+
+/**
+ * Orders two values that share a kind: exact decimals or instants. Anything else is
+ * incomparable (undefined), which makes an ordering condition unknown: a binding of the wrong
+ * shape must never produce a verdict.
+ */
+function orderQuantities(actual: unknown, expected: unknown): number | undefined {
+  const leftDecimal = parseDecimal(actual);
+  const rightDecimal = parseDecimal(expected);
+  if (leftDecimal && rightDecimal) return compareDecimals(leftDecimal, rightDecimal);
+  const leftInstant = parseInstant(actual);
+  const rightInstant = parseInstant(expected);
+  if (leftInstant !== undefined && rightInstant !== undefined) return Math.sign(leftInstant - rightInstant);
+  return undefined;
+}
+
+/** true / false when the values share a kind, undefined when they cannot be compared. */
+function equals(actual: unknown, expected: unknown): boolean | undefined {
+  const ordering = orderQuantities(actual, expected);
+  if (ordering !== undefined) return ordering === 0;
+  if (typeof actual === "string" && typeof expected === "string") return actual === expected;
+  if (typeof actual === "boolean" && typeof expected === "boolean") return actual === expected;
+  return undefined;
+}
+
+function status(value: boolean | undefined): ConditionStatus {
+  return value === undefined ? "unknown" : value ? "holds" : "fails";
+}
+
+export function applyOperator(operator: Operator, actual: unknown, expected: unknown): ConditionStatus {
+  switch (operator) {
+    case "eq":
+      return status(equals(actual, expected));
+    case "ne": {
+      const equal = equals(actual, expected);
+      return status(equal === undefined ? undefined : !equal);
+    }
+    case "gt":
+    case "gte":
+    case "lt":
+    case "lte": {
+      const ordering = orderQuantities(actual, expected);
+      if (ordering === undefined) return "unknown";
+      return status({ gt: ordering > 0, gte: ordering >= 0, lt: ordering < 0, lte: ordering <= 0 }[operator]);
+    }
+    case "in": {
+      if (!Array.isArray(expected)) return "unknown";
+      const comparisons = expected.map((candidate) => equals(actual, candidate));
+      if (comparisons.includes(true)) return "holds";
+      return comparisons.includes(undefined) ? "unknown" : "fails";
+    }
+    case "time_after":
+    case "time_before": {
+      const observed = parseInstant(actual);
+      const reference = parseInstant(expected);
+      if (observed === undefined || reference === undefined) return "unknown";
+      // Shopify stamps records to the whole second: compare seconds, so the two are exact complements.
+      const inWindow = wholeSecond(observed) >= wholeSecond(reference);
+      return status(operator === "time_after" ? inWindow : !inWindow);
+    }
+  }
+}

@@ -1,0 +1,12 @@
+import type { PrismaClient } from "@prisma/client";
+import { createPrismaClient } from "./db/client";
+
+declare global {
+  var prismaGlobal: PrismaClient | undefined;
+}
+
+// One client per process; Vite's dev server reloads modules, so keep it on globalThis there.
+const prisma = globalThis.prismaGlobal ?? createPrismaClient();
+if (process.env.NODE_ENV !== "production") globalThis.prismaGlobal = prisma;
+
+export default prisma;

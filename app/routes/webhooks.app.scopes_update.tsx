@@ -1,0 +1,15 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import db from "../db.server";
+import { authenticateWebhook, badPayload, postOnly } from "../webhooks/authenticate.server";
+
+export const loader = postOnly;
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { payload, session } = await authenticateWebhook(request);
+  const current = (payload as { current?: unknown }).current;
+  if (!Array.isArray(current) || !current.every((scope) => typeof scope === "string")) {
+    return badPayload("app/scopes_update payload needs current: string[]");
+  }
+  if (session) await db.session.update({ where: { id: session.id }, data: { scope: current.join(",") } });
+  return new Response();
+};

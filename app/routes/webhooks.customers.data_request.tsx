@@ -1,0 +1,1 @@
+export { complianceAction as action, complianceLoader as loader } from "../webhooks/compliance.server";

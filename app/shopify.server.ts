@@ -1,0 +1,36 @@
+import "@shopify/shopify-app-remix/adapters/node";
+import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+import prisma from "./db.server";
+import { routeShopRequestsTo } from "./shopify/admin-api-origin.server";
+
+/** One API version everywhere: here, in shopify.app.toml's [webhooks], and in the fake shop's schema. */
+export const API_VERSION = ApiVersion.July25;
+export const DEFAULT_SCOPES = "read_orders,write_orders";
+
+if (process.env.SHOPIFY_ADMIN_API_ORIGIN) routeShopRequestsTo(process.env.SHOPIFY_ADMIN_API_ORIGIN);
+
+const shopify = shopifyApp({
+  apiKey: process.env.SHOPIFY_API_KEY,
+  apiSecretKey: process.env.SHOPIFY_API_SECRET || "",
+  apiVersion: API_VERSION,
+  scopes: (process.env.SCOPES || DEFAULT_SCOPES).split(","),
+  appUrl: process.env.SHOPIFY_APP_URL || "",
+  authPathPrefix: "/auth",
+  sessionStorage: new PrismaSessionStorage(prisma),
+  distribution: AppDistribution.AppStore,
+  future: {
+    unstable_newEmbeddedAuthStrategy: true,
+    expiringOfflineAccessTokens: true,
+  },
+  ...(process.env.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [process.env.SHOP_CUSTOM_DOMAIN] } : {}),
+});
+
+export default shopify;
+export const apiVersion = API_VERSION;
+export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
+export const authenticate = shopify.authenticate;
+export const unauthenticated = shopify.unauthenticated;
+export const login = shopify.login;
+export const registerWebhooks = shopify.registerWebhooks;
+export const sessionStorage = shopify.sessionStorage;

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// `npm test`: type-check, lint, then the whole Vitest suite (browser tests included) on SQLite, or
+// on PostgreSQL when TEST_DATABASE_URL=postgresql://… is set. Extra arguments go to vitest.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const databaseUrl = process.env.TEST_DATABASE_URL || "file:./prisma/test-generate.sqlite";
+const env = { ...process.env, CHECKPOINT_DISABLE: "1" };
+
+function step(name, command, args, extraEnv = {}) {
+  console.log(`\n▶ ${name}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...env, ...extraEnv } });
+  if (result.status !== 0) {
+    console.error(`✗ ${name} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+step(`prisma client for ${/^postgres/.test(databaseUrl) ? "PostgreSQL" : "SQLite"}`, "node", ["scripts/db.mjs", "generate"], { DATABASE_URL: databaseUrl });
+step("type-check (tsc --noEmit)", "node_modules/.bin/tsc", ["--noEmit"]);
+step("lint (eslint)", "node_modules/.bin/eslint", ["--max-warnings", "0", "."]);
+
+const report = join(mkdtempSync(join(tmpdir(), "rv-vitest-")), "report.json");
+console.log(`\n▶ vitest on ${/^postgres/.test(databaseUrl) ? "PostgreSQL" : "SQLite"}`);
+const vitest = spawnSync("node_modules/.bin/vitest", ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: "inherit",
+  env,
+});
+let summary = "";
+try {
+  const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, "utf8"));
+  summary = `${numPassedTests} passed, ${numFailedTests} failed${numPendingTests ? `, ${numPendingTests} skipped` : ""}`;
+} catch {
+  summary = "0 passed, 1 failed";
+}
+console.log(`\nvitest: ${summary}`);
+process.exit(vitest.status ?? 1);

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PrismaClient } from "@prisma/client";
+import { createPrismaClient } from "../../app/db/client";
+import { startTestApp, type TestApp } from "../support/app-server";
+import { installShop } from "../support/sessions";
+import { TEST_APP } from "../support/credentials";
+import { mintSessionToken } from "../../fake-shopify/session-token";
+
+const SHOP = "embedded-shop.myshopify.com";
+const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+let app: TestApp;
+let db: PrismaClient;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  db = createPrismaClient(app.databaseUrl);
+});
+afterAll(async () => {
+  await db.$disconnect();
+  await app.close();
+});
+
+function embeddedUrl(token: string, shop = SHOP) {
+  const host = Buffer.from(`admin.shopify.com/store/${shop.split(".")[0]}`).toString("base64url");
+  return `${app.url}/app?embedded=1&shop=${shop}&host=${host}&id_token=${token}`;
+}
+
+describe("GET /app (embedded)", () => {
+  it("serves the app for a valid session token of a shop with an offline session", async () => {
+    await installShop(db, app.shopify, SHOP);
+    const token = mintSessionToken({ shop: SHOP, apiKey: TEST_APP.apiKey, secret: TEST_APP.secret });
+    const response = await fetch(embeddedUrl(token), { headers: { "User-Agent": CHROME }, redirect: "manual" });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(`Verifying refunds for ${SHOP}`);
+    expect(response.headers.get("content-security-policy")).toContain(`frame-ancestors https://${SHOP} https://admin.shopify.com`);
+  });
+
+  it("refuses a session token signed with another secret", async () => {
+    await installShop(db, app.shopify, SHOP);
+    const forged = mintSessionToken({ shop: SHOP, apiKey: TEST_APP.apiKey, secret: "someone-elses-secret" });
+    const response = await fetch(embeddedUrl(forged), { headers: { "User-Agent": CHROME }, redirect: "manual" });
+    expect(response.status).not.toBe(200);
+    expect(await response.text()).not.toContain("Verifying refunds");
+    const api = await fetch(`${app.url}/app`, { headers: { "User-Agent": CHROME, Authorization: `Bearer ${forged}` }, redirect: "manual" });
+    expect(api.status).toBe(401);
+  });
+
+  it("installs a new shop by token exchange with the shop and stores its offline session", async () => {
+    const shop = "new-shop.myshopify.com";
+    app.shopify.addShop(shop);
+    const token = mintSessionToken({ shop, apiKey: TEST_APP.apiKey, secret: TEST_APP.secret });
+    const response = await fetch(embeddedUrl(token, shop), { headers: { "User-Agent": CHROME }, redirect: "manual" });
+    expect(response.status).toBe(200);
+    const session = await db.session.findUnique({ where: { id: `offline_${shop}` } });
+    expect(session?.accessToken).toMatch(/^shpat_/);
+    expect(session?.refreshToken).toMatch(/^shprt_/);
+  });
+});

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PrismaClient } from "@prisma/client";
+import { createPrismaClient } from "../../app/db/client";
+import { startTestApp, type TestApp } from "../support/app-server";
+import { installShop } from "../support/sessions";
+import { TEST_APP } from "../support/credentials";
+import { deliveryHeaders, newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../../fake-shopify/webhooks";
+
+const SHOP = "webhook-shop.myshopify.com";
+let app: TestApp;
+let db: PrismaClient;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  db = createPrismaClient(app.databaseUrl);
+  await installShop(db, app.shopify, SHOP);
+});
+afterAll(async () => {
+  await db.$disconnect();
+  await app.close();
+});
+
+function refundDelivery() {
+  const shop = app.shopify.shop(SHOP);
+  const order = shop.createOrder({ amount: "80.00" });
+  const refund = shop.createRefund(order.id, { amount: "25.00" });
+  return newDelivery("refunds/create", SHOP, refundWebhookBody(shop, refund));
+}
+
+describe("POST /webhooks/refunds/create", () => {
+  it("accepts a correctly signed delivery", async () => {
+    const response = await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], refundDelivery(), TEST_APP.secret);
+    expect(response.status).toBe(200);
+  });
+
+  it("refuses a tampered body with 401", async () => {
+    const delivery = refundDelivery();
+    const headers = deliveryHeaders(delivery, TEST_APP.secret);
+    const tampered = delivery.body.replace('"amount":"25.00"', '"amount":"2500.00"');
+    expect(tampered).not.toBe(delivery.body);
+    const response = await fetch(`${app.url}/webhooks/refunds/create`, { method: "POST", headers, body: tampered });
+    expect(response.status).toBe(401);
+  });
+
+  it("refuses a delivery signed with another secret with 401", async () => {
+    const response = await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], refundDelivery(), "not-the-app-secret");
+    expect(response.status).toBe(401);
+  });
+
+  it("refuses a delivery without its topic header with 400", async () => {
+    const delivery = refundDelivery();
+    const headers = deliveryHeaders(delivery, TEST_APP.secret);
+    delete (headers as Record<string, string>)["X-Shopify-Topic"];
+    const response = await fetch(`${app.url}/webhooks/refunds/create`, { method: "POST", headers, body: delivery.body });
+    expect(response.status).toBe(400);
+  });
+
+  it("refuses anything but POST", async () => {
+    const response = await fetch(`${app.url}/webhooks/refunds/create`, { method: "GET" });
+    expect(response.status).toBe(405);
+  });
+
+  it("answers a signed body that is not JSON with 400 and keeps serving", async () => {
+    const delivery = { ...refundDelivery(), body: '{"id": 12, "order_id":' };
+    const response = await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], delivery, TEST_APP.secret);
+    expect(response.status).toBe(400);
+    const next = await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], refundDelivery(), TEST_APP.secret);
+    expect(next.status).toBe(200);
+  });
+
+  it("answers a signed JSON body that is not a refund with 422", async () => {
+    const delivery = { ...refundDelivery(), body: '{"hello":"world"}' };
+    const response = await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], delivery, TEST_APP.secret);
+    expect(response.status).toBe(422);
+    expect(await response.text()).toMatch(/id/);
+  });
+});
+
+describe("POST /webhooks/app/uninstalled", () => {
+  it("deletes the shop's sessions, and a second delivery is harmless", async () => {
+    const shop = "leaving-shop.myshopify.com";
+    await installShop(db, app.shopify, shop);
+    expect(await db.session.count({ where: { shop } })).toBe(1);
+    const delivery = newDelivery("app/uninstalled", shop, JSON.stringify({ id: 1, name: "Leaving", domain: shop }));
+    for (let i = 0; i < 2; i++) {
+      const response = await sendDelivery(app.url, TOPIC_PATHS["app/uninstalled"], delivery, TEST_APP.secret);
+      expect(response.status).toBe(200);
+    }
+    expect(await db.session.count({ where: { shop } })).toBe(0);
+    expect(await db.session.count({ where: { shop: SHOP } })).toBe(1);
+  });
+
+  it("keeps the sessions when the signature is wrong", async () => {
+    const delivery = newDelivery("app/uninstalled", SHOP, JSON.stringify({ id: 1, domain: SHOP }));
+    const response = await sendDelivery(app.url, TOPIC_PATHS["app/uninstalled"], delivery, "wrong");
+    expect(response.status).toBe(401);
+    expect(await db.session.count({ where: { shop: SHOP } })).toBe(1);
+  });
+});
+
+describe("POST /webhooks/app/scopes_update", () => {
+  it("records the granted scopes on the offline session", async () => {
+    const delivery = newDelivery("app/scopes_update", SHOP, JSON.stringify({ id: 1, previous: ["read_orders"], current: ["read_orders", "write_orders"], updated_at: new Date().toISOString() }));
+    const response = await sendDelivery(app.url, TOPIC_PATHS["app/scopes_update"], delivery, TEST_APP.secret);
+    expect(response.status).toBe(200);
+    expect((await db.session.findUnique({ where: { id: `offline_${SHOP}` } }))?.scope).toBe("read_orders,write_orders");
+  });
+});
+
+describe("compliance topics", () => {
+  for (const topic of ["customers/data_request", "customers/redact", "shop/redact"]) {
+    it(`${topic}: 200 when signed, 401 when not`, async () => {
+      const delivery = newDelivery(topic, SHOP, JSON.stringify({ shop_id: 1, shop_domain: SHOP, customer: { id: 1 }, orders_requested: [] }));
+      expect((await sendDelivery(app.url, TOPIC_PATHS[topic], delivery, TEST_APP.secret)).status).toBe(200);
+      expect((await sendDelivery(app.url, TOPIC_PATHS[topic], delivery, "wrong")).status).toBe(401);
+    });
+  }
+});

@@ -1,0 +1,74 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import type { ServerBuild } from "@remix-run/node";
+import { FakeShopify } from "../../fake-shopify/server";
+import { createTestDatabase } from "./database";
+import { TEST_APP } from "./credentials";
+
+export interface TestApp {
+  url: string;
+  shopify: FakeShopify;
+  databaseUrl: string;
+  close: () => Promise<void>;
+}
+
+/** Serves a web-standard request handler over real HTTP on loopback. */
+export async function serveHandler(handler: (request: Request) => Promise<Response>): Promise<{ url: string; server: Server }> {
+  const server = createServer(async (req, res) => {
+    const url = `http://${req.headers.host}${req.url}`;
+    const hasBody = req.method !== "GET" && req.method !== "HEAD";
+    const request = new Request(url, {
+      method: req.method,
+      headers: Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v] as [string, string]])),
+      body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+      duplex: hasBody ? "half" : undefined,
+    });
+    try {
+      const response = await handler(request);
+      res.writeHead(response.status, [...response.headers].flat());
+      if (response.body) for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+      res.end();
+    } catch (error) {
+      console.error(error);
+      res.writeHead(500).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/**
+ * The built app (build/server/index.js, as `npm start` serves it) on its own database, talking to
+ * a fake Shopify over HTTP. One per test file: the app reads its configuration when first imported.
+ */
+export async function startTestApp(options: { env?: Record<string, string> } = {}): Promise<TestApp> {
+  const shopify = new FakeShopify(TEST_APP);
+  const shopifyOrigin = await shopify.listen();
+  const database = await createTestDatabase();
+  Object.assign(process.env, {
+    NODE_ENV: "production",
+    DATABASE_URL: database.url,
+    SHOPIFY_API_KEY: TEST_APP.apiKey,
+    SHOPIFY_API_SECRET: TEST_APP.secret,
+    SCOPES: TEST_APP.scopes,
+    SHOPIFY_ADMIN_API_ORIGIN: shopifyOrigin,
+    ...options.env,
+  });
+  let handler: (request: Request) => Promise<Response> = async () => new Response("starting", { status: 503 });
+  const { url, server } = await serveHandler((request) => handler(request));
+  process.env.SHOPIFY_APP_URL = url;
+  const { createRequestHandler } = await import("@remix-run/node");
+  const build = (await import("../../build/server/index.js")) as unknown as ServerBuild;
+  handler = createRequestHandler(build, "production");
+  return {
+    url,
+    shopify,
+    databaseUrl: database.url,
+    close: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await shopify.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import type { PrismaClient } from "@prisma/client";
+import type { FakeShopify } from "../../fake-shopify/server";
+
+/** An installed shop: an offline session in the app's database whose token the fake shop accepts. */
+export async function installShop(db: PrismaClient, shopify: FakeShopify, domain: string): Promise<string> {
+  if (!shopify.shops.has(domain)) shopify.addShop(domain);
+  const accessToken = `shpat_test_${domain.split(".")[0]}`;
+  shopify.grantAccessToken(domain, accessToken);
+  await db.session.upsert({
+    where: { id: `offline_${domain}` },
+    update: { accessToken },
+    create: {
+      id: `offline_${domain}`,
+      shop: domain,
+      state: "",
+      isOnline: false,
+      scope: "read_orders,write_orders",
+      accessToken,
+      expires: new Date(Date.now() + 24 * 3600_000),
+      refreshToken: `shprt_test_${domain.split(".")[0]}`,
+      refreshTokenExpires: new Date(Date.now() + 90 * 24 * 3600_000),
+    },
+  });
+  return accessToken;
+}

@@ -1,0 +1,41 @@
+import { vitePlugin as remix } from "@remix-run/dev";
+import { defineConfig, type UserConfig } from "vite";
+import tsconfigPaths from "vite-tsconfig-paths";
+
+declare module "@remix-run/node" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
+
+const host = new URL(process.env.SHOPIFY_APP_URL || "http://localhost").hostname;
+const hmrConfig =
+  host === "localhost"
+    ? { protocol: "ws", host: "localhost", port: 64999, clientPort: 64999 }
+    : { protocol: "wss", host, port: parseInt(process.env.FRONTEND_PORT!) || 8002, clientPort: 443 };
+
+export default defineConfig({
+  server: {
+    allowedHosts: [host],
+    cors: { preflightContinue: true },
+    port: Number(process.env.PORT || 3000),
+    hmr: hmrConfig,
+    fs: { allow: ["app", "node_modules"] },
+  },
+  plugins: [
+    remix({
+      ignoredRouteFiles: ["**/.*"],
+      future: {
+        v3_fetcherPersist: true,
+        v3_relativeSplatPath: true,
+        v3_throwAbortReason: true,
+        v3_lazyRouteDiscovery: true,
+        v3_singleFetch: false,
+        v3_routeConfig: true,
+      },
+    }),
+    tsconfigPaths(),
+  ],
+  build: { assetsInlineLimit: 0 },
+  optimizeDeps: { include: ["@shopify/app-bridge-react", "@shopify/polaris"] },
+}) satisfies UserConfig;
