@@ -129,7 +129,8 @@ export class FakeShopify {
     });
   }
 
-  async listen(port = 0): Promise<string> {
+  /** Serves the fake over HTTP on loopback; `extra` answers first (the demo's simulated admin pages). */
+  async listen(port = 0, extra?: (request: Request) => Promise<Response | undefined>): Promise<string> {
     this.server = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -138,7 +139,8 @@ export class FakeShopify {
         headers: Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v] as [string, string]])),
         body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
       });
-      const response = await this.handle(request).catch((error: Error) => json({ errors: error.message }, 500));
+      const respond = async () => (await extra?.(request)) ?? this.handle(request);
+      const response = await respond().catch((error: Error) => json({ errors: error.message }, 500));
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
     });

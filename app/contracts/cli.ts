@@ -49,10 +49,3 @@ export function runCli(args: string[]): { stdout: string; stderr: string; exitCo
     throw error;
   }
 }
-
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("/contracts/cli.ts")) {
-  const { stdout, stderr, exitCode } = runCli(process.argv.slice(2));
-  process.stdout.write(stdout);
-  process.stderr.write(stderr);
-  process.exitCode = exitCode;
-}

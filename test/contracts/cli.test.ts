@@ -1,0 +1,75 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { allEvidence, bindings } from "./fixtures/bindings";
+
+const SEED = "contracts/shopify.refund.created.json";
+const dir = mkdtempSync(join(tmpdir(), "rv-cli-"));
+
+/** The real command, as support staff run it: `npm run --silent contract -- …` runs bin/contract.mjs's module. */
+function contract(...args: string[]) {
+  const result = spawnSync("node", ["bin/contract.mjs", ...args], { encoding: "utf8" });
+  return { stdout: result.stdout, stderr: result.stderr, code: result.status };
+}
+
+function file(name: string, content: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
+  return path;
+}
+
+describe("contract CLI", () => {
+  it("evaluate prints the verdict and every condition", () => {
+    const { stdout, code } = contract("evaluate", SEED, file("amount.json", bindings(allEvidence({ amount: "20.00" }))));
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ verdict: "CONTRADICTED", reason: "refund_amount_mismatch", reasons: ["refund_amount_mismatch"], escalate: true });
+    expect(result.conditions).toHaveLength(8);
+    expect(result.conditions[4]).toMatchObject({
+      id: "refund_amount_mismatch",
+      group: "contradicted",
+      status: "holds",
+      path: "$observed.refund_readback.data.refund.totalRefundedSet.shopMoney.amount",
+      operator: "ne",
+      expected: "$input.amount",
+      actual: "20.00",
+    });
+  });
+
+  it("schedule prints one attempt per line", () => {
+    const { stdout, code } = contract("schedule", SEED);
+    expect(code).toBe(0);
+    expect(stdout.trim().split("\n").slice(0, 4)).toEqual(["1000", "6000", "16000", "36000"]);
+  });
+
+  it("render prints the contract for people, from the data", () => {
+    const { stdout } = contract("render", SEED);
+    expect(stdout).toContain("# shopify.refund.created: the created contract");
+    for (const id of ["refund_created_in_window", "refund_present", "refund_webhook_present", "refund_on_wrong_order", "refund_amount_mismatch", "refund_predates_operation", "duplicate_refund_present", "transaction_failed"]) {
+      expect(stdout).toContain(`\`${id}\``);
+    }
+    expect(stdout).toContain("| Poll interval | 5000 ms |");
+    expect(stdout).toContain("shopify.graphql#/enums/WebhookSubscriptionTopic/values/REFUNDS_CREATE");
+  });
+
+  it("hash prints the declared and the computed hash", () => {
+    const { stdout } = contract("hash", SEED);
+    expect(stdout).toMatch(/^declared 3b0c1707cf0adcf1\ncomputed [0-9a-f]{16}\n$/);
+  });
+
+  it("exits 2 naming the problem", () => {
+    const missing = contract("evaluate", join(dir, "nope.json"), join(dir, "nope2.json"));
+    expect(missing).toMatchObject({ code: 2, stdout: "" });
+    expect(missing.stderr).toMatch(/cannot read contract file .*nope\.json: ENOENT/);
+    expect(contract("evaluate", SEED, file("bad.json", "{ not json"))).toMatchObject({ code: 2 });
+    expect(contract("evaluate", SEED, file("bad.json", "{ not json")).stderr).toMatch(/the bindings is not valid JSON/);
+    const invalid = JSON.parse(readFileSync(SEED, "utf8"));
+    invalid.timing.backoff.factor = 0;
+    expect(contract("hash", file("invalid.json", invalid)).stderr).toMatch(/invalid contract:\n {2}- timing\.backoff\.factor: /);
+    expect(contract("evaluate", SEED, file("nobindings.json", { input: {} })).stderr).toMatch(/invalid bindings/);
+    expect(contract("frobnicate").code).toBe(2);
+    expect(contract().stderr).toMatch(/usage: contract/);
+  });
+});
