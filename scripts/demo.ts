@@ -14,7 +14,7 @@ const SHOP = process.env.DEMO_SHOP || "demo-refunds.myshopify.com";
 const DATABASE_URL = process.env.DATABASE_URL || "file:./prisma/demo.sqlite";
 const appUrl = `http://localhost:${APP_PORT}`;
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+function run(command: string, args: string[], env: Record<string, string> = {}) {
   execFileSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, CHECKPOINT_DISABLE: "1", ...env } });
 }
 
@@ -44,7 +44,8 @@ const server = spawn("node_modules/.bin/remix-serve", ["build/server/index.js"],
     SCOPES: TEST_APP.scopes,
     SHOPIFY_APP_URL: appUrl,
     SHOPIFY_ADMIN_API_ORIGIN: shopifyOrigin,
-    APP_BRIDGE_URL: `${shopifyOrigin}/demo/app-bridge.js`,
+    APP_BRIDGE_URL: `${shopifyOrigin.replace("127.0.0.1", "localhost")}/demo/app-bridge.js`,
+    SIMULATED_ADMIN_ORIGIN: shopifyOrigin.replace("127.0.0.1", "localhost"),
   },
 });
 const stop = () => {

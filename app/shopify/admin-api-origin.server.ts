@@ -1,16 +1,13 @@
 import { setAbstractFetchFunc } from "@shopify/shopify-api/runtime";
+import { loopbackOrigin } from "./loopback.server";
 
 /**
  * For the demo and the tests only: SHOPIFY_ADMIN_API_ORIGIN sends every request that the Shopify
  * libraries make to `https://{shop}.myshopify.com` (Admin API, token exchange) to a simulated shop
- * on this machine instead, with the shop's domain in X-Forwarded-Host. Only loopback origins are
- * accepted, so a misconfigured production server cannot send access tokens elsewhere.
+ * on this machine instead, with the shop's domain in X-Forwarded-Host.
  */
 export function routeShopRequestsTo(origin: string): void {
-  const target = new URL(origin);
-  if (!["127.0.0.1", "localhost", "[::1]"].includes(target.hostname)) {
-    throw new Error(`SHOPIFY_ADMIN_API_ORIGIN must be a loopback address, got ${target.hostname}`);
-  }
+  const target = loopbackOrigin(origin, "SHOPIFY_ADMIN_API_ORIGIN");
   const realFetch = globalThis.fetch;
   setAbstractFetchFunc(async (input, init) => {
     const request = new Request(input as RequestInfo, init as RequestInit);
