@@ -5,6 +5,9 @@ import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "./shopify.server";
 import { allowSimulatedAdminToFrame } from "./shopify/loopback.server";
+import { startInAppWorker } from "./verification/worker.server";
+
+startInAppWorker();
 
 export const streamTimeout = 5000;
 

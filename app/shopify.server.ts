@@ -19,6 +19,12 @@ const shopify = shopifyApp({
   authPathPrefix: "/auth",
   sessionStorage: new PrismaSessionStorage(prisma),
   distribution: AppDistribution.AppStore,
+  hooks: {
+    // A reinstall after app/uninstalled: observing starts again for the shop.
+    afterAuth: async ({ session }) => {
+      await prisma.shopState.updateMany({ where: { shop: session.shop }, data: { uninstalledAt: null } });
+    },
+  },
   future: {
     unstable_newEmbeddedAuthStrategy: true,
     expiringOfflineAccessTokens: true,

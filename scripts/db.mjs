@@ -5,6 +5,7 @@
 //   node scripts/db.mjs generate              generate the client for that provider if needed
 //   node scripts/db.mjs sync-schema           write prisma/postgres/schema.prisma from prisma/schema.prisma
 //   node scripts/db.mjs new-migration NAME    add a migration for both providers, from HEAD's schema to the working one
+//                                             (needs a PostgreSQL server: MIGRATION_POSTGRES_URL, default the local one)
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync } from "node:fs";
@@ -62,7 +63,8 @@ function newMigration(name) {
     }
     const from = headText === null ? ["--from-empty"] : (writeFileSync(before, headText), ["--from-schema-datamodel", before]);
     const sql = prisma(["migrate", "diff", ...from, "--to-schema-datamodel", schema, "--script"], {
-      DATABASE_URL: kind === "sqlite" ? "file:./prisma/dev.sqlite" : "postgresql://localhost/none",
+      // Prisma's PostgreSQL diff connects through the adapter even between two schema files.
+      DATABASE_URL: kind === "sqlite" ? "file:./prisma/dev.sqlite" : process.env.MIGRATION_POSTGRES_URL || "postgresql://postgres@127.0.0.1:5432/test",
     });
     const folder = join(root, dir, `${stamp}_${name}`);
     mkdirSync(folder, { recursive: true });

@@ -1,16 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticateWebhook, badPayload, postOnly } from "../webhooks/authenticate.server";
-import { parseRefundWebhook, RefundPayloadError } from "../webhooks/refund-payload";
+import { postOnly } from "../webhooks/authenticate.server";
+import { handleRefundsCreate } from "../webhooks/refunds-create.server";
 
 export const loader = postOnly;
 
-export const action = async ({ request }: ActionFunctionArgs) => {
-  const { rawBody } = await authenticateWebhook(request);
-  try {
-    parseRefundWebhook(rawBody);
-  } catch (error) {
-    if (error instanceof RefundPayloadError) return badPayload(error.message);
-    throw error;
-  }
-  return new Response();
-};
+export const action = ({ request }: ActionFunctionArgs) => handleRefundsCreate(request);

@@ -28,9 +28,18 @@ function refundDelivery() {
 }
 
 describe("POST /webhooks/refunds/create", () => {
-  it("accepts a correctly signed delivery", async () => {
-    const response = await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], refundDelivery(), TEST_APP.secret);
+  it("accepts a correctly signed delivery, and the app's own worker verifies the refund", async () => {
+    const delivery = refundDelivery();
+    const response = await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], delivery, TEST_APP.secret);
     expect(response.status).toBe(200);
+    const refundGid = JSON.parse(delivery.body.replace(/:(\d{16,})/g, ':"$1"')).admin_graphql_api_id;
+    expect(await db.webhookDelivery.count({ where: { refundGid } })).toBe(1);
+    for (let i = 0; i < 100; i++) {
+      const op = await db.operation.findFirst({ where: { refundGid, status: { not: "PENDING" } } });
+      if (op) return expect(op.status).toBe("VERIFIED");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error("the in-app worker gave no verdict within 10 s");
   });
 
   it("refuses a tampered body with 401", async () => {
@@ -40,11 +49,14 @@ describe("POST /webhooks/refunds/create", () => {
     expect(tampered).not.toBe(delivery.body);
     const response = await fetch(`${app.url}/webhooks/refunds/create`, { method: "POST", headers, body: tampered });
     expect(response.status).toBe(401);
+    expect(await db.webhookDelivery.count({ where: { webhookId: delivery.webhookId } })).toBe(0);
   });
 
   it("refuses a delivery signed with another secret with 401", async () => {
-    const response = await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], refundDelivery(), "not-the-app-secret");
+    const delivery = refundDelivery();
+    const response = await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], delivery, "not-the-app-secret");
     expect(response.status).toBe(401);
+    expect(await db.webhookDelivery.count({ where: { webhookId: delivery.webhookId } })).toBe(0);
   });
 
   it("refuses a delivery without its topic header with 400", async () => {

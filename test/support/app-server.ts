@@ -42,8 +42,8 @@ export async function serveHandler(handler: (request: Request) => Promise<Respon
  * The built app (build/server/index.js, as `npm start` serves it) on its own database, talking to
  * a fake Shopify over HTTP. One per test file: the app reads its configuration when first imported.
  */
-export async function startTestApp(options: { env?: Record<string, string> } = {}): Promise<TestApp> {
-  const shopify = new FakeShopify(TEST_APP);
+export async function startTestApp(options: { env?: Record<string, string>; bucket?: { maximumAvailable?: number; restoreRate?: number } } = {}): Promise<TestApp> {
+  const shopify = new FakeShopify(TEST_APP, options.bucket);
   const shopifyOrigin = await shopify.listen();
   const database = await createTestDatabase();
   Object.assign(process.env, {
@@ -66,6 +66,8 @@ export async function startTestApp(options: { env?: Record<string, string> } = {
     shopify,
     databaseUrl: database.url,
     close: async () => {
+      await globalThis.refundVerifierWorker?.stop();
+      globalThis.refundVerifierWorker = undefined;
       await new Promise((resolve) => server.close(resolve));
       await shopify.close();
       await database.drop();

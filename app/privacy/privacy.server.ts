@@ -1,0 +1,66 @@
+import type { PrismaClient } from "@prisma/client";
+
+const orderGids = (ids: unknown): string[] =>
+  Array.isArray(ids) ? ids.map(String).filter((id) => /^\d+$/.test(id)).map((id) => `gid://shopify/Order/${id}`) : [];
+
+/** app/uninstalled: the sessions go and observing stops; verdicts stay until shop/redact. */
+export async function stopObservingShop(db: PrismaClient, shop: string, now: Date): Promise<void> {
+  await db.$transaction([
+    db.session.deleteMany({ where: { shop } }),
+    db.operation.updateMany({ where: { shop, status: "PENDING" }, data: { nextDueAt: null, claimedBy: null, claimedUntil: null, revision: { increment: 1 } } }),
+    db.shopState.upsert({ where: { shop }, create: { shop, uninstalledAt: now }, update: { uninstalledAt: now } }),
+  ]);
+}
+
+/** shop/redact (48 hours after uninstall): everything the app holds for the shop. */
+export async function redactShop(db: PrismaClient, shop: string): Promise<void> {
+  await db.$transaction([
+    db.evaluation.deleteMany({ where: { operation: { shop } } }),
+    db.observation.deleteMany({ where: { operation: { shop } } }),
+    db.operation.deleteMany({ where: { shop } }),
+    db.webhookDelivery.deleteMany({ where: { shop } }),
+    db.complianceRequest.deleteMany({ where: { shop } }),
+    db.shopState.deleteMany({ where: { shop } }),
+    db.session.deleteMany({ where: { shop } }),
+  ]);
+}
+
+/**
+ * customers/redact: the app stores no customer fields (its read-back selects none), but the raw
+ * read-back and webhook evidence of the listed orders' refunds is removed all the same; what
+ * remains is the verdict, a record of the merchant's own refund.
+ */
+export async function redactCustomerOrders(db: PrismaClient, shop: string, payload: { orders_to_redact?: unknown; customer?: { id?: unknown } }): Promise<number> {
+  const orders = orderGids(payload.orders_to_redact);
+  const operations = await db.operation.findMany({ where: { shop, orderGid: { in: orders } }, select: { id: true } });
+  const ids = operations.map((o) => o.id);
+  await db.$transaction([
+    db.observation.deleteMany({ where: { operationId: { in: ids } } }),
+    db.evaluation.updateMany({ where: { operationId: { in: ids } }, data: { result: JSON.stringify({ redacted: true }), observationIds: "[]" } }),
+    db.webhookDelivery.deleteMany({ where: { shop, orderGid: { in: orders } } }),
+    db.complianceRequest.create({ data: { shop, topic: "customers/redact", detail: JSON.stringify({ orders, operations: ids.length }) } }),
+  ]);
+  return ids.length;
+}
+
+/** customers/data_request: what the app holds for the listed orders, kept for the merchant to hand over. */
+export async function recordCustomerDataRequest(db: PrismaClient, shop: string, payload: { orders_requested?: unknown; data_request?: { id?: unknown } }): Promise<string> {
+  const orders = orderGids(payload.orders_requested);
+  const operations = await db.operation.findMany({
+    where: { shop, orderGid: { in: orders } },
+    select: { refundGid: true, orderGid: true, orderName: true, amount: true, currency: true, status: true, reason: true, startedAt: true, decidedAt: true },
+  });
+  const request = await db.complianceRequest.create({
+    data: {
+      shop,
+      topic: "customers/data_request",
+      detail: JSON.stringify({
+        data_request_id: payload.data_request?.id ?? null,
+        orders,
+        customer_personal_data: "none: Refund Verifier stores no customer names, emails, phones or addresses",
+        refunds: operations,
+      }),
+    },
+  });
+  return request.id;
+}

@@ -1,0 +1,171 @@
+import type { Operation, Prisma, PrismaClient } from "@prisma/client";
+import type { LoadedContract } from "../contracts/load";
+import type { Evaluation } from "../contracts/evaluate";
+import { nextCheckAt } from "../contracts/timing";
+
+export type Origin = "webhook" | "reconciliation" | "app";
+export const FINAL_STATUSES = ["VERIFIED", "CONTRADICTED", "FAILED", "UNVERIFIABLE"] as const;
+
+export interface NewOperation {
+  shop: string;
+  refundGid: string;
+  orderGid: string;
+  origin: Origin;
+  amount: string | null;
+  currency: string | null;
+  startedAt: Date;
+  actionResult?: unknown;
+  orderName?: string | null;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string })?.code === "P2002";
+}
+
+/**
+ * Opens the operation for a refund unless one exists: a refund is verified once, whichever
+ * channel (webhook, reconciliation, the app) saw it first. Returns whether it was created.
+ */
+export async function openOperation(db: PrismaClient | Prisma.TransactionClient, contract: LoadedContract, op: NewOperation, now: Date): Promise<boolean> {
+  const existing = await db.operation.findUnique({ where: { shop_refundGid: { shop: op.shop, refundGid: op.refundGid } }, select: { id: true } });
+  if (existing) return false;
+  const firstCheck = nextCheckAt(contract.contract.timing, op.startedAt.getTime(), 0).atMs;
+  try {
+    await db.operation.create({
+      data: {
+        shop: op.shop,
+        refundGid: op.refundGid,
+        orderGid: op.orderGid,
+        orderName: op.orderName ?? null,
+        origin: op.origin,
+        amount: op.amount,
+        currency: op.currency,
+        startedAt: op.startedAt,
+        actionResult: op.actionResult === undefined ? null : JSON.stringify(op.actionResult),
+        contractId: contract.contract.id,
+        contractVersion: contract.contract.version,
+        contractHash: contract.computedHash,
+        contractDeclaredHash: contract.declaredHash,
+        nextDueAt: new Date(Math.max(firstCheck, now.getTime())),
+      },
+    });
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+}
+
+/** New evidence arrived: the pending operations it concerns are due now (and any claim on them is void). */
+export async function markDue(db: PrismaClient | Prisma.TransactionClient, where: Prisma.OperationWhereInput, now: Date): Promise<number> {
+  const { count } = await db.operation.updateMany({
+    where: { ...where, status: "PENDING" },
+    data: { nextDueAt: now, claimedBy: null, claimedUntil: null, revision: { increment: 1 } },
+  });
+  return count;
+}
+
+/**
+ * Claims due operations for one worker. Each claim is a single UPDATE that checks the revision
+ * it read, so two workers never hold the same operation: the loser's update matches no row.
+ */
+export async function claimDue(db: PrismaClient, workerId: string, now: Date, leaseMs: number, limit: number): Promise<Operation[]> {
+  const candidates = await db.operation.findMany({
+    where: {
+      status: "PENDING",
+      nextDueAt: { lte: now },
+      OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }],
+    },
+    orderBy: { nextDueAt: "asc" },
+    take: limit,
+  });
+  const claimed: Operation[] = [];
+  for (const candidate of candidates) {
+    const claimedUntil = new Date(now.getTime() + leaseMs);
+    const { count } = await db.operation.updateMany({
+      where: { id: candidate.id, revision: candidate.revision },
+      data: { claimedBy: workerId, claimedUntil, revision: candidate.revision + 1 },
+    });
+    if (count === 1) claimed.push({ ...candidate, claimedBy: workerId, claimedUntil, revision: candidate.revision + 1 });
+  }
+  return claimed;
+}
+
+export interface ObservationRecord {
+  channel: string;
+  observedAt: Date;
+  ok: boolean;
+  data?: unknown;
+  error?: string;
+}
+
+export class StaleClaimError extends Error {}
+
+/**
+ * Writes one evaluation: its observations, the engine's result and the operation's new state,
+ * in one transaction that checks the claim's revision. If anything else touched the operation
+ * meanwhile (new evidence, a re-check, another worker after the lease ran out) nothing is written.
+ */
+export async function recordEvaluation(
+  db: PrismaClient,
+  contract: LoadedContract,
+  claimed: Operation,
+  observations: ObservationRecord[],
+  result: Evaluation,
+  now: Date,
+  readback: { counted: boolean; retryAfterMs: number; orderName?: string },
+): Promise<void> {
+  const final = result.verdict !== "PENDING";
+  const attempts = claimed.attempts + (readback.counted ? 1 : 0);
+  const readFailures = readback.counted ? 0 : claimed.readFailures + 1;
+  const timing = contract.contract.timing;
+  let nextDueAt: Date | null = null;
+  if (final) {
+    nextDueAt = null;
+  } else if (readback.counted) {
+    nextDueAt = new Date(Math.max(nextCheckAt(timing, claimed.startedAt.getTime(), attempts).atMs, now.getTime()));
+  } else {
+    // A failed read is no attempt: back off (1 s doubling to 60 s, or what Shopify asked), never past the timeout.
+    const backoff = Math.max(readback.retryAfterMs, Math.min(1000 * 2 ** (readFailures - 1), 60_000));
+    nextDueAt = new Date(Math.max(now.getTime(), Math.min(now.getTime() + backoff, claimed.startedAt.getTime() + timing.timeout_ms)));
+  }
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.operation.updateMany({
+      where: { id: claimed.id, revision: claimed.revision, status: "PENDING" },
+      data: {
+        status: result.verdict,
+        reason: result.reason,
+        reasons: JSON.stringify(result.reasons),
+        classes: JSON.stringify(result.classes),
+        escalate: result.escalate,
+        attempts,
+        readFailures,
+        nextDueAt,
+        claimedBy: null,
+        claimedUntil: null,
+        revision: claimed.revision + 1,
+        ...(final ? { decidedAt: now, reviewState: result.escalate ? "open" : "none" } : {}),
+        ...(readback.orderName ? { orderName: readback.orderName } : {}),
+      },
+    });
+    if (count !== 1) throw new StaleClaimError(`operation ${claimed.id} changed while it was being evaluated`);
+    const ids: string[] = [];
+    for (const observation of observations) {
+      const row = await tx.observation.create({
+        data: {
+          operationId: claimed.id,
+          channel: observation.channel,
+          observedAt: observation.observedAt,
+          ok: observation.ok,
+          data: observation.ok ? JSON.stringify(observation.data) : null,
+          error: observation.error ?? null,
+        },
+        select: { id: true },
+      });
+      ids.push(row.id);
+    }
+    await tx.evaluation.create({
+      data: { operationId: claimed.id, evaluatedAt: now, attempt: attempts, verdict: result.verdict, result: JSON.stringify(result), observationIds: JSON.stringify(ids) },
+    });
+  });
+}

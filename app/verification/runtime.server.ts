@@ -1,0 +1,85 @@
+import type { Operation, PrismaClient } from "@prisma/client";
+import { evaluate } from "../contracts/evaluate";
+import type { LoadedContract } from "../contracts/load";
+import { buildBindings } from "./bindings";
+import { claimDue, recordEvaluation, StaleClaimError, type ObservationRecord } from "./operations.server";
+import type { ShopifyReader } from "./readback.server";
+import { webhookEvidence } from "./webhook-evidence.server";
+
+export interface RuntimeDeps {
+  db: PrismaClient;
+  contract: LoadedContract;
+  reader: ShopifyReader;
+  now: () => Date;
+  workerId: string;
+  /** How long a claim holds before another worker may take the operation over. */
+  leaseMs?: number;
+  /** Operations claimed per pass. */
+  batchLimit?: number;
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+export interface PassResult {
+  claimed: number;
+  decided: number;
+  stale: number;
+}
+
+function orderNameOf(body: unknown): string | undefined {
+  const name = (body as { data?: { refund?: { order?: { name?: unknown } } } })?.data?.refund?.order?.name;
+  return typeof name === "string" ? name : undefined;
+}
+
+/**
+ * One pass of the worker: claim what is due, read it back per shop in batches, gather the
+ * webhook evidence, evaluate against the contract and record the result. Errors from Shopify
+ * become failed observations and a back-off, never evidence.
+ */
+export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
+  const { db, contract, reader } = deps;
+  const claimed = await claimDue(db, deps.workerId, deps.now(), deps.leaseMs ?? 30_000, deps.batchLimit ?? 1000);
+  const byShop = new Map<string, Operation[]>();
+  for (const op of claimed) byShop.set(op.shop, [...(byShop.get(op.shop) ?? []), op]);
+  const result: PassResult = { claimed: claimed.length, decided: 0, stale: 0 };
+
+  for (const [shop, operations] of byShop) {
+    const readbacks = await reader.read(shop, operations.map((op) => op.refundGid));
+    for (const op of operations) {
+      const observedAt = deps.now();
+      const readback = readbacks.get(op.refundGid)!;
+      const webhooks = await webhookEvidence(db, op);
+      const observed: Record<string, unknown> = { ...webhooks };
+      const observations: ObservationRecord[] = [
+        readback.ok
+          ? { channel: "refund_readback", observedAt, ok: true, data: readback.body }
+          : { channel: "refund_readback", observedAt, ok: false, error: readback.error },
+        { channel: "refund_events", observedAt, ok: true, data: webhooks.refund_events },
+        { channel: "order_refund_events", observedAt, ok: true, data: webhooks.order_refund_events },
+      ];
+      if (readback.ok) observed.refund_readback = readback.body;
+      const facts = { ...op, actionResult: op.actionResult ? JSON.parse(op.actionResult) : null };
+      const evaluation = evaluate(contract, buildBindings(facts, observed, deps.now()));
+      try {
+        await recordEvaluation(db, contract, op, observations, evaluation, deps.now(), {
+          counted: readback.ok,
+          retryAfterMs: readback.ok ? 0 : readback.retryAfterMs,
+          orderName: readback.ok ? orderNameOf(readback.body) : undefined,
+        });
+        if (evaluation.verdict !== "PENDING") {
+          result.decided++;
+          deps.log?.("verdict", { shop, refund: op.refundGid, verdict: evaluation.verdict, reason: evaluation.reason });
+        }
+      } catch (error) {
+        if (!(error instanceof StaleClaimError)) throw error;
+        result.stale++;
+      }
+    }
+  }
+  return result;
+}
+
+/** The earliest time anything is due, for the loop to sleep until. */
+export async function nextDueTime(db: PrismaClient): Promise<Date | null> {
+  const next = await db.operation.findFirst({ where: { status: "PENDING", nextDueAt: { not: null } }, orderBy: { nextDueAt: "asc" }, select: { nextDueAt: true } });
+  return next?.nextDueAt ?? null;
+}

@@ -1,0 +1,114 @@
+import { randomUUID } from "node:crypto";
+import type { PrismaClient } from "@prisma/client";
+import { REFUND_CREATED } from "../contracts/registry.server";
+import { unauthenticated } from "../shopify.server";
+import db from "../db.server";
+import { ShopifyReader, type ShopGraphql } from "./readback.server";
+import { nextDueTime, processDue, type RuntimeDeps } from "./runtime.server";
+import { DEFAULT_SWEEP_INTERVAL_MS, shopsDueForSweep, sweepShop } from "./reconcile.server";
+
+/** A request Shopify has not answered by then is abandoned (and retried later): a hung answer must not stall the worker. */
+const REQUEST_TIMEOUT_MS = Number(process.env.VERIFIER_REQUEST_TIMEOUT_MS || 10_000);
+
+/** The GraphQL Admin API with the shop's offline session, through Shopify's own client. */
+export function offlineGraphql(shop: string): Promise<ShopGraphql> {
+  return Promise.resolve(async (query, variables) => {
+    const { admin } = await unauthenticated.admin(shop);
+    const response = await admin.graphql(query, { variables, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    return response.json();
+  });
+}
+
+export interface WorkerOptions {
+  db?: PrismaClient;
+  now?: () => Date;
+  workerId?: string;
+  leaseMs?: number;
+  /** The longest the loop sleeps between passes. */
+  idleMs?: number;
+  sweepIntervalMs?: number;
+  graphqlFor?: (shop: string) => Promise<ShopGraphql>;
+  log?: RuntimeDeps["log"];
+}
+
+export interface Worker {
+  deps: RuntimeDeps;
+  reader: ShopifyReader;
+  /** One pass: due operations, then due sweeps. */
+  runOnce(): Promise<{ decided: number; opened: number }>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createWorker(options: WorkerOptions = {}): Worker {
+  const now = options.now ?? (() => new Date());
+  const database = options.db ?? db;
+  const reader = new ShopifyReader(options.graphqlFor ?? offlineGraphql, () => now().getTime());
+  const log = options.log ?? ((message, fields) => console.log(JSON.stringify({ level: "info", message, ...fields })));
+  const deps: RuntimeDeps = {
+    db: database,
+    contract: REFUND_CREATED,
+    reader,
+    now,
+    workerId: options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`,
+    leaseMs: options.leaseMs ?? Number(process.env.VERIFIER_LEASE_MS || 30_000),
+    log,
+  };
+  const sweepIntervalMs = options.sweepIntervalMs ?? Number(process.env.VERIFIER_SWEEP_INTERVAL_MS || DEFAULT_SWEEP_INTERVAL_MS);
+  const idleMs = options.idleMs ?? 1_000;
+  let running = false;
+  let loop: Promise<void> | undefined;
+
+  async function runOnce() {
+    const pass = await processDue(deps);
+    let opened = 0;
+    for (const shop of await shopsDueForSweep(database, now(), sweepIntervalMs)) {
+      const sweep = await sweepShop(database, reader, REFUND_CREATED, shop, now());
+      opened += sweep.opened;
+      if (!sweep.ok) log("sweep failed", { shop, error: sweep.error });
+    }
+    return { decided: pass.decided, opened };
+  }
+
+  async function run() {
+    while (running) {
+      try {
+        await runOnce();
+      } catch (error) {
+        log("worker pass failed", { error: (error as Error).message });
+      }
+      const next = await nextDueTime(database).catch(() => null);
+      const wait = next ? Math.min(Math.max(next.getTime() - now().getTime(), 20), idleMs) : idleMs;
+      if (running) await sleep(wait);
+    }
+  }
+
+  return {
+    deps,
+    reader,
+    runOnce,
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+declare global {
+  // The in-app worker, once per process (Vite's dev server re-imports modules).
+  var refundVerifierWorker: Worker | undefined;
+}
+
+/** The worker runs inside the app unless VERIFIER_WORKER=off (then run `npm run worker` beside it). */
+export function startInAppWorker(): void {
+  if (process.env.VERIFIER_WORKER === "off" || globalThis.refundVerifierWorker) return;
+  globalThis.refundVerifierWorker = createWorker();
+  globalThis.refundVerifierWorker.start();
+}

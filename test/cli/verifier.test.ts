@@ -1,0 +1,62 @@
+import { spawnSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
+
+let h: VerificationHarness;
+beforeAll(async () => {
+  h = await startVerificationHarness("cli-shop.myshopify.com");
+});
+afterAll(async () => h.close());
+
+function verifier(...args: string[]) {
+  const result = spawnSync("node", ["bin/verifier.mjs", ...args], { encoding: "utf8", env: { ...process.env, DATABASE_URL: h.app.databaseUrl } });
+  return { stdout: result.stdout, stderr: result.stderr, code: result.status };
+}
+
+describe("verifier CLI", () => {
+  it("lists a shop's operations, as a table and as JSON", async () => {
+    const order = h.shop.createOrder({ amount: "30.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "7.50", recordedAmount: "8.00" });
+    await h.deliver(h.refundDelivery(refund));
+    await h.settle();
+    const json = verifier("operations", "--shop", h.domain, "--json");
+    expect(json.code).toBe(0);
+    const [row] = JSON.parse(json.stdout);
+    expect(row).toMatchObject({
+      refund: refundGid(refund.id),
+      order: `gid://shopify/Order/${order.id}`,
+      origin: "webhook",
+      verdict: "CONTRADICTED",
+      reason: "refund_amount_mismatch",
+      reasons: ["refund_amount_mismatch"],
+      escalate: true,
+      attempts: 1,
+      next_due_at: null,
+      contract: "shopify.refund.created@1.0.0",
+    });
+    expect(row.contract_hash).toMatch(/^[0-9a-f]{16}$/);
+    const text = verifier("operations", "--shop", h.domain);
+    expect(text.stdout.split("\n")[0]).toMatch(/^id\s+refund\s+order/);
+    expect(text.stdout).toContain("refund_amount_mismatch");
+  });
+
+  it("reverify makes a pending operation due now and refuses to reopen a final one", async () => {
+    const order = h.shop.createOrder({ amount: "30.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "3.00", visibleAfterMs: 3600_000 });
+    await h.deliver(h.refundDelivery(refund));
+    await h.settle(60_000);
+    const op = await h.db.operation.findFirstOrThrow({ where: { refundGid: refundGid(refund.id) } });
+    expect(op.nextDueAt!.getTime()).toBeGreaterThan(Date.now());
+    const out = verifier("reverify", op.id);
+    expect(out.stdout).toContain("is due now");
+    expect((await h.db.operation.findUniqueOrThrow({ where: { id: op.id } })).nextDueAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    const final = await h.db.operation.findFirstOrThrow({ where: { status: "CONTRADICTED" } });
+    expect(verifier("reverify", final.id).stdout).toContain("is final (CONTRADICTED)");
+  });
+
+  it("explains bad usage on stderr with exit 2", () => {
+    expect(verifier("operations", "--shop", "not a shop")).toMatchObject({ code: 2, stdout: "" });
+    expect(verifier("reverify", "nope").stderr).toContain("no operation nope");
+    expect(verifier().stderr).toContain("usage: verifier");
+  });
+});

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
+
+let h: VerificationHarness;
+beforeAll(async () => {
+  process.env.VERIFIER_REQUEST_TIMEOUT_MS = "1000";
+  h = await startVerificationHarness("faults-shop.myshopify.com");
+});
+afterAll(async () => h.close());
+
+async function verifyWithFaults(setup: () => void, amount = "25.00", status?: "FAILURE") {
+  const order = h.shop.createOrder({ amount: "100.00" });
+  const refund = h.shop.createRefund(order.id, { amount, status });
+  setup();
+  await h.deliver(h.refundDelivery(refund));
+  await h.settle();
+  return operationFor(h.db, refundGid(refund.id));
+}
+
+describe("Shopify misbehaving delays the verdict but never changes it", () => {
+  it.each([
+    ["THROTTLED (HTTP 200)", () => h.app.shopify.inject({ kind: "throttled" }, 3)],
+    ["HTTP 429 with Retry-After", () => h.app.shopify.inject({ kind: "http", status: 429, retryAfter: "2" }, 2)],
+    ["HTTP 429 without Retry-After", () => h.app.shopify.inject({ kind: "http", status: 429 }, 2)],
+    ["HTTP 500 and 503", () => (h.app.shopify.inject({ kind: "http", status: 500 }), h.app.shopify.inject({ kind: "http", status: 503 }, 2))],
+    ["truncated JSON", () => h.app.shopify.inject({ kind: "truncated" }, 2)],
+    ["an answer slower than the request timeout", () => h.app.shopify.inject({ kind: "slow", ms: 1500 })],
+  ])("%s: still VERIFIED, the errors recorded as failed observations and no attempt", async (_name, inject) => {
+    const op = await verifyWithFaults(inject);
+    expect(h.app.shopify.pendingFaults()).toBe(0);
+    expect(op.status).toBe("VERIFIED");
+    expect(op.attempts).toBe(1);
+    const failed = op.observations.filter((o) => o.channel === "refund_readback" && !o.ok);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((o) => o.data === null && o.error)).toBe(true);
+    const pendingEvaluations = op.evaluations.filter((e) => e.verdict === "PENDING");
+    expect(pendingEvaluations).toHaveLength(failed.length);
+  });
+
+  it("errors never turn a FAILED refund into anything else", async () => {
+    const op = await verifyWithFaults(() => h.app.shopify.inject({ kind: "http", status: 502 }, 3), "30.00", "FAILURE");
+    expect(op.status).toBe("FAILED");
+  });
+
+  it("backs off: a failed read waits before the next, doubling", async () => {
+    const order = h.shop.createOrder({ amount: "100.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "10.00" });
+    h.app.shopify.inject({ kind: "http", status: 503 }, 3);
+    await h.deliver(h.refundDelivery(refund));
+    const gaps: number[] = [];
+    let last = h.clock.ms;
+    for (let i = 0; i < 4; i++) {
+      const next = (await operationFor(h.db, refundGid(refund.id))).nextDueAt!;
+      if (next.getTime() > h.clock.ms) h.clock.ms = next.getTime();
+      gaps.push(h.clock.ms - last);
+      last = h.clock.ms;
+      await h.worker.runOnce();
+    }
+    expect(gaps.slice(2)).toEqual([2000, 4000]);
+    expect((await operationFor(h.db, refundGid(refund.id))).status).toBe("VERIFIED");
+  });
+});

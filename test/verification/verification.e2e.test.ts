@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
+
+let h: VerificationHarness;
+beforeAll(async () => {
+  h = await startVerificationHarness();
+});
+afterAll(async () => h.close());
+
+describe("a refund observed by webhook", () => {
+  it("ends VERIFIED, with the contract that decided it and the evidence it used", async () => {
+    const order = h.shop.createOrder({ amount: "80.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "25.00" });
+    expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
+    await h.settle();
+    const op = await operationFor(h.db, refundGid(refund.id));
+    expect(op).toMatchObject({ status: "VERIFIED", origin: "webhook", amount: "25.00", currency: "USD", orderGid: `gid://shopify/Order/${order.id}`, escalate: false, attempts: 1, nextDueAt: null });
+    expect(op.contractId).toBe("shopify.refund.created");
+    expect(op.contractDeclaredHash).toBe("3b0c1707cf0adcf1");
+    expect(op.orderName).toBe(order.name);
+    const last = JSON.parse(op.evaluations.at(-1)!.result);
+    expect(last.conditions.find((c: { id: string }) => c.id === "refund_present").actual).toBe(refundGid(refund.id));
+    expect(op.observations.map((o) => o.channel).sort()).toEqual(["order_refund_events", "refund_events", "refund_readback"]);
+  });
+
+  it("keeps ids above 2^53 exact from the webhook's raw digits", async () => {
+    const order = h.shop.createOrder({ amount: "10.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "1.00" });
+    expect(refund.id > BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
+    await h.deliver(h.refundDelivery(refund));
+    const op = await operationFor(h.db, refundGid(refund.id));
+    expect(op.orderGid).toBe(`gid://shopify/Order/${order.id}`);
+  });
+
+  it("counts the same delivery three times as one event, two duplicates dropped, and still VERIFIED", async () => {
+    const order = h.shop.createOrder({ amount: "60.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "30.00" });
+    const delivery = h.refundDelivery(refund);
+    for (let i = 0; i < 3; i++) expect((await h.deliver(delivery)).status).toBe(200);
+    await h.settle();
+    const ops = await h.db.operation.findMany({ where: { refundGid: refundGid(refund.id) } });
+    expect(ops).toHaveLength(1);
+    expect(ops[0].status).toBe("VERIFIED");
+    expect(await h.db.webhookDelivery.count({ where: { refundGid: refundGid(refund.id) } })).toBe(1);
+    const op = await operationFor(h.db, refundGid(refund.id));
+    const events = JSON.parse(op.observations.find((o) => o.channel === "refund_events")!.data!);
+    expect(events).toMatchObject({ count: 1, duplicates_dropped: 2, types: ["REFUNDS_CREATE"] });
+  });
+
+  it("a second delivery of the same event (another webhook id) is not a second refund", async () => {
+    const order = h.shop.createOrder({ amount: "60.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "20.00" });
+    const first = h.refundDelivery(refund);
+    await h.deliver(first);
+    await h.deliver({ ...first, webhookId: crypto.randomUUID() });
+    await h.settle();
+    const op = await operationFor(h.db, refundGid(refund.id));
+    expect(op.status).toBe("VERIFIED");
+  });
+
+  it("flags two refunds on one order inside the window as duplicate_refund_present", async () => {
+    const order = h.shop.createOrder({ amount: "100.00" });
+    const first = h.shop.createRefund(order.id, { amount: "40.00" });
+    const second = h.shop.createRefund(order.id, { amount: "40.00" });
+    await h.deliver(h.refundDelivery(first));
+    await h.deliver(h.refundDelivery(second));
+    await h.settle();
+    for (const refund of [first, second]) {
+      const op = await operationFor(h.db, refundGid(refund.id));
+      expect(op).toMatchObject({ status: "CONTRADICTED", reason: "duplicate_refund_present", escalate: true, reviewState: "open" });
+      expect(JSON.parse(op.classes)).toEqual(["duplicate side effect"]);
+    }
+  });
+
+  it("a refund whose recorded amount differs is CONTRADICTED refund_amount_mismatch", async () => {
+    const order = h.shop.createOrder({ amount: "90.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "30.00", recordedAmount: "35.00" });
+    await h.deliver(h.refundDelivery(refund));
+    await h.settle();
+    expect(await operationFor(h.db, refundGid(refund.id))).toMatchObject({ status: "CONTRADICTED", reason: "refund_amount_mismatch" });
+  });
+
+  it("a failed gateway transaction ends FAILED and goes to a person", async () => {
+    const order = h.shop.createOrder({ amount: "90.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "30.00", status: "FAILURE" });
+    await h.deliver(h.refundDelivery(refund));
+    await h.settle();
+    expect(await operationFor(h.db, refundGid(refund.id))).toMatchObject({ status: "FAILED", reason: "transaction_failed", escalate: true, reviewState: "open" });
+  });
+});
+
+describe("reconciliation", () => {
+  it("finds a refund whose webhook never arrived (default 15-minute sweep), and verifies it when its webhook comes late", async () => {
+    const sweeper = h.newWorker({ sweepIntervalMs: undefined });
+    await sweeper.runOnce();
+    const order = h.shop.createOrder({ amount: "70.00" });
+    const lost = h.shop.createRefund(order.id, { amount: "15.00" });
+    expect(await h.db.operation.count({ where: { refundGid: refundGid(lost.id) } })).toBe(0);
+    h.clock.advance(14 * 60_000);
+    await sweeper.runOnce();
+    expect(await h.db.operation.count({ where: { refundGid: refundGid(lost.id) } })).toBe(0);
+    h.clock.advance(2 * 60_000);
+    await sweeper.runOnce();
+    const found = await operationFor(h.db, refundGid(lost.id));
+    expect(found).toMatchObject({ origin: "reconciliation", amount: "15.00", status: "PENDING" });
+    await h.settle(2 * 3600_000);
+    expect((await operationFor(h.db, refundGid(lost.id))).status).toBe("PENDING");
+    await h.deliver(h.refundDelivery(lost));
+    await h.settle(60_000);
+    const verified = await operationFor(h.db, refundGid(lost.id));
+    expect(verified).toMatchObject({ status: "VERIFIED", origin: "reconciliation" });
+    expect(await h.db.operation.count({ where: { refundGid: refundGid(lost.id) } })).toBe(1);
+  });
+});
+
+describe("the timeout", () => {
+  it("a refund Shopify never confirms ends UNVERIFIABLE after 7 days, escalated", async () => {
+    const order = h.shop.createOrder({ amount: "50.00" });
+    const ghost = h.shop.createRefund(order.id, { amount: "5.00", visibleAfterMs: 30 * 24 * 3600_000 });
+    await h.deliver(h.refundDelivery(ghost));
+    await h.settle(6 * 24 * 3600_000);
+    const pending = await operationFor(h.db, refundGid(ghost.id));
+    expect(pending.status).toBe("PENDING");
+    expect(pending.attempts).toBe(40);
+    await h.settle();
+    const op = await operationFor(h.db, refundGid(ghost.id));
+    expect(op).toMatchObject({ status: "UNVERIFIABLE", reason: "evidence_unavailable_before_timeout", escalate: true, reviewState: "open" });
+    expect(op.decidedAt!.getTime() - op.startedAt.getTime()).toBeGreaterThanOrEqual(604_800_000);
+  });
+});

@@ -1,0 +1,115 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPrismaClient } from "../../app/db/client";
+import { TEST_APP } from "../support/credentials";
+import { refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
+
+let h: VerificationHarness;
+beforeAll(async () => {
+  h = await startVerificationHarness("workers-shop.myshopify.com");
+});
+afterAll(async () => h.close());
+
+async function deliverRefunds(count: number) {
+  const refunds = [];
+  for (let i = 0; i < count; i++) {
+    const order = h.shop.createOrder({ amount: "50.00" });
+    const refund = h.shop.createRefund(order.id, { amount: `${1 + (i % 40)}.00` });
+    expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
+    refunds.push(refund);
+  }
+  return refunds.map((r) => refundGid(r.id));
+}
+
+async function finalEvaluations(gids: string[]) {
+  const ops = await h.db.operation.findMany({ where: { refundGid: { in: gids } }, include: { evaluations: true } });
+  return ops.map((op) => ({ status: op.status, finals: op.evaluations.filter((e) => e.verdict !== "PENDING").length }));
+}
+
+describe("two workers on one database", () => {
+  it("give each operation exactly one verdict", async () => {
+    const gids = await deliverRefunds(40);
+    const otherDb = createPrismaClient(h.app.databaseUrl);
+    const a = h.newWorker({ workerId: "worker-a" });
+    const b = h.newWorker({ workerId: "worker-b", db: otherDb });
+    h.clock.advance(2_000);
+    const passes = await Promise.all([a.runOnce(), b.runOnce(), a.runOnce(), b.runOnce()]);
+    await otherDb.$disconnect();
+    const results = await finalEvaluations(gids);
+    expect(results).toHaveLength(40);
+    expect(results.every((r) => r.status === "VERIFIED" && r.finals === 1)).toBe(true);
+    expect(passes.reduce((sum, p) => sum + p.decided, 0)).toBe(40);
+  });
+});
+
+describe("a worker process killed mid-attempt", () => {
+  function startWorkerProcess(): ChildProcess {
+    // node itself, with tsx as a loader: `tsx file` runs the script in a child process, and a
+    // SIGKILL to tsx would leave that child running.
+    return spawn("node", ["--import", "tsx", "scripts/worker.ts"], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATABASE_URL: h.app.databaseUrl,
+        SHOPIFY_API_KEY: TEST_APP.apiKey,
+        SHOPIFY_API_SECRET: TEST_APP.secret,
+        VERIFIER_LEASE_MS: "1500",
+        VERIFIER_SWEEP_INTERVAL_MS: "3600000",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  }
+
+  async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+    const end = Date.now() + timeoutMs;
+    while (Date.now() < end) {
+      const value = await probe();
+      if (value) return value;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+
+  it("loses nothing: the next worker takes the operation over after the lease and verifies it once", async () => {
+    const order = h.shop.createOrder({ amount: "50.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "12.00" });
+    const requestsBefore = h.app.shopify.api(h.domain).stats.graphqlRequests;
+    h.app.shopify.inject({ kind: "slow", ms: 5_000 });
+    await h.deliver(h.refundDelivery(refund));
+    const first = startWorkerProcess();
+    await waitFor("the first worker's read-back to be in flight", async () => h.app.shopify.api(h.domain).stats.requests > 0 && h.app.shopify.pendingFaults() === 0 && (await h.db.operation.findFirst({ where: { refundGid: refundGid(refund.id), claimedBy: { not: null } } })));
+    first.kill("SIGKILL");
+    await new Promise((resolve) => first.once("exit", resolve));
+    expect(() => process.kill(first.pid!, 0)).toThrow();
+    const claimed = await h.db.operation.findFirstOrThrow({ where: { refundGid: refundGid(refund.id) } });
+    expect(claimed.status).toBe("PENDING");
+    expect(claimed.claimedBy).toMatch(/^worker-/);
+
+    const second = startWorkerProcess();
+    try {
+      const op = await waitFor("the verdict", async () => {
+        const row = await h.db.operation.findFirst({ where: { refundGid: refundGid(refund.id), status: { not: "PENDING" } }, include: { evaluations: true } });
+        return row ?? undefined;
+      });
+      expect(op.status).toBe("VERIFIED");
+      expect(op.evaluations.filter((e) => e.verdict !== "PENDING")).toHaveLength(1);
+      expect(h.app.shopify.api(h.domain).stats.graphqlRequests).toBeGreaterThan(requestsBefore);
+    } finally {
+      second.kill("SIGTERM");
+      await new Promise((resolve) => second.once("exit", resolve));
+    }
+  });
+});
+
+describe("a burst of refunds", () => {
+  it("is read back in batches: far fewer GraphQL requests than refunds", async () => {
+    const before = { ...h.worker.reader.stats };
+    const gids = await deliverRefunds(200);
+    await h.settle();
+    const results = await finalEvaluations(gids);
+    expect(results.every((r) => r.status === "VERIFIED")).toBe(true);
+    const requests = h.worker.reader.stats.requests - before.requests;
+    expect(requests).toBeLessThanOrEqual(10);
+    expect(h.worker.reader.stats.requestedCost - before.requestedCost).toBeLessThanOrEqual(requests * 1000);
+  });
+});
