@@ -4,6 +4,7 @@ import { spawn, execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { FakeShopify } from "../fake-shopify/server";
 import { adminSurface } from "../fake-shopify/admin-surface";
+import { mintSessionToken } from "../fake-shopify/session-token";
 import { TEST_APP } from "../test/support/credentials";
 import { startDemoTraffic } from "./demo-traffic";
 
@@ -46,6 +47,8 @@ const server = spawn("node_modules/.bin/remix-serve", ["build/server/index.js"],
     SHOPIFY_ADMIN_API_ORIGIN: shopifyOrigin,
     APP_BRIDGE_URL: `${shopifyOrigin.replace("127.0.0.1", "localhost")}/demo/app-bridge.js`,
     SIMULATED_ADMIN_ORIGIN: shopifyOrigin.replace("127.0.0.1", "localhost"),
+    // The demo's lost webhooks are found within half a minute rather than 15.
+    VERIFIER_SWEEP_INTERVAL_MS: process.env.VERIFIER_SWEEP_INTERVAL_MS || "20000",
   },
 });
 const stop = () => {
@@ -70,6 +73,12 @@ for (let i = 0; ; i++) {
   if (i > 100) throw new Error("the app did not start");
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
+
+// Install the app in the simulated shop the way the admin does: an embedded request with a
+// session token, which the app exchanges for an offline token. Shopify sends webhooks only then.
+const installUrl = `${appUrl}/app?embedded=1&shop=${SHOP}&host=${Buffer.from(`admin.shopify.com/store/${SHOP.split(".")[0]}`).toString("base64url")}&id_token=${mintSessionToken({ shop: SHOP, apiKey: TEST_APP.apiKey, secret: TEST_APP.secret })}`;
+const installed = await fetch(installUrl, { headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36" } });
+if (!installed.ok) throw new Error(`installing the app in the simulated shop failed: HTTP ${installed.status}`);
 
 const traffic = await startDemoTraffic({ shopify, shop: SHOP, appUrl, secret: TEST_APP.secret });
 const adminUrl = `${shopifyOrigin.replace("127.0.0.1", "localhost")}/store/${SHOP.replace(".myshopify.com", "")}/apps/refund-verifier`;

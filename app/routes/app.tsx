@@ -21,6 +21,7 @@ export default function App() {
         <Link to="/app" rel="home">
           Refunds
         </Link>
+        <Link to="/app/review">Review queue</Link>
       </NavMenu>
       <Outlet />
     </AppProvider>

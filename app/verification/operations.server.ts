@@ -2,6 +2,7 @@ import type { Operation, Prisma, PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import type { Evaluation } from "../contracts/evaluate";
 import { nextCheckAt } from "../contracts/timing";
+import { toMinorUnits } from "../money/currency";
 
 export type Origin = "webhook" | "reconciliation" | "app";
 export const FINAL_STATUSES = ["VERIFIED", "CONTRADICTED", "FAILED", "UNVERIFIABLE"] as const;
@@ -40,6 +41,7 @@ export async function openOperation(db: PrismaClient | Prisma.TransactionClient,
         origin: op.origin,
         amount: op.amount,
         currency: op.currency,
+        amountMinor: op.amount && op.currency ? (toMinorUnits(op.amount, op.currency) ?? null) : null,
         startedAt: op.startedAt,
         actionResult: op.actionResult === undefined ? null : JSON.stringify(op.actionResult),
         contractId: contract.contract.id,
@@ -125,9 +127,12 @@ export async function recordEvaluation(
   } else if (readback.counted) {
     nextDueAt = new Date(Math.max(nextCheckAt(timing, claimed.startedAt.getTime(), attempts).atMs, now.getTime()));
   } else {
-    // A failed read is no attempt: back off (1 s doubling to 60 s, or what Shopify asked), never past the timeout.
+    // A failed read is no attempt: back off (1 s doubling to 60 s, or what Shopify asked); before
+    // the timeout, never past it.
     const backoff = Math.max(readback.retryAfterMs, Math.min(1000 * 2 ** (readFailures - 1), 60_000));
-    nextDueAt = new Date(Math.max(now.getTime(), Math.min(now.getTime() + backoff, claimed.startedAt.getTime() + timing.timeout_ms)));
+    const timeoutAt = claimed.startedAt.getTime() + timing.timeout_ms;
+    const retryAt = now.getTime() + backoff;
+    nextDueAt = new Date(now.getTime() < timeoutAt ? Math.min(retryAt, timeoutAt) : retryAt);
   }
   await db.$transaction(async (tx) => {
     const { count } = await tx.operation.updateMany({

@@ -19,6 +19,9 @@ export interface RuntimeDeps {
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
+/** How long past the timeout failing read-backs may hold back an UNVERIFIABLE verdict. */
+export const TIMEOUT_GRACE_MS = 24 * 3600_000;
+
 export interface PassResult {
   claimed: number;
   decided: number;
@@ -59,8 +62,12 @@ export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
       if (readback.ok) observed.refund_readback = readback.body;
       const facts = { ...op, actionResult: op.actionResult ? JSON.parse(op.actionResult) : null };
       const evaluation = evaluate(contract, buildBindings(facts, observed, deps.now()));
+      // The timeout means "Shopify showed no evidence", which a failed read cannot tell: keep
+      // reading (with back-off) for up to a day past the timeout before giving up.
+      const timeoutAt = op.startedAt.getTime() + contract.contract.timing.timeout_ms;
+      const deferTimeout = evaluation.verdict === "UNVERIFIABLE" && !readback.ok && deps.now().getTime() < timeoutAt + TIMEOUT_GRACE_MS;
       try {
-        await recordEvaluation(db, contract, op, observations, evaluation, deps.now(), {
+        await recordEvaluation(db, contract, op, observations, deferTimeout ? { ...evaluation, verdict: "PENDING", escalate: false } : evaluation, deps.now(), {
           counted: readback.ok,
           retryAfterMs: readback.ok ? 0 : readback.retryAfterMs,
           orderName: readback.ok ? orderNameOf(readback.body) : undefined,

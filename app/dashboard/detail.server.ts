@@ -1,0 +1,86 @@
+import type { PrismaClient } from "@prisma/client";
+import type { LoadedContract } from "../contracts/load";
+import type { ConditionResult, Evaluation } from "../contracts/evaluate";
+import { toRow } from "./dashboard.server";
+
+export interface TimelineEntry {
+  at: string;
+  kind: "webhook" | "observation" | "evaluation" | "review";
+  title: string;
+  detail: string;
+  tone: "success" | "critical" | "warning" | "info" | undefined;
+}
+
+export interface ConditionView extends ConditionResult {
+  meaning: string;
+}
+
+/** Everything the detail page shows about one of the shop's refunds; undefined for another shop's id. */
+export async function loadRefundDetail(db: PrismaClient, loaded: LoadedContract, shop: string, id: string, now: Date) {
+  const op = await db.operation.findFirst({
+    where: { id, shop },
+    include: {
+      evaluations: { orderBy: { evaluatedAt: "asc" } },
+      observations: { orderBy: { observedAt: "asc" } },
+      reviewEvents: { orderBy: { createdAt: "asc" } },
+    },
+  });
+  if (!op) return undefined;
+  const deliveries = await db.webhookDelivery.findMany({ where: { shop, refundGid: op.refundGid }, orderBy: { receivedAt: "asc" } });
+  const contract = loaded.contract;
+  const latest = op.evaluations.at(-1);
+  const result = latest ? (JSON.parse(latest.result) as Evaluation | { redacted: true }) : undefined;
+  const meanings = new Map<string, string>([
+    ...contract.verified_when.map((c) => [c.id, c.meaning] as [string, string]),
+    ...contract.contradicted_when.map((c) => [c.id, `${c.reason} (${c.class})`] as [string, string]),
+    ...contract.rules.map((r) => [r.id, r.reason] as [string, string]),
+  ]);
+  const conditions: ConditionView[] =
+    result && "conditions" in result ? result.conditions.map((c) => ({ ...c, meaning: meanings.get(c.id) ?? "" })) : [];
+
+  const timeline: TimelineEntry[] = [
+    ...deliveries.map((d) => ({
+      at: d.receivedAt.toISOString(),
+      kind: "webhook" as const,
+      title: "refunds/create webhook received",
+      detail: `delivery ${d.webhookId}${d.redeliveries ? `; ${d.redeliveries} redelivery${d.redeliveries > 1 ? "ies" : ""} of it dropped as duplicates` : ""}`,
+      tone: "info" as const,
+    })),
+    ...op.observations
+      .filter((o) => o.channel === "refund_readback")
+      .map((o) => ({
+        at: o.observedAt.toISOString(),
+        kind: "observation" as const,
+        title: o.ok ? "Read back from Shopify" : "Shopify read-back failed (not evidence)",
+        detail: o.ok ? (JSON.parse(o.data ?? "{}")?.data?.refund ? "the refund record was returned" : "Shopify did not show the refund yet") : (o.error ?? ""),
+        tone: o.ok ? undefined : ("warning" as const),
+      })),
+    ...op.evaluations.map((e) => ({
+      at: e.evaluatedAt.toISOString(),
+      kind: "evaluation" as const,
+      title: `Evaluated: ${e.verdict}`,
+      detail: `attempt ${e.attempt}`,
+      tone: e.verdict === "VERIFIED" ? ("success" as const) : e.verdict === "PENDING" ? undefined : ("critical" as const),
+    })),
+    ...op.reviewEvents.map((r) => ({
+      at: r.createdAt.toISOString(),
+      kind: "review" as const,
+      title: r.action === "resolved" ? `Resolved by staff member ${r.actor}` : `Re-check requested by staff member ${r.actor}`,
+      detail: r.note ?? "",
+      tone: "info" as const,
+    })),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+
+  return {
+    refund: { ...toRow(contract, op), refundGid: op.refundGid, orderGid: op.orderGid, attempts: op.attempts, revision: op.revision, escalate: op.escalate, reasons: JSON.parse(op.reasons) as string[], decidedAt: op.decidedAt?.toISOString() ?? null },
+    nextAttemptAt: op.status === "PENDING" ? (op.nextDueAt?.toISOString() ?? null) : null,
+    observing: op.status === "PENDING" && op.nextDueAt !== null,
+    timeoutAt: new Date(op.startedAt.getTime() + contract.timing.timeout_ms).toISOString(),
+    conditions,
+    explanation: result && "explanation" in result ? result.explanation : null,
+    duplicatesDropped: deliveries.reduce((sum, d) => sum + d.redeliveries, 0),
+    contract: { id: op.contractId, version: op.contractVersion, hash: op.contractHash, declaredHash: op.contractDeclaredHash, summary: contract.summary },
+    timeline,
+    now: now.toISOString(),
+  };
+}

@@ -1,0 +1,35 @@
+import type { PrismaClient } from "@prisma/client";
+import type { Contract } from "../contracts/schema";
+import { listRefunds } from "./dashboard.server";
+import type { DashboardFilters } from "./filters";
+
+const HEADER = ["order", "order_id", "amount", "currency", "verdict", "reason", "reason_text", "classes", "origin", "started_at", "review"];
+
+/** RFC 4180 quoting, and a leading ' for text a spreadsheet would run as a formula. */
+export function csvCell(value: unknown): string {
+  let text = value === null || value === undefined ? "" : String(value);
+  if (/^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The filtered list as CSV, streamed a page at a time; amounts are exact decimals. */
+export function exportCsv(db: PrismaClient, contract: Contract, shop: string, filters: DashboardFilters): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let after: string | undefined;
+  let started = false;
+  return new ReadableStream({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(`${HEADER.join(",")}\r\n`));
+      }
+      const page = await listRefunds(db, contract, shop, { ...filters, after, before: undefined, pageSize: 500 });
+      const lines = page.rows.map((r) =>
+        [r.orderName, r.orderId, r.amount, r.currency, r.status, r.reason, r.reasonText, r.classes.join("; "), r.origin, r.startedAt, r.reviewState].map(csvCell).join(","),
+      );
+      if (lines.length) controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
+      if (!page.pageInfo.hasNext) controller.close();
+      else after = page.pageInfo.endCursor ?? undefined;
+    },
+  });
+}

@@ -1,0 +1,35 @@
+import type { Contract } from "../contracts/schema";
+
+/** A verdict's reason in plain words, from the contract's own text where it has one. */
+export function reasonInWords(contract: Contract, status: string, reason: string | null): string {
+  const contradiction = contract.contradicted_when.find((c) => c.id === reason);
+  if (contradiction) return contradiction.reason;
+  const rule = contract.rules.find((r) => r.id === reason);
+  if (rule) return rule.reason;
+  switch (status) {
+    case "VERIFIED":
+      return "Shopify recorded it as claimed; its webhook arrived.";
+    case "UNVERIFIABLE":
+      return contract.after_timeout;
+    case "PENDING":
+      return "Waiting for Shopify's evidence.";
+    default:
+      return reason ?? "";
+  }
+}
+
+export const VERDICT_TONES = {
+  VERIFIED: "success",
+  CONTRADICTED: "critical",
+  FAILED: "critical",
+  UNVERIFIABLE: "warning",
+  PENDING: "info",
+} as const;
+
+export const VERDICT_LABELS: Record<string, string> = {
+  VERIFIED: "Verified",
+  CONTRADICTED: "Contradicted",
+  FAILED: "Failed",
+  UNVERIFIABLE: "Unverifiable",
+  PENDING: "Pending",
+};

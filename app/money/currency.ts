@@ -1,0 +1,34 @@
+import { parseDecimal } from "../contracts/values";
+import { formatDecimal } from "./decimal";
+
+/** ISO 4217 minor-unit exponents that are not 2. */
+const EXPONENTS: Record<string, number> = { BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0, BHD: 3, JOD: 3, KWD: 3, OMR: 3, TND: 3 };
+
+export function currencyExponent(currency: string): number {
+  return EXPONENTS[currency] ?? 2;
+}
+
+/** A decimal amount in minor units, exactly; undefined when it has more decimals than the currency allows or is not a decimal. */
+export function toMinorUnits(amount: string | number, currency: string): bigint | undefined {
+  const decimal = parseDecimal(amount);
+  if (!decimal) return undefined;
+  const exponent = currencyExponent(currency);
+  if (decimal.scale <= exponent) return decimal.units * 10n ** BigInt(exponent - decimal.scale);
+  const divisor = 10n ** BigInt(decimal.scale - exponent);
+  return decimal.units % divisor === 0n ? decimal.units / divisor : undefined;
+}
+
+/** Minor units as a decimal string with the currency's digits: 2500n USD → "25.00". */
+export function fromMinorUnits(minor: bigint, currency: string): string {
+  return formatDecimal({ units: minor, scale: currencyExponent(currency) });
+}
+
+/** For people: "$25.00", "¥1,200", "25.00 CHF" (Intl, from exact minor units). */
+export function formatMoney(minor: bigint, currency: string, locale = "en-US"): string {
+  const exponent = currencyExponent(currency);
+  const text = fromMinorUnits(minor, currency);
+  const [whole, fraction = ""] = text.replace("-", "").split(".");
+  const grouped = new Intl.NumberFormat(locale, { useGrouping: true }).format(BigInt(whole));
+  const symbol = new Intl.NumberFormat(locale, { style: "currency", currency, currencyDisplay: "narrowSymbol" }).formatToParts(0).find((p) => p.type === "currency")?.value ?? currency;
+  return `${minor < 0n ? "-" : ""}${symbol}${grouped}${exponent ? `.${fraction}` : ""}`;
+}
