@@ -10,7 +10,7 @@ export function reasonInWords(contract: Contract, status: string, reason: string
     case "VERIFIED":
       return "Shopify recorded it as claimed; its webhook arrived.";
     case "UNVERIFIABLE":
-      return contract.after_timeout;
+      return `Shopify showed no evidence of this refund within ${Math.round(contract.timing.timeout_ms / 86_400_000)} days. Check the order.`;
     case "PENDING":
       return "Waiting for Shopify's evidence.";
     default:

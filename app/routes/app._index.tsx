@@ -168,19 +168,19 @@ export default function Dashboard() {
                     {
                       key: "verdict",
                       label: "Verdict",
-                      shortcut: true,
+                      pinned: true,
                       filter: <ChoiceList title="Verdict" titleHidden allowMultiple choices={Object.entries(VERDICT_LABELS).map(([value, label]) => ({ value, label }))} selected={filters.verdicts} onChange={(v) => update({ verdict: v })} />,
                     },
                     {
                       key: "class",
                       label: "Problem",
-                      shortcut: true,
+                      pinned: true,
                       filter: <ChoiceList title="Problem" titleHidden allowMultiple choices={Object.keys(CLASSES).map((value) => ({ value, label: CLASS_LABELS[value] }))} selected={filters.classes} onChange={(v) => update({ class: v })} />,
                     },
                     {
                       key: "gateway",
                       label: "Gateway failures",
-                      shortcut: true,
+                      pinned: true,
                       filter: <ChoiceList title="Gateway" titleHidden choices={[{ value: "failed", label: "Only refunds whose gateway transaction failed" }]} selected={filters.gatewayFailures ? ["failed"] : []} onChange={(v) => update({ gateway: v[0] })} />,
                     },
                     {

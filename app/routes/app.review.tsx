@@ -25,6 +25,7 @@ function ReviewItem({ item, now }: { item: Item; now: string }) {
   const fetcher = useFetcher<typeof action>();
   const [note, setNote] = useState("");
   return (
+    <div data-review-item={item.id}>
     <Card>
       <BlockStack gap="300">
         <InlineStack align="space-between" blockAlign="center">
@@ -52,6 +53,7 @@ function ReviewItem({ item, now }: { item: Item; now: string }) {
         </fetcher.Form>
       </BlockStack>
     </Card>
+    </div>
   );
 }
 

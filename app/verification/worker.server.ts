@@ -29,6 +29,8 @@ export interface WorkerOptions {
   sweepIntervalMs?: number;
   graphqlFor?: (shop: string) => Promise<ShopGraphql>;
   log?: RuntimeDeps["log"];
+  /** false inside the app: the worker's timers must not keep a stopping server alive. */
+  keepProcessAlive?: boolean;
 }
 
 export interface Worker {
@@ -40,7 +42,12 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+function sleep(ms: number, keepProcessAlive: boolean) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    if (!keepProcessAlive) timer.unref();
+  });
+}
 
 export function createWorker(options: WorkerOptions = {}): Worker {
   const now = options.now ?? (() => new Date());
@@ -81,7 +88,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       }
       const next = await nextDueTime(database).catch(() => null);
       const wait = next ? Math.min(Math.max(next.getTime() - now().getTime(), 20), idleMs) : idleMs;
-      if (running) await sleep(wait);
+      if (running) await sleep(wait, options.keepProcessAlive ?? true);
     }
   }
 
@@ -109,6 +116,8 @@ declare global {
 /** The worker runs inside the app unless VERIFIER_WORKER=off (then run `npm run worker` beside it). */
 export function startInAppWorker(): void {
   if (process.env.VERIFIER_WORKER === "off" || globalThis.refundVerifierWorker) return;
-  globalThis.refundVerifierWorker = createWorker();
-  globalThis.refundVerifierWorker.start();
+  const worker = createWorker({ keepProcessAlive: false });
+  globalThis.refundVerifierWorker = worker;
+  worker.start();
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void worker.stop());
 }

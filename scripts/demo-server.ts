@@ -1,0 +1,118 @@
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
+import { FakeShopify } from "../fake-shopify/server";
+import { adminSurface } from "../fake-shopify/admin-surface";
+import { mintSessionToken } from "../fake-shopify/session-token";
+import { TEST_APP } from "../test/support/credentials";
+import { startDemoTraffic, type DemoTraffic } from "./demo-traffic";
+
+export interface DemoOptions {
+  appPort: number;
+  shopifyPort: number;
+  shop: string;
+  databaseUrl: string;
+  /** Skip `remix vite:build` (the tests build once for the whole run). */
+  skipBuild?: boolean;
+  keepData?: boolean;
+  liveEveryMs?: number;
+  historyCount?: number;
+  log?: "inherit" | "ignore";
+}
+
+export interface Demo {
+  adminUrl: string;
+  appUrl: string;
+  shopify: FakeShopify;
+  traffic: DemoTraffic;
+  stop(): Promise<void>;
+}
+
+const root = new URL("..", import.meta.url).pathname;
+const CHROME_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
+/**
+ * The demo: the built app served by remix-serve (as in production, its worker inside) on SQLite,
+ * a simulated Shopify with an admin that frames the app, the app installed by token exchange,
+ * and refunds arriving through signed webhooks. Loopback only.
+ */
+export async function startDemo(options: DemoOptions): Promise<Demo> {
+  const run = (command: string, args: string[], env: Record<string, string> = {}) =>
+    execFileSync(command, args, { cwd: root, stdio: options.log === "ignore" ? "ignore" : "inherit", env: { ...process.env, CHECKPOINT_DISABLE: "1", ...env } });
+  if (options.databaseUrl.startsWith("file:") && !options.keepData) {
+    const file = options.databaseUrl.slice("file:".length);
+    for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(`${file.startsWith("/") ? "" : root}${file}${suffix}`, { force: true });
+  }
+  run("node", ["scripts/db.mjs", "setup"], { DATABASE_URL: options.databaseUrl });
+  if (!options.skipBuild) run("node_modules/.bin/remix", ["vite:build"]);
+
+  const appUrl = `http://localhost:${options.appPort}`;
+  const shopify = new FakeShopify(TEST_APP);
+  shopify.addShop(options.shop, "USD");
+  const shopifyOrigin = (await shopify.listen(options.shopifyPort, adminSurface(TEST_APP, () => appUrl, () => [...shopify.shops.keys()]))).replace("127.0.0.1", "localhost");
+
+  const server: ChildProcess = spawn("node_modules/.bin/remix-serve", ["build/server/index.js"], {
+    cwd: root,
+    stdio: ["ignore", options.log === "ignore" ? "ignore" : "inherit", options.log === "ignore" ? "ignore" : "inherit"],
+    detached: true,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(options.appPort),
+      DATABASE_URL: options.databaseUrl,
+      SHOPIFY_API_KEY: TEST_APP.apiKey,
+      SHOPIFY_API_SECRET: TEST_APP.secret,
+      SCOPES: TEST_APP.scopes,
+      SHOPIFY_APP_URL: appUrl,
+      SHOPIFY_ADMIN_API_ORIGIN: shopifyOrigin,
+      APP_BRIDGE_URL: `${shopifyOrigin}/demo/app-bridge.js`,
+      SIMULATED_ADMIN_ORIGIN: shopifyOrigin,
+      // The demo's lost webhooks are found within half a minute rather than 15.
+      VERIFIER_SWEEP_INTERVAL_MS: process.env.VERIFIER_SWEEP_INTERVAL_MS || "20000",
+      VERIFIER_WORKER: "on",
+    },
+  });
+  let exited = false;
+  server.once("exit", () => (exited = true));
+  const stopServer = async () => {
+    if (exited) return;
+    const gone = new Promise((resolve) => server.once("exit", resolve));
+    try {
+      process.kill(-server.pid!, "SIGTERM");
+    } catch {
+      return;
+    }
+    await gone;
+  };
+
+  try {
+    for (let i = 0; ; i++) {
+      if (exited) throw new Error("the app exited while starting");
+      if (await fetch(`${appUrl}/healthz`).then((r) => r.ok, () => false)) break;
+      if (i > 150) throw new Error("the app did not start within 30 s");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // Install the app in the simulated shop the way the admin does: an embedded request with a
+    // session token, which the app exchanges for an offline token. Shopify sends webhooks only then.
+    const host = Buffer.from(`admin.shopify.com/store/${options.shop.split(".")[0]}`).toString("base64url");
+    const token = mintSessionToken({ shop: options.shop, apiKey: TEST_APP.apiKey, secret: TEST_APP.secret });
+    const installed = await fetch(`${appUrl}/app?embedded=1&shop=${options.shop}&host=${host}&id_token=${token}`, { headers: { "User-Agent": CHROME_UA } });
+    if (!installed.ok) throw new Error(`installing the app in the simulated shop failed: HTTP ${installed.status}`);
+  } catch (error) {
+    await stopServer();
+    await shopify.close();
+    throw error;
+  }
+
+  const traffic = await startDemoTraffic({ shopify, shop: options.shop, appUrl, secret: TEST_APP.secret, liveEveryMs: options.liveEveryMs, historyCount: options.historyCount });
+  return {
+    adminUrl: `${shopifyOrigin}/store/${options.shop.replace(".myshopify.com", "")}/apps/refund-verifier`,
+    appUrl,
+    shopify,
+    traffic,
+    async stop() {
+      traffic.stop();
+      await stopServer();
+      await shopify.close();
+    },
+  };
+}

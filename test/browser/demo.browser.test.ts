@@ -1,0 +1,109 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type FrameLocator, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPrismaClient } from "../../app/db/client";
+import { startDemo, type Demo } from "../../scripts/demo-server";
+import { CHROME_UA } from "../support/embedded";
+
+const CHROMIUM = "/usr/bin/chromium";
+const SCREENS = "test-results/screens";
+const SHOP = "browser-demo.myshopify.com";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let demo: Demo;
+let browser: Browser;
+let page: Page;
+let app: FrameLocator;
+const dir = mkdtempSync(join(tmpdir(), "rv-browser-"));
+const databaseUrl = `file:${join(dir, "demo.sqlite")}`;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+  mkdirSync(SCREENS, { recursive: true });
+  // The app runs on SQLite here whatever TEST_DATABASE_URL says: it is the demo, as a person runs it.
+  demo = await startDemo({ appPort: await freePort(), shopifyPort: await freePort(), shop: SHOP, databaseUrl, skipBuild: true, liveEveryMs: 0, historyCount: 40, log: "ignore" });
+  const db = createPrismaClient(databaseUrl);
+  for (let i = 0; i < 150 && (await db.operation.count({ where: { status: "PENDING", nextDueAt: { lte: new Date() } } })) > 0; i++) await new Promise((r) => setTimeout(r, 200));
+  await db.$disconnect();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, userAgent: CHROME_UA });
+  app = page.frameLocator("#app-frame");
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the demo in Chromium", () => {
+  it("dashboard: shows the figures and the refunds", async () => {
+    await page.goto(demo.adminUrl);
+    await app.getByRole("heading", { name: "Refunds", exact: true }).waitFor();
+    const verified = Number(await app.locator("#figure-verified").textContent());
+    const contradicted = Number(await app.locator("#figure-contradicted").textContent());
+    expect(verified).toBeGreaterThan(10);
+    expect(contradicted).toBeGreaterThan(0);
+    expect(await app.locator("tbody tr").count()).toBe(25);
+    await page.screenshot({ path: `${SCREENS}/dashboard.png` });
+    const vitals = await page.frames().find((f) => f.url().includes("/app"))!.evaluate(
+      () =>
+        new Promise<{ lcp: number; cls: number }>((resolve) => {
+          let lcp = 0;
+          let cls = 0;
+          new PerformanceObserver((list) => list.getEntries().forEach((e) => (lcp = Math.max(lcp, e.startTime)))).observe({ type: "largest-contentful-paint", buffered: true });
+          new PerformanceObserver((list) => list.getEntries().forEach((e) => (cls += (e as unknown as { value: number }).value))).observe({ type: "layout-shift", buffered: true });
+          setTimeout(() => resolve({ lcp, cls }), 500);
+        }),
+    );
+    writeFileSync(`${SCREENS}/web-vitals.json`, JSON.stringify({ measured: new Date().toISOString(), ...vitals }, null, 2));
+    console.log(`dashboard in the demo: LCP ${Math.round(vitals.lcp)} ms, CLS ${vitals.cls.toFixed(3)}`);
+  });
+
+  it("a filter narrows the table", async () => {
+    await app.getByRole("button", { name: "Verdict" }).click();
+    await app.getByLabel("Contradicted").click();
+    await page.keyboard.press("Escape");
+    await expect.poll(async () => app.locator("tbody tr").count()).toBeLessThan(25);
+    const badges = await app.locator("tbody tr td:nth-child(3)").allTextContents();
+    expect(badges.length).toBeGreaterThan(0);
+    expect(badges.every((text) => text.includes("Contradicted"))).toBe(true);
+    await page.screenshot({ path: `${SCREENS}/dashboard-filtered.png` });
+  });
+
+  it("a refund's detail shows its conditions", async () => {
+    await app.locator("tbody tr").first().locator("td").nth(3).click();
+    await app.getByText("What the verdict means").waitFor();
+    for (const id of ["refund_created_in_window", "refund_present", "refund_webhook_present", "refund_amount_mismatch", "transaction_failed"]) {
+      await expect.poll(async () => app.locator(`tr[data-condition="${id}"]`).count()).toBe(1);
+    }
+    await expect.poll(async () => app.getByText("shopify.refund.created 1.0.0").count()).toBe(1);
+    await page.screenshot({ path: `${SCREENS}/refund-detail.png`, fullPage: true });
+  });
+
+  it("resolving from the review queue removes the refund from the queue", async () => {
+    await page.getByText("Review queue", { exact: true }).click();
+    await app.getByText("Refunds a person must look at").waitFor();
+    const before = await app.locator("[data-review-item]").count();
+    expect(before).toBeGreaterThan(0);
+    const first = app.locator("[data-review-item]").first();
+    const title = await first.locator("a").first().textContent();
+    await page.screenshot({ path: `${SCREENS}/review-queue.png` });
+    await first.getByPlaceholder("What you checked and what you did").fill("Checked the order in Shopify admin: refunded once, customer informed.");
+    await first.getByRole("button", { name: "Resolve" }).click();
+    await expect.poll(async () => app.locator("[data-review-item]").count()).toBe(before - 1);
+    expect(await app.locator("[data-review-item] a").allTextContents()).not.toContain(title);
+    await page.screenshot({ path: `${SCREENS}/review-queue-resolved.png` });
+  });
+});

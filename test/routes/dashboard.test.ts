@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installShop } from "../support/sessions";
+import { dataPath, embeddedFetch } from "../support/embedded";
+import { refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
+import { newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
+
+const OTHER = "other-shop.myshopify.com";
+let h: VerificationHarness;
+let asShop: ReturnType<typeof embeddedFetch>;
+let asOther: ReturnType<typeof embeddedFetch>;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  h = await startVerificationHarness("dash-shop.myshopify.com");
+  await installShop(h.db, h.app.shopify, OTHER);
+  asShop = embeddedFetch(h.app.url, h.domain, "101");
+  asOther = embeddedFetch(h.app.url, OTHER, "202");
+  const scenarios: [string, string, Parameters<typeof h.shop.createRefund>[1]][] = [
+    ["ok1", "30.00", { amount: "10.00" }],
+    ["ok2", "30.00", { amount: "12.50" }],
+    ["wrong", "50.00", { amount: "20.00", recordedAmount: "21.00" }],
+    ["failed", "50.00", { amount: "5.00", status: "FAILURE" }],
+  ];
+  for (const [name, total, refund] of scenarios) {
+    const order = h.shop.createOrder({ amount: total });
+    const created = h.shop.createRefund(order.id, refund);
+    await h.deliver(h.refundDelivery(created));
+    ids[name] = refundGid(created.id);
+  }
+  for (let i = 0; i < 26; i++) {
+    const order = h.shop.createOrder({ amount: "9.00" });
+    await h.deliver(h.refundDelivery(h.shop.createRefund(order.id, { amount: `${1 + (i % 5)}.00` })));
+  }
+  const otherShop = h.app.shopify.shop(OTHER);
+  const otherOrder = otherShop.createOrder({ amount: "99.00" });
+  const otherRefund = otherShop.createRefund(otherOrder.id, { amount: "99.00", recordedAmount: "1.00" });
+  await h.deliver(newDelivery("refunds/create", OTHER, refundWebhookBody(otherShop, otherRefund)));
+  ids.other = refundGid(otherRefund.id);
+  await h.settle();
+});
+afterAll(async () => h.close());
+
+const opId = async (gid: string) => (await h.db.operation.findFirstOrThrow({ where: { refundGid: gid } })).id;
+async function dashboard(query = "") {
+  const response = await asShop(dataPath(`/app${query}`, "routes/app._index"));
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+describe("the dashboard's data", () => {
+  it("shows the figures for the period, with money per currency", async () => {
+    const data = await dashboard();
+    expect(data.figures.counts).toMatchObject({ VERIFIED: 28, CONTRADICTED: 1, FAILED: 1, UNVERIFIABLE: 0, PENDING: 0 });
+    expect(data.figures.waitingForReview).toBe(2);
+    expect(data.figures.money).toContainEqual(expect.objectContaining({ status: "CONTRADICTED", currency: "USD", amount: "20.00" }));
+    expect(data.total).toBe(30);
+  });
+
+  it("narrows by verdict, problem, gateway failure and search", async () => {
+    expect((await dashboard("?verdict=CONTRADICTED")).rows.map((r: { status: string }) => r.status)).toEqual(["CONTRADICTED"]);
+    expect((await dashboard("?class=wrong_amount")).rows).toHaveLength(1);
+    expect((await dashboard("?class=duplicate")).rows).toHaveLength(0);
+    const failed = await dashboard("?gateway=failed");
+    expect(failed.rows).toHaveLength(1);
+    expect(failed.rows[0].reasonText).toContain("failed at the gateway");
+    const first = (await dashboard()).rows[0];
+    const searched = await dashboard(`?q=${encodeURIComponent(first.orderName)}`);
+    expect(searched.rows.map((r: { id: string }) => r.id)).toEqual([first.id]);
+    expect((await dashboard(`?q=${first.orderId}`)).rows.map((r: { id: string }) => r.id)).toEqual([first.id]);
+  });
+
+  it("pages with cursors forward and back, every refund once", async () => {
+    const seen: string[] = [];
+    let page = await dashboard("?size=7&sort=amount_desc");
+    const firstPage = page.rows.map((r: { id: string }) => r.id);
+    for (;;) {
+      seen.push(...page.rows.map((r: { id: string }) => r.id));
+      if (!page.pageInfo.hasNext) break;
+      page = await dashboard(`?size=7&sort=amount_desc&after=${page.pageInfo.endCursor}`);
+    }
+    expect(seen).toHaveLength(30);
+    expect(new Set(seen).size).toBe(30);
+    let back = page;
+    while (back.pageInfo.hasPrevious) back = await dashboard(`?size=7&sort=amount_desc&before=${back.pageInfo.startCursor}`);
+    expect(back.rows.map((r: { id: string }) => r.id)).toEqual(firstPage);
+    const amounts = seen.length;
+    expect(amounts).toBe(30);
+  });
+
+  it("never shows another shop's refunds", async () => {
+    const data = await dashboard("?size=100");
+    expect(data.rows.map((r: { id: string }) => r.id)).not.toContain(await opId(ids.other));
+  });
+});
+
+describe("shop isolation on every screen", () => {
+  it("answers 404 for another shop's refund: detail, re-check, resolve", async () => {
+    const other = await opId(ids.other);
+    expect((await asShop(dataPath(`/app/refunds/${other}`, "routes/app.refunds.$id"))).status).toBe(404);
+    const form = new URLSearchParams({ intent: "resolve", revision: "0", note: "not mine" });
+    expect((await asShop(dataPath(`/app/refunds/${other}`, "routes/app.refunds.$id"), { method: "POST", body: form })).status).toBe(404);
+    const queued = new URLSearchParams({ intent: "resolve", id: other, revision: "0", note: "not mine" });
+    expect((await asShop(dataPath("/app/review", "routes/app.review"), { method: "POST", body: queued })).status).toBe(404);
+    expect((await h.db.operation.findUniqueOrThrow({ where: { id: other } })).reviewState).toBe("open");
+    expect((await asOther(dataPath(`/app/refunds/${other}`, "routes/app.refunds.$id"))).status).toBe(200);
+  });
+
+  it("the CSV export holds only the shop's own refunds", async () => {
+    const csv = await (await asOther("/app/refunds.csv")).text();
+    expect(csv.trim().split("\r\n")).toHaveLength(2);
+    expect(csv).toContain(",99.00,USD,CONTRADICTED,refund_amount_mismatch,");
+  });
+});
+
+describe("refund detail", () => {
+  it("explains the verdict condition by condition, with the contract that decided it", async () => {
+    const response = await asShop(dataPath(`/app/refunds/${await opId(ids.wrong)}`, "routes/app.refunds.$id"));
+    const detail = await response.json();
+    expect(detail.refund).toMatchObject({ status: "CONTRADICTED", reason: "refund_amount_mismatch", amount: "20.00" });
+    expect(detail.explanation).toBe("The provider recorded a different refund amount.");
+    expect(detail.conditions.find((c: { id: string }) => c.id === "refund_amount_mismatch")).toMatchObject({ status: "holds", actual: "21.0", expected_value: "20.00" });
+    expect(detail.contract).toMatchObject({ id: "shopify.refund.created", version: "1.0.0", declaredHash: "3b0c1707cf0adcf1" });
+    expect(detail.timeline.map((t: { kind: string }) => t.kind)).toEqual(expect.arrayContaining(["webhook", "observation", "evaluation"]));
+  });
+});
+
+describe("the review queue", () => {
+  it("lists escalated refunds oldest first; two people resolving at once get one success and one conflict", async () => {
+    const queue = await (await asShop(dataPath("/app/review", "routes/app.review"))).json();
+    expect(queue.items.map((i: { status: string }) => i.status).sort()).toEqual(["CONTRADICTED", "FAILED"]);
+    const item = queue.items.find((i: { status: string }) => i.status === "FAILED");
+    const resolve = (who: ReturnType<typeof embeddedFetch>, note: string) =>
+      who(dataPath("/app/review", "routes/app.review"), { method: "POST", body: new URLSearchParams({ intent: "resolve", id: item.id, revision: String(item.revision), note }) });
+    const second = embeddedFetch(h.app.url, h.domain, "303");
+    const [a, b] = await Promise.all([resolve(asShop, "Refunded by hand at the gateway"), resolve(second, "Called the customer")]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const conflict = await (a.status === 409 ? a : b).json();
+    expect(conflict.message).toMatch(/Someone else changed this refund/);
+    const events = await h.db.reviewEvent.findMany({ where: { operationId: item.id } });
+    expect(events).toHaveLength(1);
+    expect(["101", "303"]).toContain(events[0].actor);
+    const after = await (await asShop(dataPath("/app/review", "routes/app.review"))).json();
+    expect(after.items.map((i: { id: string }) => i.id)).not.toContain(item.id);
+    const detail = await (await asShop(dataPath(`/app/refunds/${item.id}`, "routes/app.refunds.$id"))).json();
+    expect(detail.timeline.find((t: { kind: string }) => t.kind === "review").detail).toMatch(/Refunded by hand|Called the customer/);
+  });
+
+  it("refuses a resolution without a note", async () => {
+    const queue = await (await asShop(dataPath("/app/review", "routes/app.review"))).json();
+    const item = queue.items[0];
+    const response = await asShop(dataPath("/app/review", "routes/app.review"), { method: "POST", body: new URLSearchParams({ intent: "resolve", id: item.id, revision: String(item.revision), note: "  " }) });
+    expect(response.status).toBe(422);
+  });
+});
+
+describe("CSV export", () => {
+  it("streams the filtered list with exact decimal amounts", async () => {
+    const response = await asShop("/app/refunds.csv?verdict=VERIFIED&sort=amount_asc");
+    expect(response.headers.get("content-type")).toContain("text/csv");
+    const lines = (await response.text()).trim().split("\r\n");
+    expect(lines[0]).toBe("order,order_id,amount,currency,verdict,reason,reason_text,classes,origin,started_at,review");
+    expect(lines).toHaveLength(29);
+    expect(lines[1].split(",")[2]).toBe("1.00");
+    expect(lines.slice(1).every((line) => line.includes(",VERIFIED,"))).toBe(true);
+  });
+});
