@@ -11,8 +11,8 @@ export interface DemoOptions {
   shopifyPort: number;
   shop: string;
   databaseUrl: string;
-  /** Skip `remix vite:build` (the tests build once for the whole run). */
-  skipBuild?: boolean;
+  /** For the tests: the app is built and the database migrated, with the Prisma client of the suite's provider. */
+  prepared?: boolean;
   keepData?: boolean;
   liveEveryMs?: number;
   historyCount?: number;
@@ -38,12 +38,14 @@ const CHROME_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, li
 export async function startDemo(options: DemoOptions): Promise<Demo> {
   const run = (command: string, args: string[], env: Record<string, string> = {}) =>
     execFileSync(command, args, { cwd: root, stdio: options.log === "ignore" ? "ignore" : "inherit", env: { ...process.env, CHECKPOINT_DISABLE: "1", ...env } });
-  if (options.databaseUrl.startsWith("file:") && !options.keepData) {
+  if (options.databaseUrl.startsWith("file:") && !options.keepData && !options.prepared) {
     const file = options.databaseUrl.slice("file:".length);
     for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(`${file.startsWith("/") ? "" : root}${file}${suffix}`, { force: true });
   }
-  run("node", ["scripts/db.mjs", "setup"], { DATABASE_URL: options.databaseUrl });
-  if (!options.skipBuild) run("node_modules/.bin/remix", ["vite:build"]);
+  if (!options.prepared) {
+    run("node", ["scripts/db.mjs", "setup"], { DATABASE_URL: options.databaseUrl });
+    run("node_modules/.bin/remix", ["vite:build"]);
+  }
 
   const appUrl = `http://localhost:${options.appPort}`;
   const shopify = new FakeShopify(TEST_APP);

@@ -1,6 +1,6 @@
 import db from "../db.server";
 import { REFUND_CREATED } from "../contracts/registry.server";
-import { figures, listRefunds, rowFilter } from "./dashboard.server";
+import { figures, listRefunds, rowFilter, toRow } from "./dashboard.server";
 import { parseFilters } from "./filters";
 import { exportCsv } from "./export.server";
 
@@ -23,4 +23,17 @@ export function csvExportResponse(shop: string, params: URLSearchParams, now: Da
       "Cache-Control": "no-store",
     },
   });
+}
+
+/** One order's refunds and verdicts, for the order-page block; an unknown or foreign order has none. */
+export async function orderRefunds(shop: string, orderId: string) {
+  const order = `gid://shopify/Order/${/^\d+$/.test(orderId) ? orderId : "0"}`;
+  const operations = await db.operation.findMany({ where: { shop, orderGid: order }, orderBy: { startedAt: "asc" }, take: 64 });
+  return {
+    order,
+    refunds: operations.map((op) => {
+      const row = toRow(REFUND_CREATED.contract, op);
+      return { id: row.id, amount: row.amount, currency: row.currency, status: row.status, reasonText: row.reasonText, reviewState: row.reviewState };
+    }),
+  };
 }

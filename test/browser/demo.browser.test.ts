@@ -1,12 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { chromium, type Browser, type FrameLocator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient } from "../../app/db/client";
 import { startDemo, type Demo } from "../../scripts/demo-server";
 import { CHROME_UA } from "../support/embedded";
+import { createTestDatabase } from "../support/database";
 
 const CHROMIUM = "/usr/bin/chromium";
 const SCREENS = "test-results/screens";
@@ -25,15 +24,15 @@ let demo: Demo;
 let browser: Browser;
 let page: Page;
 let app: FrameLocator;
-const dir = mkdtempSync(join(tmpdir(), "rv-browser-"));
-const databaseUrl = `file:${join(dir, "demo.sqlite")}`;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   mkdirSync(SCREENS, { recursive: true });
-  // The app runs on SQLite here whatever TEST_DATABASE_URL says: it is the demo, as a person runs it.
-  demo = await startDemo({ appPort: await freePort(), shopifyPort: await freePort(), shop: SHOP, databaseUrl, skipBuild: true, liveEveryMs: 0, historyCount: 40, log: "ignore" });
-  const db = createPrismaClient(databaseUrl);
+  // The demo's code on the suite's database (SQLite, or PostgreSQL with TEST_DATABASE_URL).
+  database = await createTestDatabase();
+  demo = await startDemo({ appPort: await freePort(), shopifyPort: await freePort(), shop: SHOP, databaseUrl: database.url, prepared: true, liveEveryMs: 0, historyCount: 40, log: "ignore" });
+  const db = createPrismaClient(database.url);
   for (let i = 0; i < 150 && (await db.operation.count({ where: { status: "PENDING", nextDueAt: { lte: new Date() } } })) > 0; i++) await new Promise((r) => setTimeout(r, 200));
   await db.$disconnect();
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
@@ -44,7 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await demo?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await database?.drop();
 });
 
 describe("the demo in Chromium", () => {

@@ -164,3 +164,14 @@ describe("CSV export", () => {
     expect(lines.slice(1).every((line) => line.includes(",VERIFIED,"))).toBe(true);
   });
 });
+
+describe("the order-page block's backend", () => {
+  it("answers the order's verdicts to the shop's ID token, and nothing for another shop's order", async () => {
+    const op = await h.db.operation.findFirstOrThrow({ where: { refundGid: ids.wrong } });
+    const orderId = op.orderGid.split("/").pop();
+    const mine = await (await asShop(`/app/api/orders/${orderId}/refunds`)).json();
+    expect(mine.refunds).toEqual([expect.objectContaining({ id: op.id, status: "CONTRADICTED", amount: "20.00", currency: "USD" })]);
+    const theirs = await (await asOther(`/app/api/orders/${orderId}/refunds`)).json();
+    expect(theirs.refunds).toEqual([]);
+  });
+});

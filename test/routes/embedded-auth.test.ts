@@ -32,7 +32,8 @@ describe("GET /app (embedded)", () => {
     const response = await fetch(embeddedUrl(token), { headers: { "User-Agent": CHROME }, redirect: "manual" });
     expect(response.status).toBe(200);
     const html = await response.text();
-    expect(html).toContain(`Verifying refunds for ${SHOP}`);
+    expect(html).toContain(`id="figure-verified"`);
+    expect(html).toContain(">Refunds<");
     expect(response.headers.get("content-security-policy")).toContain(`frame-ancestors https://${SHOP} https://admin.shopify.com`);
   });
 
@@ -41,7 +42,7 @@ describe("GET /app (embedded)", () => {
     const forged = mintSessionToken({ shop: SHOP, apiKey: TEST_APP.apiKey, secret: "someone-elses-secret" });
     const response = await fetch(embeddedUrl(forged), { headers: { "User-Agent": CHROME }, redirect: "manual" });
     expect(response.status).not.toBe(200);
-    expect(await response.text()).not.toContain("Verifying refunds");
+    expect(await response.text()).not.toContain(`id="figure-verified"`);
     const api = await fetch(`${app.url}/app`, { headers: { "User-Agent": CHROME, Authorization: `Bearer ${forged}` }, redirect: "manual" });
     expect(api.status).toBe(401);
   });

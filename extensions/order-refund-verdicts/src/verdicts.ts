@@ -1,0 +1,37 @@
+/** What the app's backend answers for one order (GET /app/api/orders/:orderId/refunds). */
+export interface OrderRefundsResponse {
+  order: string;
+  refunds: { id: string; amount: string | null; currency: string | null; status: string; reasonText: string; reviewState: string }[];
+}
+
+export type Tone = "success" | "critical" | "warning" | "info";
+
+export interface BlockView {
+  headline: string;
+  tone: Tone;
+  rows: { id: string; label: string; amount: string; tone: Tone; reason: string; url: string }[];
+}
+
+const TONES: Record<string, Tone> = { VERIFIED: "success", CONTRADICTED: "critical", FAILED: "critical", UNVERIFIABLE: "warning", PENDING: "info" };
+const LABELS: Record<string, string> = { VERIFIED: "Verified", CONTRADICTED: "Contradicted", FAILED: "Failed", UNVERIFIABLE: "Unverifiable", PENDING: "Checking" };
+
+/** The block's content: the worst verdict first in the headline, one row per refund. */
+export function blockView(response: OrderRefundsResponse): BlockView {
+  const rows = response.refunds.map((refund) => ({
+    id: refund.id,
+    label: LABELS[refund.status] ?? refund.status,
+    amount: refund.amount && refund.currency ? `${refund.amount} ${refund.currency}` : "",
+    tone: TONES[refund.status] ?? "info",
+    reason: refund.reasonText,
+    // `app:` opens a path of this app inside the admin.
+    url: `app:app/refunds/${refund.id}`,
+  }));
+  if (rows.length === 0) return { headline: "No refunds on this order", tone: "info", rows };
+  const problems = response.refunds.filter((r) => ["CONTRADICTED", "FAILED", "UNVERIFIABLE"].includes(r.status));
+  const pending = response.refunds.filter((r) => r.status === "PENDING");
+  if (problems.length) {
+    return { headline: `${problems.length} of ${rows.length} refund${rows.length === 1 ? "" : "s"} need${problems.length === 1 ? "s" : ""} a person`, tone: "critical", rows };
+  }
+  if (pending.length) return { headline: `Checking ${pending.length} refund${pending.length === 1 ? "" : "s"} with Shopify`, tone: "info", rows };
+  return { headline: rows.length === 1 ? "Refund verified" : `All ${rows.length} refunds verified`, tone: "success", rows };
+}

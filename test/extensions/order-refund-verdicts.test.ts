@@ -1,0 +1,38 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { blockView } from "../../extensions/order-refund-verdicts/src/verdicts";
+
+const refund = (status: string, id = status) => ({ id, amount: "25.00", currency: "USD", status, reasonText: "why", reviewState: "none" });
+
+describe("the order-page block", () => {
+  it("says so when the order has no refunds", () => {
+    expect(blockView({ order: "gid://shopify/Order/1", refunds: [] })).toMatchObject({ headline: "No refunds on this order", tone: "info", rows: [] });
+  });
+
+  it("puts problems first: any contradicted, failed or unverifiable refund makes the block critical", () => {
+    const view = blockView({ order: "o", refunds: [refund("VERIFIED"), refund("FAILED"), refund("PENDING")] });
+    expect(view).toMatchObject({ headline: "1 of 3 refunds needs a person", tone: "critical" });
+    expect(view.rows.map((r) => [r.label, r.tone])).toEqual([["Verified", "success"], ["Failed", "critical"], ["Checking", "info"]]);
+  });
+
+  it("reports checking, then verified", () => {
+    expect(blockView({ order: "o", refunds: [refund("VERIFIED", "a"), refund("PENDING", "b")] }).headline).toBe("Checking 1 refund with Shopify");
+    expect(blockView({ order: "o", refunds: [refund("VERIFIED", "a"), refund("VERIFIED", "b")] })).toMatchObject({ headline: "All 2 refunds verified", tone: "success" });
+    expect(blockView({ order: "o", refunds: [refund("VERIFIED")] }).headline).toBe("Refund verified");
+  });
+
+  it("links each refund into the app and shows its exact amount", () => {
+    const [row] = blockView({ order: "o", refunds: [refund("CONTRADICTED", "op-1")] }).rows;
+    expect(row).toMatchObject({ url: "app:app/refunds/op-1", amount: "25.00 USD" });
+  });
+
+  it("is configured for shopify app deploy: the order details block target, API 2025-07, a module that exists", () => {
+    const toml = readFileSync("extensions/order-refund-verdicts/shopify.extension.toml", "utf8");
+    expect(toml).toMatch(/^api_version = "2025-07"$/m);
+    expect(toml).toMatch(/^type = "ui_extension"$/m);
+    expect(toml).toMatch(/^target = "admin\.order-details\.block\.render"$/m);
+    const module = /^module = "(.+)"$/m.exec(toml)![1];
+    expect(readFileSync(`extensions/order-refund-verdicts/${module}`, "utf8")).toContain('reactExtension(TARGET');
+    expect(JSON.parse(readFileSync("extensions/order-refund-verdicts/locales/en.default.json", "utf8")).name).toBe("Refund verdicts");
+  });
+});
