@@ -52,6 +52,45 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
   shopify.addShop(options.shop, "USD");
   const shopifyOrigin = (await shopify.listen(options.shopifyPort, adminSurface(TEST_APP, () => appUrl, () => [...shopify.shops.keys()]))).replace("127.0.0.1", "localhost");
 
+  const app = await startAppProcess({
+    port: options.appPort,
+    databaseUrl: options.databaseUrl,
+    shopifyOrigin,
+    log: options.log,
+    env: {
+      APP_BRIDGE_URL: `${shopifyOrigin}/demo/app-bridge.js`,
+      SIMULATED_ADMIN_ORIGIN: shopifyOrigin,
+      // The demo's lost webhooks are found within half a minute rather than 15.
+      VERIFIER_SWEEP_INTERVAL_MS: process.env.VERIFIER_SWEEP_INTERVAL_MS || "20000",
+    },
+  });
+  try {
+    await installApp(appUrl, options.shop);
+  } catch (error) {
+    await app.stop();
+    await shopify.close();
+    throw error;
+  }
+  const traffic = await startDemoTraffic({ shopify, shop: options.shop, appUrl, secret: TEST_APP.secret, liveEveryMs: options.liveEveryMs, historyCount: options.historyCount });
+  return {
+    adminUrl: `${shopifyOrigin}/store/${options.shop.replace(".myshopify.com", "")}/apps/refund-verifier`,
+    appUrl,
+    shopify,
+    traffic,
+    async stop() {
+      traffic.stop();
+      await app.stop();
+      await shopify.close();
+    },
+  };
+}
+
+/**
+ * The built app as production runs it (remix-serve, its worker inside unless VERIFIER_WORKER=off),
+ * its Shopify requests sent to a simulated shop on loopback. Resolves once /healthz answers.
+ */
+export async function startAppProcess(options: { port: number; databaseUrl: string; shopifyOrigin: string; log?: "inherit" | "ignore"; env?: Record<string, string> }) {
+  const appUrl = `http://localhost:${options.port}`;
   const server: ChildProcess = spawn("node_modules/.bin/remix-serve", ["build/server/index.js"], {
     cwd: root,
     stdio: ["ignore", options.log === "ignore" ? "ignore" : "inherit", options.log === "ignore" ? "ignore" : "inherit"],
@@ -59,23 +98,19 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     env: {
       ...process.env,
       NODE_ENV: "production",
-      PORT: String(options.appPort),
+      PORT: String(options.port),
       DATABASE_URL: options.databaseUrl,
       SHOPIFY_API_KEY: TEST_APP.apiKey,
       SHOPIFY_API_SECRET: TEST_APP.secret,
       SCOPES: TEST_APP.scopes,
       SHOPIFY_APP_URL: appUrl,
-      SHOPIFY_ADMIN_API_ORIGIN: shopifyOrigin,
-      APP_BRIDGE_URL: `${shopifyOrigin}/demo/app-bridge.js`,
-      SIMULATED_ADMIN_ORIGIN: shopifyOrigin,
-      // The demo's lost webhooks are found within half a minute rather than 15.
-      VERIFIER_SWEEP_INTERVAL_MS: process.env.VERIFIER_SWEEP_INTERVAL_MS || "20000",
-      VERIFIER_WORKER: "on",
+      SHOPIFY_ADMIN_API_ORIGIN: options.shopifyOrigin,
+      ...options.env,
     },
   });
   let exited = false;
   server.once("exit", () => (exited = true));
-  const stopServer = async () => {
+  const stop = async () => {
     if (exited) return;
     const gone = new Promise((resolve) => server.once("exit", resolve));
     try {
@@ -85,36 +120,25 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     }
     await gone;
   };
-
-  try {
-    for (let i = 0; ; i++) {
-      if (exited) throw new Error("the app exited while starting");
-      if (await fetch(`${appUrl}/healthz`).then((r) => r.ok, () => false)) break;
-      if (i > 150) throw new Error("the app did not start within 30 s");
-      await new Promise((resolve) => setTimeout(resolve, 200));
+  for (let i = 0; ; i++) {
+    if (exited) throw new Error("the app exited while starting");
+    if (await fetch(`${appUrl}/healthz`).then((r) => r.ok, () => false)) break;
+    if (i > 150) {
+      await stop();
+      throw new Error("the app did not start within 30 s");
     }
-    // Install the app in the simulated shop the way the admin does: an embedded request with a
-    // session token, which the app exchanges for an offline token. Shopify sends webhooks only then.
-    const host = Buffer.from(`admin.shopify.com/store/${options.shop.split(".")[0]}`).toString("base64url");
-    const token = mintSessionToken({ shop: options.shop, apiKey: TEST_APP.apiKey, secret: TEST_APP.secret });
-    const installed = await fetch(`${appUrl}/app?embedded=1&shop=${options.shop}&host=${host}&id_token=${token}`, { headers: { "User-Agent": CHROME_UA } });
-    if (!installed.ok) throw new Error(`installing the app in the simulated shop failed: HTTP ${installed.status}`);
-  } catch (error) {
-    await stopServer();
-    await shopify.close();
-    throw error;
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  return { url: appUrl, pid: server.pid!, stop };
+}
 
-  const traffic = await startDemoTraffic({ shopify, shop: options.shop, appUrl, secret: TEST_APP.secret, liveEveryMs: options.liveEveryMs, historyCount: options.historyCount });
-  return {
-    adminUrl: `${shopifyOrigin}/store/${options.shop.replace(".myshopify.com", "")}/apps/refund-verifier`,
-    appUrl,
-    shopify,
-    traffic,
-    async stop() {
-      traffic.stop();
-      await stopServer();
-      await shopify.close();
-    },
-  };
+/**
+ * Installs the app in a simulated shop the way the admin does: an embedded request with a session
+ * token, which the app exchanges for an offline token. Shopify sends webhooks only after that.
+ */
+export async function installApp(appUrl: string, shop: string): Promise<void> {
+  const host = Buffer.from(`admin.shopify.com/store/${shop.split(".")[0]}`).toString("base64url");
+  const token = mintSessionToken({ shop, apiKey: TEST_APP.apiKey, secret: TEST_APP.secret });
+  const installed = await fetch(`${appUrl}/app?embedded=1&shop=${shop}&host=${host}&id_token=${token}`, { headers: { "User-Agent": CHROME_UA } });
+  if (!installed.ok) throw new Error(`installing the app in the simulated shop failed: HTTP ${installed.status}`);
 }

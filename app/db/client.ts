@@ -8,12 +8,26 @@ export function createPrismaClient(url = databaseUrl()): PrismaClient {
   const adapter =
     databaseKind(url) === "postgresql" ? new PrismaPg({ connectionString: url }) : new PrismaBetterSQLite3({ url });
   try {
-    return new PrismaClient({ adapter });
+    const client = new PrismaClient({ adapter });
+    if (databaseKind(url) === "sqlite") tuneSqlite(client);
+    return client;
   } catch (error) {
     // The generated client is tied to one provider: say how to get the one this URL needs.
     if (/is not compatible with the provider/.test((error as Error).message)) {
       throw new Error(`${(error as Error).message}\nRun \`npm run setup\` with this DATABASE_URL: it generates the Prisma client for ${databaseKind(url)}.`);
     }
     throw error;
+  }
+}
+
+/**
+ * SQLite's defaults fsync the whole journal on every write. WAL lets readers run beside the one
+ * writer, and synchronous=NORMAL syncs at checkpoints instead: a committed write survives a crash
+ * of the process (SIGKILL included), though not of the machine. busy_timeout makes a second
+ * process (npm run worker beside the app) wait for the write lock instead of failing.
+ */
+function tuneSqlite(client: PrismaClient): void {
+  for (const pragma of ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 5000"]) {
+    client.$queryRawUnsafe(pragma).catch((error: Error) => console.error(`SQLite ${pragma} failed: ${error.message}`));
   }
 }

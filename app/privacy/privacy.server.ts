@@ -5,24 +5,23 @@ const orderGids = (ids: unknown): string[] =>
 
 /** app/uninstalled: the sessions go and observing stops; verdicts stay until shop/redact. */
 export async function stopObservingShop(db: PrismaClient, shop: string, now: Date): Promise<void> {
-  await db.$transaction([
-    db.session.deleteMany({ where: { shop } }),
-    db.operation.updateMany({ where: { shop, status: "PENDING" }, data: { nextDueAt: null, claimedBy: null, claimedUntil: null, revision: { increment: 1 } } }),
-    db.shopState.upsert({ where: { shop }, create: { shop, uninstalledAt: now }, update: { uninstalledAt: now } }),
-  ]);
+  // Each step is idempotent, so a repeated delivery finishes what a crashed one started.
+  await db.shopState.upsert({ where: { shop }, create: { shop, uninstalledAt: now }, update: { uninstalledAt: now } });
+  await db.operation.updateMany({ where: { shop, status: "PENDING" }, data: { nextDueAt: null, claimedBy: null, claimedUntil: null, revision: { increment: 1 } } });
+  await db.session.deleteMany({ where: { shop } });
 }
 
 /** shop/redact (48 hours after uninstall): everything the app holds for the shop. */
 export async function redactShop(db: PrismaClient, shop: string): Promise<void> {
-  await db.$transaction([
-    db.evaluation.deleteMany({ where: { operation: { shop } } }),
-    db.observation.deleteMany({ where: { operation: { shop } } }),
-    db.operation.deleteMany({ where: { shop } }),
-    db.webhookDelivery.deleteMany({ where: { shop } }),
-    db.complianceRequest.deleteMany({ where: { shop } }),
-    db.shopState.deleteMany({ where: { shop } }),
-    db.session.deleteMany({ where: { shop } }),
-  ]);
+  // Idempotent steps, no transaction (see recordEvaluation); a repeated delivery completes it.
+  await db.reviewEvent.deleteMany({ where: { shop } });
+  await db.evaluation.deleteMany({ where: { operation: { shop } } });
+  await db.observation.deleteMany({ where: { operation: { shop } } });
+  await db.operation.deleteMany({ where: { shop } });
+  await db.webhookDelivery.deleteMany({ where: { shop } });
+  await db.complianceRequest.deleteMany({ where: { shop } });
+  await db.shopState.deleteMany({ where: { shop } });
+  await db.session.deleteMany({ where: { shop } });
 }
 
 /**
@@ -34,12 +33,12 @@ export async function redactCustomerOrders(db: PrismaClient, shop: string, paylo
   const orders = orderGids(payload.orders_to_redact);
   const operations = await db.operation.findMany({ where: { shop, orderGid: { in: orders } }, select: { id: true } });
   const ids = operations.map((o) => o.id);
-  await db.$transaction([
-    db.observation.deleteMany({ where: { operationId: { in: ids } } }),
-    db.evaluation.updateMany({ where: { operationId: { in: ids } }, data: { result: JSON.stringify({ redacted: true }), observationIds: "[]" } }),
-    db.webhookDelivery.deleteMany({ where: { shop, orderGid: { in: orders } } }),
-    db.complianceRequest.create({ data: { shop, topic: "customers/redact", detail: JSON.stringify({ orders, operations: ids.length }) } }),
-  ]);
+  await db.observation.deleteMany({ where: { operationId: { in: ids } } });
+  await db.evaluation.updateMany({ where: { operationId: { in: ids } }, data: { result: JSON.stringify({ redacted: true }), observationIds: "[]" } });
+  // Staff notes are free text and may name the customer.
+  await db.reviewEvent.updateMany({ where: { operationId: { in: ids }, note: { not: null } }, data: { note: "[redacted on the customer's request]" } });
+  await db.webhookDelivery.deleteMany({ where: { shop, orderGid: { in: orders } } });
+  await db.complianceRequest.create({ data: { shop, topic: "customers/redact", detail: JSON.stringify({ orders, operations: ids.length }) } });
   return ids.length;
 }
 

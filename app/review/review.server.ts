@@ -15,23 +15,17 @@ export async function resolveReview(db: PrismaClient, shop: string, id: string, 
   if (text.length > 2000) return { ok: false, status: 422, message: "The note is longer than 2,000 characters." };
   const op = await db.operation.findFirst({ where: { id, shop }, select: { reviewState: true } });
   if (!op) return { ok: false, status: 404, message: "No such refund in this shop." };
-  try {
-    await db.$transaction(async (tx) => {
-      const { count } = await tx.operation.updateMany({
-        where: { id, shop, revision, reviewState: "open" },
-        data: { reviewState: "resolved", revision: { increment: 1 } },
-      });
-      if (count !== 1) throw new ConflictError();
-      await tx.reviewEvent.create({ data: { operationId: id, shop, action: "resolved", note: text, actor, createdAt: now } });
-    });
-  } catch (error) {
-    if (!(error instanceof ConflictError)) throw error;
+  // One guarded statement decides (no transaction: see recordEvaluation); the audit row follows.
+  const { count } = await db.operation.updateMany({
+    where: { id, shop, revision, reviewState: "open" },
+    data: { reviewState: "resolved", revision: { increment: 1 } },
+  });
+  if (count !== 1) {
     return { ok: false, status: 409, message: "Someone else changed this refund since you opened it (it may already be resolved). Reload to see its current state." };
   }
+  await db.reviewEvent.create({ data: { operationId: id, shop, action: "resolved", note: text, actor, createdAt: now } });
   return { ok: true };
 }
-
-class ConflictError extends Error {}
 
 /** Re-check now: a pending refund is read back on the worker's next pass. */
 export async function requestRecheck(db: PrismaClient, shop: string, id: string, actor: string, now: Date): Promise<ReviewOutcome> {

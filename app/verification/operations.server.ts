@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Operation, Prisma, PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import type { Evaluation } from "../contracts/evaluate";
@@ -28,8 +29,7 @@ function isUniqueViolation(error: unknown): boolean {
  * channel (webhook, reconciliation, the app) saw it first. Returns whether it was created.
  */
 export async function openOperation(db: PrismaClient | Prisma.TransactionClient, contract: LoadedContract, op: NewOperation, now: Date): Promise<boolean> {
-  const existing = await db.operation.findUnique({ where: { shop_refundGid: { shop: op.shop, refundGid: op.refundGid } }, select: { id: true } });
-  if (existing) return false;
+  // One statement on the hot path: the unique (shop, refundGid) index says whether it existed.
   const firstCheck = nextCheckAt(contract.contract.timing, op.startedAt.getTime(), 0).atMs;
   try {
     await db.operation.create({
@@ -50,6 +50,7 @@ export async function openOperation(db: PrismaClient | Prisma.TransactionClient,
         contractDeclaredHash: contract.declaredHash,
         nextDueAt: new Date(Math.max(firstCheck, now.getTime())),
       },
+      select: { id: true },
     });
     return true;
   } catch (error) {
@@ -104,9 +105,9 @@ export interface ObservationRecord {
 export class StaleClaimError extends Error {}
 
 /**
- * Writes one evaluation: its observations, the engine's result and the operation's new state,
- * in one transaction that checks the claim's revision. If anything else touched the operation
- * meanwhile (new evidence, a re-check, another worker after the lease ran out) nothing is written.
+ * Writes one evaluation: the operation's new state, checked against the claim's revision, then
+ * its observations and the engine's result. If anything else touched the operation meanwhile
+ * (new evidence, a re-check, another worker after the lease ran out) nothing is written.
  */
 export async function recordEvaluation(
   db: PrismaClient,
@@ -134,43 +135,42 @@ export async function recordEvaluation(
     const retryAt = now.getTime() + backoff;
     nextDueAt = new Date(now.getTime() < timeoutAt ? Math.min(retryAt, timeoutAt) : retryAt);
   }
-  await db.$transaction(async (tx) => {
-    const { count } = await tx.operation.updateMany({
-      where: { id: claimed.id, revision: claimed.revision, status: "PENDING" },
-      data: {
-        status: result.verdict,
-        reason: result.reason,
-        reasons: JSON.stringify(result.reasons),
-        classes: JSON.stringify(result.classes),
-        escalate: result.escalate,
-        attempts,
-        readFailures,
-        nextDueAt,
-        claimedBy: null,
-        claimedUntil: null,
-        revision: claimed.revision + 1,
-        ...(final ? { decidedAt: now, reviewState: result.escalate ? "open" : "none" } : {}),
-        ...(readback.orderName ? { orderName: readback.orderName } : {}),
-      },
-    });
-    if (count !== 1) throw new StaleClaimError(`operation ${claimed.id} changed while it was being evaluated`);
-    const ids: string[] = [];
-    for (const observation of observations) {
-      const row = await tx.observation.create({
-        data: {
-          operationId: claimed.id,
-          channel: observation.channel,
-          observedAt: observation.observedAt,
-          ok: observation.ok,
-          data: observation.ok ? JSON.stringify(observation.data) : null,
-          error: observation.error ?? null,
-        },
-        select: { id: true },
-      });
-      ids.push(row.id);
-    }
-    await tx.evaluation.create({
-      data: { operationId: claimed.id, evaluatedAt: now, attempt: attempts, verdict: result.verdict, result: JSON.stringify(result), observationIds: JSON.stringify(ids) },
-    });
+  // No transaction: on SQLite, Prisma's single connection would let concurrent writes (a webhook
+  // arriving now) join it and vanish in a rollback. The guarded update is one atomic statement and
+  // decides alone; the evidence rows follow it (a crash in between leaves a verdict without its rows).
+  const { count } = await db.operation.updateMany({
+    where: { id: claimed.id, revision: claimed.revision, status: "PENDING" },
+    data: {
+      status: result.verdict,
+      reason: result.reason,
+      reasons: JSON.stringify(result.reasons),
+      classes: JSON.stringify(result.classes),
+      escalate: result.escalate,
+      attempts,
+      readFailures,
+      nextDueAt,
+      claimedBy: null,
+      claimedUntil: null,
+      revision: claimed.revision + 1,
+      ...(final ? { decidedAt: now, reviewState: result.escalate ? "open" : "none" } : {}),
+      ...(readback.orderName ? { orderName: readback.orderName } : {}),
+    },
+  });
+  if (count !== 1) throw new StaleClaimError(`operation ${claimed.id} changed while it was being evaluated`);
+  const ids = observations.map(() => randomUUID());
+  await db.observation.createMany({
+    data: observations.map((observation, i) => ({
+      id: ids[i],
+      operationId: claimed.id,
+      channel: observation.channel,
+      observedAt: observation.observedAt,
+      ok: observation.ok,
+      data: observation.ok ? JSON.stringify(observation.data) : null,
+      error: observation.error ?? null,
+    })),
+  });
+  await db.evaluation.create({
+    data: { operationId: claimed.id, evaluatedAt: now, attempt: attempts, verdict: result.verdict, result: JSON.stringify(result), observationIds: JSON.stringify(ids) },
+    select: { id: true },
   });
 }

@@ -1,0 +1,61 @@
+// `npm run bench`: every figure is a ratio against a baseline measured in the same run. Prints a
+// table and writes bench/results.json. Loopback only, bounded in time.
+import { execFileSync } from "node:child_process";
+import { cpus, totalmem } from "node:os";
+import { writeFileSync } from "node:fs";
+import pg from "pg";
+import { benchDashboardPostgres, benchDashboardSqlite } from "./dashboard";
+import { benchEvaluate } from "./evaluate";
+import { benchIntake } from "./intake";
+import { benchReadback } from "./readback";
+import { benchTimeToVerdict } from "./time-to-verdict";
+import { root, type BenchRow } from "./support";
+
+const POSTGRES = process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+const started = Date.now();
+const rows: BenchRow[] = [];
+const only = process.argv.slice(2);
+const step = async (name: string, part: () => Promise<BenchRow[]> | BenchRow[]) => {
+  if (only.length && !only.some((word) => name.toLowerCase().includes(word.toLowerCase()))) return;
+  const t = Date.now();
+  process.stderr.write(`▶ ${name}… `);
+  rows.push(...(await part()));
+  process.stderr.write(`${((Date.now() - t) / 1000).toFixed(0)} s\n`);
+};
+
+execFileSync("node", ["scripts/db.mjs", "generate"], { cwd: root, env: { ...process.env, DATABASE_URL: "file:./prisma/bench.sqlite" }, stdio: "ignore" });
+execFileSync("node_modules/.bin/remix", ["vite:build"], { cwd: root, stdio: "ignore" });
+
+await step("4. contract evaluation", () => benchEvaluate());
+await step("1. webhook intake", () => benchIntake(8));
+await step("3. time to verdict", () => benchTimeToVerdict(100));
+await step("2. readback, 1,000 refunds", () => benchReadback(1000));
+await step("5. dashboard, SQLite", () => benchDashboardSqlite());
+async function reachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+const postgres = await reachable(POSTGRES);
+if (postgres) await step("5. dashboard, PostgreSQL", () => benchDashboardPostgres(POSTGRES));
+else process.stderr.write(`PostgreSQL not reachable at ${POSTGRES}: its dashboard figures are skipped\n`);
+
+const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? "unknown", memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version };
+const result = { measuredAt: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000), machine, rows };
+// A partial run (npm run bench -- intake) prints its rows but keeps the full results file.
+if (!only.length) writeFileSync(`${root}bench/results.json`, `${JSON.stringify(result, null, 2)}\n`);
+
+const fmt = (n: number) => (Math.abs(n) >= 100 ? Math.round(n).toLocaleString("en-US") : String(n));
+const table = [
+  "| part | metric | app | baseline | unit | ratio (app ÷ baseline) | baseline is |",
+  "| --- | --- | ---: | ---: | --- | ---: | --- |",
+  ...rows.map((r) => `| ${r.part} | ${r.metric} | ${fmt(r.app)} | ${fmt(r.baseline)} | ${r.unit} | ${r.ratio} | ${r.baselineName} |`),
+];
+console.log(table.join("\n"));
+console.log(`\n${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; ${result.seconds} s in all. Notes:`);
+for (const r of rows.filter((r) => r.note)) console.log(`- ${r.part}: ${r.note}`);

@@ -1,0 +1,76 @@
+import { execFileSync, fork, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const root = new URL("..", import.meta.url).pathname;
+
+export interface BenchRow {
+  part: string;
+  metric: string;
+  app: number;
+  baseline: number;
+  unit: string;
+  baselineName: string;
+  /** app ÷ baseline, rounded; what the README quotes. */
+  ratio: number;
+  note?: string;
+}
+
+export function row(part: string, metric: string, app: number, baseline: number, unit: string, baselineName: string, note?: string): BenchRow {
+  return { part, metric, app: round(app), baseline: round(baseline), unit, baselineName, ratio: round(baseline === 0 ? NaN : app / baseline, 3), note };
+}
+
+export function round(value: number, digits = 2): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
+
+export function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function scratchSqlite(name: string): string {
+  return `file:${join(mkdtempSync(join(tmpdir(), "rv-bench-")), `${name}.sqlite`)}`;
+}
+
+export function migrate(databaseUrl: string): void {
+  execFileSync("node", ["scripts/db.mjs", "migrate"], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: "1" }, stdio: ["ignore", "ignore", "inherit"] });
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+/** Offers signed deliveries from a separate process (autocannon), bounded in time. */
+export function offerLoad(options: { url: string; secret: string; shop: string; seconds: number; connections: number; rate?: number }): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("node", ["bench/load-generator.mjs", JSON.stringify(options)], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load generator exited ${code}`))));
+  });
+}
+
+export async function startBareServer(port: number, secret: string) {
+  const child = fork(join(root, "bench/bare-webhook-server.mjs"), [String(port), secret], { stdio: "ignore" });
+  await new Promise((resolve) => child.once("message", resolve));
+  return { url: `http://127.0.0.1:${port}/webhooks/refunds/create`, stop: () => new Promise((resolve) => (child.once("exit", resolve), child.kill())) };
+}
