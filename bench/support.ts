@@ -13,13 +13,13 @@ export interface BenchRow {
   baseline: number;
   unit: string;
   baselineName: string;
-  /** app ÷ baseline, rounded; what the README quotes. */
-  ratio: number;
+  /** app ÷ baseline, rounded; what the README quotes. null when the baseline rounds to 0. */
+  ratio: number | null;
   note?: string;
 }
 
 export function row(part: string, metric: string, app: number, baseline: number, unit: string, baselineName: string, note?: string): BenchRow {
-  return { part, metric, app: round(app), baseline: round(baseline), unit, baselineName, ratio: round(baseline === 0 ? NaN : app / baseline, 3), note };
+  return { part, metric, app: round(app), baseline: round(baseline), unit, baselineName, ratio: round(baseline) === 0 ? null : round(app / baseline, 3), note };
 }
 
 export function round(value: number, digits = 2): number {

@@ -94,6 +94,15 @@ export async function claimDue(db: PrismaClient, workerId: string, now: Date, le
   return claimed;
 }
 
+/** Hands a claimed operation back untouched, due again at `dueAt` (the read was deferred, not made). */
+export async function releaseClaim(db: PrismaClient, claimed: Operation, dueAt: Date): Promise<boolean> {
+  const { count } = await db.operation.updateMany({
+    where: { id: claimed.id, revision: claimed.revision, status: "PENDING" },
+    data: { claimedBy: null, claimedUntil: null, nextDueAt: dueAt, revision: claimed.revision + 1 },
+  });
+  return count === 1;
+}
+
 export interface ObservationRecord {
   channel: string;
   observedAt: Date;

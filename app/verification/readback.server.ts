@@ -11,7 +11,9 @@ export type ShopGraphql = (query: string, variables: Record<string, unknown>) =>
 
 export type ReadbackOutcome =
   | { ok: true; body: ReturnType<typeof refundBody> }
-  | { ok: false; error: string; retryAfterMs: number };
+  /** Not sent: the shop's bucket needs this long to refill. Not a failed read. */
+  | { ok: false; deferred: true; error: string; retryAfterMs: number }
+  | { ok: false; deferred?: false; error: string; retryAfterMs: number };
 
 export interface ReadbackStats {
   requests: number;
@@ -64,7 +66,7 @@ export class ShopifyReader {
    * One GraphQL request within the shop's rate limit: waits for the bucket (up to 5 s; longer is
    * handed back as `retryAfterMs`), learns the bucket from every answer, and classifies errors.
    */
-  async query(shop: string, query: string, variables: Record<string, unknown>, estimatedCost: number): Promise<{ ok: true; body: GraphqlBody } | { ok: false; error: string; retryAfterMs: number }> {
+  async query(shop: string, query: string, variables: Record<string, unknown>, estimatedCost: number): Promise<{ ok: true; body: GraphqlBody } | { ok: false; deferred?: boolean; error: string; retryAfterMs: number }> {
     let graphql: ShopGraphql;
     try {
       graphql = await this.graphqlFor(shop);
@@ -73,7 +75,7 @@ export class ShopifyReader {
     }
     const gate = this.gate(shop);
     const wait = gate.waitMs(estimatedCost, this.nowMs());
-    if (wait > MAX_INLINE_WAIT_MS) return { ok: false, error: "waiting for the shop's rate limit bucket to refill", retryAfterMs: wait };
+    if (wait > MAX_INLINE_WAIT_MS) return { ok: false, deferred: true, error: "waiting for the shop's rate limit bucket to refill", retryAfterMs: wait };
     if (wait > 0) await this.sleep(wait);
     gate.reserve(estimatedCost, this.nowMs());
     this.stats.requests++;
@@ -103,8 +105,11 @@ export class ShopifyReader {
       remaining = remaining.slice(batch.length);
       const answer = await this.query(shop, REFUND_READBACK_QUERY, { ids: batch }, batch.length * perRefund);
       if (!answer.ok) {
-        for (const id of [...batch, ...(answer.retryAfterMs > MAX_INLINE_WAIT_MS ? remaining : [])]) outcomes.set(id, answer);
-        if (answer.retryAfterMs > MAX_INLINE_WAIT_MS) return outcomes;
+        if (answer.deferred) {
+          for (const id of [...batch, ...remaining]) outcomes.set(id, { ok: false, deferred: true, error: answer.error, retryAfterMs: answer.retryAfterMs });
+          return outcomes;
+        }
+        for (const id of batch) outcomes.set(id, { ok: false, error: answer.error, retryAfterMs: answer.retryAfterMs });
         continue;
       }
       const cost = answer.body.extensions?.cost;

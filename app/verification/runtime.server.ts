@@ -2,7 +2,7 @@ import type { Operation, PrismaClient } from "@prisma/client";
 import { evaluate } from "../contracts/evaluate";
 import type { LoadedContract } from "../contracts/load";
 import { buildBindings } from "./bindings";
-import { claimDue, recordEvaluation, StaleClaimError, type ObservationRecord } from "./operations.server";
+import { claimDue, recordEvaluation, releaseClaim, StaleClaimError, type ObservationRecord } from "./operations.server";
 import type { ShopifyReader } from "./readback.server";
 import { webhookEvidence } from "./webhook-evidence.server";
 
@@ -26,6 +26,8 @@ export interface PassResult {
   claimed: number;
   decided: number;
   stale: number;
+  /** Claimed, then handed back unread to wait for the shop's rate limit. */
+  deferred: number;
 }
 
 function orderNameOf(body: unknown): string | undefined {
@@ -43,13 +45,18 @@ export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
   const claimed = await claimDue(db, deps.workerId, deps.now(), deps.leaseMs ?? 30_000, deps.batchLimit ?? 1000);
   const byShop = new Map<string, Operation[]>();
   for (const op of claimed) byShop.set(op.shop, [...(byShop.get(op.shop) ?? []), op]);
-  const result: PassResult = { claimed: claimed.length, decided: 0, stale: 0 };
+  const result: PassResult = { claimed: claimed.length, decided: 0, stale: 0, deferred: 0 };
 
   for (const [shop, operations] of byShop) {
     const readbacks = await reader.read(shop, operations.map((op) => op.refundGid));
     for (const op of operations) {
       const observedAt = deps.now();
       const readback = readbacks.get(op.refundGid)!;
+      if (!readback.ok && readback.deferred) {
+        await releaseClaim(db, op, new Date(observedAt.getTime() + readback.retryAfterMs));
+        result.deferred++;
+        continue;
+      }
       const webhooks = await webhookEvidence(db, op);
       const observed: Record<string, unknown> = { ...webhooks };
       const observations: ObservationRecord[] = [
