@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { buildSchema, execute, getOperationAST, parse, validate, type GraphQLError, type GraphQLSchema } from "graphql";
 import { requestedCost } from "./cost";
 import { parseMinor, restDecimal } from "./money";
-import type { FakeShop } from "./shop";
+import type { FakeRefund, FakeShop } from "./shop";
 import { connection, gid, parseGid, Views } from "./views";
 
 export const ADMIN_API_VERSION = "2025-07";
@@ -50,6 +50,10 @@ export class AdminApi {
   readonly views: Views;
   readonly bucket: Bucket;
   readonly stats: AdminApiStats = { requests: 0, graphqlRequests: 0, throttled: 0, requestedCost: 0, refundCreateCalls: 0 };
+  /** The next refundCreate answers with this user error (as when the order changed since the app checked it). */
+  nextRefundCreateError: string | null = null;
+  /** Called for every refund refundCreate makes (the FakeShopify sends its refunds/create webhook). */
+  onRefundCreated?: (refund: FakeRefund) => void;
 
   constructor(
     readonly shop: FakeShop,
@@ -179,6 +183,11 @@ export class AdminApi {
     const order = orderId === undefined ? undefined : this.shop.orders.get(orderId);
     const userError = (field: string[], message: string) => ({ order: null, refund: null, userErrors: [{ field, message }] });
     if (!order) return userError(["orderId"], "Order does not exist");
+    if (this.nextRefundCreateError) {
+      const message = this.nextRefundCreateError;
+      this.nextRefundCreateError = null;
+      return userError(["transactions"], message);
+    }
     const transactions = input.transactions ?? [];
     let amountMinor = 0n;
     try {
@@ -190,6 +199,7 @@ export class AdminApi {
       return userError(["transactions"], `Refund amount $${restDecimal(amountMinor, order.currency)} is greater than net payment received $${restDecimal(this.shop.refundableMinor(order), order.currency)}`);
     }
     const refund = this.shop.createRefund(order.id, { amount: restDecimal(amountMinor, order.currency), note: input.note ?? null });
+    this.onRefundCreated?.(refund);
     return { order: this.views.order(order), refund: this.views.refund(refund), userErrors: [] };
   }
 }

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { AdminApi, ADMIN_API_VERSION } from "./admin-api";
 import { FakeShop } from "./shop";
 import { verifySessionToken } from "./session-token";
+import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "./webhooks";
 
 export type Fault =
   | { kind: "throttled" }
@@ -31,6 +32,9 @@ export class FakeShopify {
   private readonly faults: Fault[] = [];
   private server?: Server;
   now: () => Date = () => new Date();
+  /** Where Shopify sends webhooks: set it and refunds made through refundCreate announce themselves. */
+  webhookTarget?: { appUrl: string };
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     readonly app: AppCredentials,
@@ -39,8 +43,21 @@ export class FakeShopify {
 
   addShop(domain: string, currency = "USD"): FakeShop {
     const shop = new FakeShop(domain, currency, () => this.now());
-    this.shops.set(domain, { shop, api: new AdminApi(shop, this.bucket) });
+    const api = new AdminApi(shop, this.bucket);
+    api.onRefundCreated = (refund) => {
+      if (!this.webhookTarget) return;
+      const delivery = newDelivery("refunds/create", domain, refundWebhookBody(shop, refund), this.now());
+      const sent = sendDelivery(this.webhookTarget.appUrl, TOPIC_PATHS["refunds/create"], delivery, this.app.secret).catch(() => undefined);
+      this.inFlight.add(sent);
+      void sent.finally(() => this.inFlight.delete(sent));
+    };
+    this.shops.set(domain, { shop, api });
     return shop;
+  }
+
+  /** Waits for the webhooks Shopify has started sending. */
+  async flushWebhooks(): Promise<void> {
+    await Promise.all([...this.inFlight]);
   }
 
   shop(domain: string): FakeShop {

@@ -140,6 +140,7 @@ export default function RefundDetail() {
               <BlockStack gap="200">
                 <Text as="h2" variant="headingMd">Actions</Text>
                 <Link url={adminOrderUrl(refund.orderId)} target="_top">Open the order in Shopify admin</Link>
+                {refund.reason === "duplicate_refund_present" ? null : <Link url={`/app/orders/${refund.orderId}/refund`}>Issue a refund on this order</Link>}
                 {refund.status === "PENDING" ? (
                   <Form method="post">
                     <input type="hidden" name="intent" value="recheck" />

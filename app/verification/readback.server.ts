@@ -66,7 +66,18 @@ export class ShopifyReader {
    * One GraphQL request within the shop's rate limit: waits for the bucket (up to 5 s; longer is
    * handed back as `retryAfterMs`), learns the bucket from every answer, and classifies errors.
    */
-  async query(shop: string, query: string, variables: Record<string, unknown>, estimatedCost: number): Promise<{ ok: true; body: GraphqlBody } | { ok: false; deferred?: boolean; error: string; retryAfterMs: number }> {
+  async query(shop: string, query: string, variables: Record<string, unknown>, estimatedCost: number, options: { retryThrottled?: boolean } = {}): Promise<{ ok: true; body: GraphqlBody } | { ok: false; deferred?: boolean; error: string; retryAfterMs: number }> {
+    // THROTTLED and 429 mean Shopify did not run the request, so sending it again is safe, even a
+    // mutation. Timeouts and 5xx are never resent here: the request may have run.
+    for (let attempt = 0; ; attempt++) {
+      const answer = await this.queryOnce(shop, query, variables, estimatedCost);
+      const throttled = !answer.ok && !answer.deferred && (answer.error.includes("THROTTLED") || answer.error.startsWith("HTTP 429"));
+      if (!options.retryThrottled || !throttled || attempt >= 2 || answer.retryAfterMs > MAX_INLINE_WAIT_MS) return answer;
+      await this.sleep(Math.max(answer.retryAfterMs, 1_000));
+    }
+  }
+
+  private async queryOnce(shop: string, query: string, variables: Record<string, unknown>, estimatedCost: number): Promise<{ ok: true; body: GraphqlBody } | { ok: false; deferred?: boolean; error: string; retryAfterMs: number }> {
     let graphql: ShopGraphql;
     try {
       graphql = await this.graphqlFor(shop);

@@ -5,6 +5,7 @@ import { buildBindings } from "./bindings";
 import { claimDue, recordEvaluation, releaseClaim, StaleClaimError, type ObservationRecord } from "./operations.server";
 import type { ShopifyReader } from "./readback.server";
 import { webhookEvidence } from "./webhook-evidence.server";
+import { syncRecordStatus } from "../refunds/issue.server";
 
 export interface RuntimeDeps {
   db: PrismaClient;
@@ -79,6 +80,8 @@ export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
           retryAfterMs: readback.ok ? 0 : readback.retryAfterMs,
           orderName: readback.ok ? orderNameOf(readback.body) : undefined,
         });
+        // A refund issued in the app: its record's status follows what Shopify reports of the transaction.
+        if (op.origin === "app" && readback.ok) await syncRecordStatus(db, op.shop, op.refundGid, readback.body, deps.now());
         if (evaluation.verdict !== "PENDING") {
           result.decided++;
           deps.log?.("verdict", { shop, refund: op.refundGid, verdict: evaluation.verdict, reason: evaluation.reason });

@@ -6,6 +6,8 @@ import db from "../db.server";
 import { ShopifyReader, type ShopGraphql } from "./readback.server";
 import { nextDueTime, processDue, type RuntimeDeps } from "./runtime.server";
 import { DEFAULT_SWEEP_INTERVAL_MS, shopsDueForSweep, sweepShop } from "./reconcile.server";
+import { ORDER_REFUNDS_COST, recoverRecord, syncRecordStatus, unstampedRecords } from "../refunds/issue.server";
+import { updateRecord } from "../refunds/records.server";
 
 /** A request Shopify has not answered by then is abandoned (and retried later): a hung answer must not stall the worker. */
 const REQUEST_TIMEOUT_MS = Number(process.env.VERIFIER_REQUEST_TIMEOUT_MS || 10_000);
@@ -17,6 +19,21 @@ export function offlineGraphql(shop: string): Promise<ShopGraphql> {
     const response = await admin.graphql(query, { variables, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     return response.json();
   });
+}
+
+let interactiveReader: ShopifyReader | undefined;
+
+/**
+ * For requests a person is waiting on (the refund form): through this process's rate-limit gate,
+ * waiting out THROTTLED answers (up to a few seconds) instead of failing.
+ */
+export function interactiveGraphql(shop: string): ShopGraphql {
+  interactiveReader ??= new ShopifyReader(offlineGraphql, () => Date.now());
+  return async (query, variables) => {
+    const answer = await interactiveReader!.query(shop, query, variables, 100, { retryThrottled: true });
+    if (!answer.ok) throw new Error(answer.error);
+    return answer.body;
+  };
 }
 
 export interface WorkerOptions {
@@ -68,8 +85,36 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   let running = false;
   let loop: Promise<void> | undefined;
 
+  /** Refunds issued in the app: recover unstamped records, and follow transactions still settling after the verdict. */
+  async function followIssuedRefunds() {
+    const at = now();
+    for (const record of await unstampedRecords(database, at)) {
+      // Through the shop's rate-limit gate like every other read; a wait or an error leaves it for the next pass.
+      const gated: ShopGraphql = async (query, variables) => {
+        const answer = await reader.query(record.shop, query, variables, ORDER_REFUNDS_COST);
+        if (!answer.ok) throw new Error(answer.error);
+        return answer.body;
+      };
+      await recoverRecord(database, REFUND_CREATED, gated, record, at);
+    }
+    const settling = await database.refundRecord.findMany({ where: { status: "created", refundRef: { not: null }, updatedAt: { lt: new Date(at.getTime() - 60_000) } }, take: 200 });
+    const byShop = new Map<string, typeof settling>();
+    for (const record of settling) byShop.set(record.shop, [...(byShop.get(record.shop) ?? []), record]);
+    for (const [shop, records] of byShop) {
+      const outcomes = await reader.read(shop, records.map((r) => r.refundRef!));
+      for (const record of records) {
+        const outcome = outcomes.get(record.refundRef!);
+        if (outcome?.ok) await syncRecordStatus(database, shop, record.refundRef!, outcome.body, at);
+        // Still settling: a write like any other (the revision rotates), so it is read again in a minute, not every pass.
+        const current = await database.refundRecord.findUnique({ where: { id: record.id } });
+        if (current?.status === "created") await updateRecord(database, current, {}, at).catch(() => undefined);
+      }
+    }
+  }
+
   async function runOnce() {
     const pass = await processDue(deps);
+    await followIssuedRefunds();
     let opened = 0;
     for (const shop of await shopsDueForSweep(database, now(), sweepIntervalMs)) {
       const sweep = await sweepShop(database, reader, REFUND_CREATED, shop, now());

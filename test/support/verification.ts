@@ -41,6 +41,7 @@ export async function startVerificationHarness(
   const db = createPrismaClient(app.databaseUrl);
   await installShop(db, app.shopify, domain);
   const clock = new TestClock();
+  app.shopify.webhookTarget = { appUrl: app.url };
   const { createWorker } = await import("../../app/verification/worker.server");
   const quiet = () => undefined;
   // Sweeps every hour unless a test asks for the default (15 minutes) with sweepIntervalMs: undefined.

@@ -1,0 +1,63 @@
+import { randomUUID } from "node:crypto";
+import type { Prisma, PrismaClient, RefundRecord } from "@prisma/client";
+
+export class RevisionConflict extends Error {
+  constructor() {
+    super("This refund record changed since it was read (stale revision token).");
+  }
+}
+
+/** Every write to a record checks the revision token it read and rotates it: OCC, no lost update. */
+export async function updateRecord(db: PrismaClient, record: Pick<RefundRecord, "id" | "revision">, data: Prisma.RefundRecordUpdateManyMutationInput, now: Date): Promise<string> {
+  const revision = randomUUID();
+  const { count } = await db.refundRecord.updateMany({
+    where: { id: record.id, revision: record.revision },
+    data: { ...data, revision, revisionNum: { increment: 1 }, updatedAt: now },
+  });
+  if (count !== 1) throw new RevisionConflict();
+  return revision;
+}
+
+export const formatSysId = (n: number) => `RF-${String(n).padStart(6, "0")}`;
+
+/** Mints a record in status created, with the shop's next RF- number (retrying if another mint took it). */
+export async function mintRecord(db: PrismaClient, data: Omit<Prisma.RefundRecordUncheckedCreateInput, "id" | "sysId" | "sysNumber" | "revision" | "createdAt" | "updatedAt" | "status">, now: Date): Promise<RefundRecord> {
+  for (let attempt = 0; ; attempt++) {
+    const last = await db.refundRecord.findFirst({ where: { shop: data.shop }, orderBy: { sysNumber: "desc" }, select: { sysNumber: true } });
+    const sysNumber = (last?.sysNumber ?? 0) + 1;
+    try {
+      return await db.refundRecord.create({
+        data: { ...data, id: randomUUID(), sysNumber, sysId: formatSysId(sysNumber), status: "created", revision: randomUUID(), createdAt: now, updatedAt: now },
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code !== "P2002" || attempt >= 5) throw error;
+    }
+  }
+}
+
+/** The read-only view support tooling gets: the record's fields, money as minor units with the currency. */
+export function recordView(record: RefundRecord, verdict: { status: string; reason: string | null } | null) {
+  return {
+    id: record.id,
+    sysId: record.sysId,
+    type: record.type,
+    caption: record.caption,
+    status: record.status,
+    orderId: record.orderId,
+    parentId: record.parentId,
+    returnId: record.returnId,
+    amountMinor: record.amountMinor.toString(),
+    currency: record.currency,
+    note: record.note,
+    notify: record.notify,
+    revisionNum: record.revisionNum,
+    revision: record.revision,
+    refundRef: record.refundRef,
+    failureReason: record.failureReason,
+    refCaptions: JSON.parse(record.refCaptions) as { id: string; caption: string }[],
+    calls: record.calls,
+    createdAt: record.createdAt.toISOString(),
+    updatedAt: record.updatedAt.toISOString(),
+    verdict,
+  };
+}
