@@ -5,8 +5,8 @@ import { authenticateWebhook, badPayload, postOnly } from "../webhooks/authentic
 export const loader = postOnly;
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { payload, session } = await authenticateWebhook(request);
-  const current = (payload as { current?: unknown }).current;
+  const { payload, session } = await authenticateWebhook(request, "APP_SCOPES_UPDATE");
+  const current = (payload as { current?: unknown } | null)?.current;
   if (!Array.isArray(current) || !current.every((scope) => typeof scope === "string")) {
     return badPayload("app/scopes_update payload needs current: string[]");
   }

@@ -6,7 +6,7 @@ import { authenticateWebhook, postOnly } from "../webhooks/authenticate.server";
 export const loader = postOnly;
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop } = await authenticateWebhook(request);
+  const { shop } = await authenticateWebhook(request, "APP_UNINSTALLED");
   // Deliveries repeat and can arrive after the sessions are gone: doing it twice is harmless.
   await stopObservingShop(db, shop, new Date());
   return new Response();

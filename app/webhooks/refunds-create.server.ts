@@ -11,7 +11,10 @@ function instant(value: string | undefined): Date | null {
 
 /** refunds/create: authenticate, keep the delivery, make sure the refund is under verification, answer. */
 export async function handleRefundsCreate(request: Request): Promise<Response> {
-  const webhook = await authenticateWebhook(request);
+  const webhook = await authenticateWebhook(request, "REFUNDS_CREATE");
+  // Shopify sends nothing to a shop that has not installed the app; a delivery for one (a replay,
+  // or after uninstall) is acknowledged and stored nowhere.
+  if (!webhook.session) return new Response();
   let claim;
   try {
     claim = parseRefundWebhook(webhook.rawBody);
