@@ -89,11 +89,11 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
  * The built app as production runs it (remix-serve, its worker inside unless VERIFIER_WORKER=off),
  * its Shopify requests sent to a simulated shop on loopback. Resolves once /healthz answers.
  */
-export async function startAppProcess(options: { port: number; databaseUrl: string; shopifyOrigin: string; log?: "inherit" | "ignore"; env?: Record<string, string> }) {
+export async function startAppProcess(options: { port: number; databaseUrl: string; shopifyOrigin: string; log?: "inherit" | "ignore" | "capture"; env?: Record<string, string> }) {
   const appUrl = `http://localhost:${options.port}`;
   const server: ChildProcess = spawn("node_modules/.bin/remix-serve", ["build/server/index.js"], {
     cwd: root,
-    stdio: ["ignore", options.log === "ignore" ? "ignore" : "inherit", options.log === "ignore" ? "ignore" : "inherit"],
+    stdio: ["ignore", ...(options.log === "capture" ? ["pipe", "pipe"] : options.log === "ignore" ? ["ignore", "ignore"] : ["inherit", "inherit"])] as ("ignore" | "pipe" | "inherit")[],
     detached: true,
     env: {
       ...process.env,
@@ -109,6 +109,9 @@ export async function startAppProcess(options: { port: number; databaseUrl: stri
     },
   });
   let exited = false;
+  let output = "";
+  server.stdout?.on("data", (chunk) => (output += chunk));
+  server.stderr?.on("data", (chunk) => (output += chunk));
   server.once("exit", () => (exited = true));
   const stop = async () => {
     if (exited) return;
@@ -129,7 +132,7 @@ export async function startAppProcess(options: { port: number; databaseUrl: stri
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { url: appUrl, pid: server.pid!, stop };
+  return { url: appUrl, pid: server.pid!, stop, output: () => output };
 }
 
 /**

@@ -51,7 +51,8 @@ export async function startDemoTraffic(options: { shopify: FakeShopify; shop: st
     const amount = refundAmount(order);
     const create = (extra: Partial<Parameters<typeof shop.createRefund>[1]> = {}): FakeRefund =>
       shop.createRefund(order.id, { amount, createdAt: at, note: "Customer return", ...extra });
-    const deliver = (refund: FakeRefund, body = refundWebhookBody(shop, refund)) => newDelivery("refunds/create", options.shop, body, new Date(at.getTime() + 800));
+    // The refund happened `at`; its delivery happens now (the app refuses deliveries triggered over 48 hours ago).
+    const deliver = (refund: FakeRefund, body = refundWebhookBody(shop, refund)) => newDelivery("refunds/create", options.shop, body, new Date());
     switch (scenario) {
       case "normal":
         return send(deliver(create()));

@@ -20,14 +20,14 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
-import { authenticate } from "../shopify.server";
+import { authenticateAdmin } from "../shopify/admin-auth.server";
 import { loadDashboard } from "../dashboard/load.server";
 import { CLASSES, ORIGINS } from "../dashboard/filters";
 import { ReviewBadge, VerdictBadge, adminOrderUrl, age, ORIGIN_LABELS } from "../dashboard/ui";
 import { VERDICT_LABELS } from "../dashboard/reasons";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
+  const { session } = await authenticateAdmin(request);
   return loadDashboard(session.shop, new URL(request.url).searchParams, new Date());
 };
 

@@ -1,9 +1,9 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { authenticate } from "../shopify.server";
+import { authenticateAdmin } from "../shopify/admin-auth.server";
 import { orderRefunds } from "../dashboard/load.server";
 
 /** For the order-page block: this shop's verdicts for one order. The block's ID token authenticates; CORS lets the admin read it. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { session, cors } = await authenticate.admin(request);
+  const { session, cors } = await authenticateAdmin(request);
   return cors(json(await orderRefunds(session.shop, params.orderId ?? "")));
 };

@@ -1,9 +1,9 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { authenticate } from "../shopify.server";
+import { authenticateAdmin } from "../shopify/admin-auth.server";
 import { refundRecordJson } from "../refunds/routes.server";
 
 /** Read-only: a loader and no action, so anything but GET is refused (405). */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { session, cors } = await authenticate.admin(request);
+  const { session, cors } = await authenticateAdmin(request);
   return cors(json(await refundRecordJson(session.shop, params.id ?? "")));
 };

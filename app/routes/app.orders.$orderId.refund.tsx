@@ -3,17 +3,17 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link as RemixLink, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
-import { authenticate } from "../shopify.server";
+import { authenticateAdmin } from "../shopify/admin-auth.server";
 import { refundFormAction, refundFormData } from "../refunds/routes.server";
 import { VerdictBadge, adminOrderUrl } from "../dashboard/ui";
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
+  const { session } = await authenticateAdmin(request);
   return refundFormData(session.shop, params.orderId ?? "");
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
+  const { session } = await authenticateAdmin(request);
   const result = await refundFormAction(session.shop, params.orderId ?? "", await request.formData(), new Date());
   return json(result.ok ? { ok: true as const, sysId: result.record.sysId, message: `${result.record.sysId} sent to Shopify. The verdict follows within seconds.` } : { ok: false as const, code: result.code, message: result.message }, { status: result.ok ? 200 : result.status });
 };

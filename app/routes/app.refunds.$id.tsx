@@ -3,7 +3,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Layout, Link, Page, Text, TextField } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
-import { authenticate } from "../shopify.server";
+import { authenticateAdmin } from "../shopify/admin-auth.server";
 import { refundDetail, refundAction } from "../review/routes.server";
 import conditionStyles from "../dashboard/conditions.css?url";
 import { ReviewBadge, VerdictBadge, adminOrderUrl, when, ORIGIN_LABELS } from "../dashboard/ui";
@@ -11,12 +11,12 @@ import { ReviewBadge, VerdictBadge, adminOrderUrl, when, ORIGIN_LABELS } from ".
 export const links = () => [{ rel: "stylesheet", href: conditionStyles }];
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
+  const { session } = await authenticateAdmin(request);
   return refundDetail(session.shop, params.id ?? "", new Date());
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
-  const { session, sessionToken } = await authenticate.admin(request);
+  const { session, sessionToken } = await authenticateAdmin(request);
   const outcome = await refundAction(session.shop, params.id ?? "", await request.formData(), String(sessionToken?.sub ?? "unknown"), new Date());
   return json(outcome, { status: outcome.status });
 };

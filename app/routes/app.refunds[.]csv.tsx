@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { authenticate } from "../shopify.server";
+import { authenticateAdmin } from "../shopify/admin-auth.server";
 import { csvExportResponse } from "../dashboard/load.server";
 
 /** GET /app/refunds.csv: the dashboard's filtered list, streamed. */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
+  const { session } = await authenticateAdmin(request);
   return csvExportResponse(session.shop, new URL(request.url).searchParams, new Date());
 };

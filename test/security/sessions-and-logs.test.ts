@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PrismaClient } from "@prisma/client";
+import { createPrismaClient } from "../../app/db/client";
+import { FakeShopify } from "../../fake-shopify/server";
+import { mintSessionToken } from "../../fake-shopify/session-token";
+import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../../fake-shopify/webhooks";
+import { installApp, startAppProcess } from "../../scripts/demo-server";
+import { TEST_APP } from "../support/credentials";
+import { createTestDatabase } from "../support/database";
+import { CHROME_UA, dataPath } from "../support/embedded";
+
+const SHOP = "secure-shop.myshopify.com";
+let shopify: FakeShopify;
+let app: Awaited<ReturnType<typeof startAppProcess>>;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: PrismaClient;
+const now = () => Math.floor(Date.now() / 1000);
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  shopify = new FakeShopify(TEST_APP);
+  shopify.addShop(SHOP);
+  const origin = await shopify.listen();
+  const { freePort } = await import("../../bench/support");
+  app = await startAppProcess({ port: await freePort(), databaseUrl: database.url, shopifyOrigin: origin, log: "capture" });
+  db = createPrismaClient(database.url);
+  await installApp(app.url, SHOP);
+}, 60_000);
+afterAll(async () => {
+  await db.$disconnect();
+  await app.stop();
+  await shopify.close();
+  await database.drop();
+});
+
+const asBearer = (token: string) => fetch(`${app.url}${dataPath("/app", "routes/app._index")}`, { headers: { Authorization: `Bearer ${token}`, "User-Agent": CHROME_UA } });
+const token = (overrides: Parameters<typeof mintSessionToken>[0]["overrides"] = {}, secret = TEST_APP.secret, shop = SHOP) => mintSessionToken({ shop, apiKey: TEST_APP.apiKey, secret, overrides });
+
+describe("session tokens", () => {
+  it("a valid token reads the shop's data", async () => {
+    expect((await asBearer(token())).status).toBe(200);
+  });
+
+  it.each([
+    ["a wrong signature", () => token({}, "someone-elses-secret")],
+    ["another app's audience", () => token({ aud: "another-app-key" })],
+    ["a destination that is not a shop", () => token({ dest: "https://evil.example.com" })],
+    ["an expired token", () => token({ exp: now() - 120, nbf: now() - 300, iat: now() - 300 })],
+    ["a token not valid yet", () => token({ nbf: now() + 600, iat: now() + 600, exp: now() + 660 })],
+    ["a token that is not a JWT", () => "not.a.jwt"],
+  ])("%s is refused with 401", async (_name, make) => {
+    const response = await asBearer(make());
+    expect(response.status).toBe(401);
+    expect(await response.text()).not.toContain("figures");
+  });
+});
+
+describe("secrets in logs", () => {
+  it("the app's logs never contain the API secret, an access token, a refresh token or a session token", async () => {
+    const shop = shopify.shop(SHOP);
+    for (let i = 0; i < 3; i++) {
+      const order = shop.createOrder({ amount: "20.00" });
+      await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], newDelivery("refunds/create", SHOP, refundWebhookBody(shop, shop.createRefund(order.id, { amount: "5.00" }))), TEST_APP.secret);
+    }
+    const used = token();
+    await asBearer(used);
+    await asBearer(token({}, "forged-secret"));
+    for (let i = 0; i < 50 && (await db.operation.count({ where: { status: "VERIFIED" } })) < 3; i++) await new Promise((r) => setTimeout(r, 100));
+    const session = await db.session.findUniqueOrThrow({ where: { id: `offline_${SHOP}` } });
+    const logs = app.output();
+    expect(logs.length).toBeGreaterThan(0);
+    for (const secret of [TEST_APP.secret, session.accessToken, session.refreshToken!, used, used.split(".")[2]]) expect(logs).not.toContain(secret);
+  });
+});
+
+describe("embedded pages", () => {
+  it("may be framed by the shop's admin only", async () => {
+    const host = Buffer.from(`admin.shopify.com/store/${SHOP.split(".")[0]}`).toString("base64url");
+    const response = await fetch(`${app.url}/app?embedded=1&shop=${SHOP}&host=${host}&id_token=${token()}`, { headers: { "User-Agent": CHROME_UA } });
+    expect(response.status).toBe(200);
+    const policy = response.headers.get("content-security-policy") ?? "";
+    const ancestors = /frame-ancestors ([^;]*)/.exec(policy)![1].trim().split(/\s+/);
+    expect(ancestors.slice(0, 2)).toEqual(["https://secure-shop.myshopify.com", "https://admin.shopify.com"]);
+    // The rest is the library's list of Shopify's own admin hosts: nothing else may frame the app.
+    expect(ancestors.every((origin) => /^https:\/\/(secure-shop\.myshopify\.com|admin\.shopify\.com|\*\.spin\.dev|admin\.myshopify\.io|admin\.shop\.dev)$/.test(origin))).toBe(true);
+  });
+});
+
+describe("uninstall, then reinstall", () => {
+  it("starts clean and safe: no session after uninstall, observing again after the new token exchange", async () => {
+    await sendDelivery(app.url, TOPIC_PATHS["app/uninstalled"], newDelivery("app/uninstalled", SHOP, `{"id":1,"domain":"${SHOP}"}`), TEST_APP.secret);
+    expect(await db.session.count({ where: { shop: SHOP } })).toBe(0);
+    expect((await db.shopState.findUniqueOrThrow({ where: { shop: SHOP } })).uninstalledAt).not.toBeNull();
+    shopify.revokeAccessTokens(SHOP);
+    const order = shopify.shop(SHOP).createOrder({ amount: "9.00" });
+    const ignored = newDelivery("refunds/create", SHOP, refundWebhookBody(shopify.shop(SHOP), shopify.shop(SHOP).createRefund(order.id, { amount: "1.00" })));
+    expect((await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], ignored, TEST_APP.secret)).status).toBe(200);
+    expect(await db.webhookDelivery.count({ where: { webhookId: ignored.webhookId } })).toBe(0);
+    await installApp(app.url, SHOP);
+    const session = await db.session.findUniqueOrThrow({ where: { id: `offline_${SHOP}` } });
+    expect(session.accessToken).toMatch(/^shpat_/);
+    expect((await db.shopState.findUniqueOrThrow({ where: { shop: SHOP } })).uninstalledAt).toBeNull();
+  });
+});
