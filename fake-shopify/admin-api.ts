@@ -24,7 +24,10 @@ export interface Bucket {
 export interface AdminApiStats {
   requests: number;
   graphqlRequests: number;
+  /** Requests made when the bucket could not cover their cost: rate-limit violations. */
   throttled: number;
+  /** THROTTLED answers the tests injected (not the client's fault). */
+  injectedThrottles: number;
   requestedCost: number;
   refundCreateCalls: number;
 }
@@ -49,7 +52,7 @@ function orderFilter(query: string | null | undefined) {
 export class AdminApi {
   readonly views: Views;
   readonly bucket: Bucket;
-  readonly stats: AdminApiStats = { requests: 0, graphqlRequests: 0, throttled: 0, requestedCost: 0, refundCreateCalls: 0 };
+  readonly stats: AdminApiStats = { requests: 0, graphqlRequests: 0, throttled: 0, injectedThrottles: 0, requestedCost: 0, refundCreateCalls: 0 };
   /** The next refundCreate answers with this user error (as when the order changed since the app checked it). */
   nextRefundCreateError: string | null = null;
   /** Called for every refund refundCreate makes (the FakeShopify sends its refunds/create webhook). */

@@ -107,7 +107,7 @@ export class FakeShopify {
       return json({ errors: fault.status === 429 ? "Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service." : "Internal Server Error" }, fault.status, fault.retryAfter ? { "Retry-After": fault.retryAfter } : {});
     }
     if (fault?.kind === "throttled") {
-      entry.api.stats.throttled++;
+      entry.api.stats.injectedThrottles++;
       return json({ errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }], extensions: { cost: { requestedQueryCost: 0, actualQueryCost: null, throttleStatus: { maximumAvailable: entry.api.bucket.maximumAvailable, currentlyAvailable: 0, restoreRate: entry.api.bucket.restoreRate } } } });
     }
     if (fault?.kind === "slow") await new Promise((resolve) => setTimeout(resolve, fault.ms));

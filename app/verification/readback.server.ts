@@ -112,7 +112,9 @@ export class ShopifyReader {
     let remaining = [...new Set(refundGids)];
     while (remaining.length > 0) {
       const perRefund = this.costPerRefund.get(shop) ?? INITIAL_COST_PER_REFUND;
-      const batch = remaining.slice(0, batchSize(perRefund));
+      // A worker that has not heard from this shop yet (just started, or restarted after a crash)
+      // learns the bucket with one refund before it sends a full batch into it.
+      const batch = remaining.slice(0, this.gate(shop).unknown ? 1 : batchSize(perRefund));
       remaining = remaining.slice(batch.length);
       const answer = await this.query(shop, REFUND_READBACK_QUERY, { ids: batch }, batch.length * perRefund);
       if (!answer.ok) {

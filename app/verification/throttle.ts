@@ -11,6 +11,11 @@ export class ThrottleGate {
   private restoreRate = 50;
   private atMs = 0;
 
+  /** Nothing heard from Shopify yet: the bucket's state is unknown. */
+  get unknown(): boolean {
+    return this.available === Infinity;
+  }
+
   observe(cost: QueryCost | undefined, nowMs: number): void {
     const status = cost?.throttleStatus;
     if (!status) return;

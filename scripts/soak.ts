@@ -1,0 +1,131 @@
+// `npm run soak`: 500 refunds verified while the worker process is killed with SIGKILL 20 times at
+// random moments, Shopify misbehaves (THROTTLED, 429, 5xx, slow and truncated answers) and the
+// database is locked for a while. Every refund must end with the verdict it would have had
+// without all that: none lost, none decided twice. Loopback only; gives up after 6 minutes.
+import { spawn, type ChildProcess } from "node:child_process";
+import Database from "better-sqlite3";
+import { createPrismaClient } from "../app/db/client";
+import { FakeShopify, type Fault } from "../fake-shopify/server";
+import type { FakeRefund } from "../fake-shopify/shop";
+import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../fake-shopify/webhooks";
+import { TEST_APP } from "../test/support/credentials";
+import { installShop } from "../test/support/sessions";
+import { freePort, migrate, root, scratchSqlite } from "../bench/support";
+import { startAppProcess } from "./demo-server";
+
+const SHOP = "soak-shop.myshopify.com";
+const REFUNDS = Number(process.env.SOAK_REFUNDS || 500);
+const KILLS = Number(process.env.SOAK_KILLS || 20);
+const DEADLINE = Date.now() + 6 * 60_000;
+const random = (() => {
+  let seed = 42;
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+})();
+
+const databaseUrl = scratchSqlite("soak");
+migrate(databaseUrl);
+const shopify = new FakeShopify(TEST_APP, { maximumAvailable: 2000, restoreRate: 1000 });
+const shop = shopify.addShop(SHOP);
+const origin = await shopify.listen();
+const db = createPrismaClient(databaseUrl);
+await installShop(db, shopify, SHOP);
+const app = await startAppProcess({ port: await freePort(), databaseUrl, shopifyOrigin: origin, log: "ignore", env: { VERIFIER_WORKER: "off" } });
+
+function startWorker(): ChildProcess {
+  return spawn("node", ["--import", "tsx", "scripts/worker.ts"], {
+    cwd: root,
+    stdio: "ignore",
+    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, SHOPIFY_API_KEY: TEST_APP.apiKey, SHOPIFY_API_SECRET: TEST_APP.secret, SHOPIFY_APP_URL: app.url, SHOPIFY_ADMIN_API_ORIGIN: origin, VERIFIER_LEASE_MS: "2000", VERIFIER_SWEEP_INTERVAL_MS: "3600000", VERIFIER_REQUEST_TIMEOUT_MS: "1500" },
+  });
+}
+
+const expected = new Map<string, string>();
+const gid = (refund: FakeRefund) => `gid://shopify/Refund/${refund.id}`;
+let deliveries = 0;
+async function deliver(refund: FakeRefund, times = 1) {
+  const delivery = newDelivery("refunds/create", SHOP, refundWebhookBody(shop, refund));
+  for (let i = 0; i < times; i++) {
+    const response = await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], delivery, TEST_APP.secret);
+    if (!response.ok) throw new Error(`delivery refused: HTTP ${response.status}`);
+    deliveries++;
+  }
+}
+
+let worker = startWorker();
+let kills = 0;
+let faults = 0;
+const FAULTS: Fault[] = [{ kind: "throttled" }, { kind: "http", status: 429, retryAfter: "1" }, { kind: "http", status: 429 }, { kind: "http", status: 503 }, { kind: "http", status: 500 }, { kind: "slow", ms: 2_500 }, { kind: "truncated" }];
+const chaos = setInterval(() => {
+  if (kills < KILLS && random() < 0.5) {
+    worker.kill("SIGKILL");
+    kills++;
+    worker = startWorker();
+  }
+  if (random() < 0.6) {
+    shopify.inject(FAULTS[Math.floor(random() * FAULTS.length)], 1 + Math.floor(random() * 3));
+    faults++;
+  }
+}, 700);
+
+let created = 0;
+for (let i = 0; created < REFUNDS; i++) {
+  const order = shop.createOrder({ amount: "100.00" });
+  const roll = random();
+  if (roll < 0.06 && created + 2 <= REFUNDS) {
+    const a = shop.createRefund(order.id, { amount: "10.00" });
+    const b = shop.createRefund(order.id, { amount: "10.00" });
+    expected.set(gid(a), "CONTRADICTED").set(gid(b), "CONTRADICTED");
+    await deliver(a);
+    await deliver(b);
+    created += 2;
+  } else if (roll < 0.12) {
+    const refund = shop.createRefund(order.id, { amount: "20.00", recordedAmount: "21.00" });
+    expected.set(gid(refund), "CONTRADICTED");
+    await deliver(refund);
+    created++;
+  } else if (roll < 0.18) {
+    const refund = shop.createRefund(order.id, { amount: "20.00", status: "FAILURE" });
+    expected.set(gid(refund), "FAILED");
+    await deliver(refund);
+    created++;
+  } else {
+    const refund = shop.createRefund(order.id, { amount: `${1 + (i % 50)}.00` });
+    expected.set(gid(refund), "VERIFIED");
+    await deliver(refund, roll > 0.95 ? 3 : 1);
+    created++;
+  }
+  if (i === Math.floor(REFUNDS / 2)) {
+    // The database, locked by another process's write transaction for 3 s.
+    const lock = new Database(databaseUrl.slice("file:".length));
+    lock.exec("BEGIN IMMEDIATE");
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    lock.exec("COMMIT");
+    lock.close();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 15));
+}
+
+// Chaos goes on until every kill has happened, then stops: the verdicts must converge.
+while (kills < KILLS && Date.now() < DEADLINE) await new Promise((resolve) => setTimeout(resolve, 200));
+clearInterval(chaos);
+const calmFrom = Date.now();
+while (Date.now() < DEADLINE && (await db.operation.count({ where: { status: "PENDING" } })) > 0) await new Promise((resolve) => setTimeout(resolve, 500));
+const convergedIn = Math.round((Date.now() - calmFrom) / 1000);
+worker.kill("SIGTERM");
+await new Promise((resolve) => setTimeout(resolve, 500));
+
+const operations = await db.operation.findMany({ include: { evaluations: true } });
+const wrong = operations.filter((op) => expected.get(op.refundGid) !== op.status);
+const twice = operations.filter((op) => op.evaluations.filter((e) => e.verdict !== "PENDING").length > 1);
+const lost = [...expected.keys()].filter((refund) => !operations.some((op) => op.refundGid === refund));
+const failedReads = await db.observation.count({ where: { channel: "refund_readback", ok: false } });
+const throttledViolations = shopify.api(SHOP).stats.throttled;
+console.log(`soak: ${expected.size} refunds, ${deliveries} signed deliveries (redeliveries included), ${kills} worker SIGKILLs, ${faults} fault bursts injected (${failedReads} failed reads recorded as such, never as evidence), ${throttledViolations} requests sent with an empty bucket, database locked 3 s once; all decided ${convergedIn} s after the chaos stopped`);
+console.log(`soak: ${operations.length - wrong.length} of ${expected.size} with the verdict they should have; ${wrong.length} wrong, ${twice.length} decided twice, ${lost.length} lost`);
+for (const op of wrong.slice(0, 5)) console.log(`  wrong: ${op.refundGid} expected ${expected.get(op.refundGid)} got ${op.status} (${op.reason})`);
+await db.$disconnect();
+await app.stop();
+await shopify.close();
+const ok = wrong.length === 0 && twice.length === 0 && lost.length === 0 && operations.length === expected.size;
+console.log(ok ? "soak: 1 passed, 0 failed" : "soak: 0 passed, 1 failed");
+process.exit(ok ? 0 : 1);
