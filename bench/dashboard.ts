@@ -63,6 +63,16 @@ async function timeMs(fn: () => Promise<unknown>, runs: number): Promise<number>
   return quantile(samples, 0.5);
 }
 
+/** Seeds 100,000 refunds (and 20,000 of another shop), then measures with and without the dashboard's indexes. */
+async function seedAndMeasure(db: PrismaClient, label: string, analyze: string): Promise<BenchRow[]> {
+  await seed(db, SHOP, 100_000, Date.now());
+  await seed(db, "neighbour.myshopify.com", 20_000, Date.now());
+  await db.$executeRawUnsafe(analyze);
+  return measure(db, label, async (client) => {
+    for (const index of DASHBOARD_INDEXES) await client.$executeRawUnsafe(`DROP INDEX IF EXISTS "${index}"`);
+  });
+}
+
 async function measure(db: PrismaClient, label: string, dropIndexes: (db: PrismaClient) => Promise<void>): Promise<BenchRow[]> {
   const now = Date.now();
   const filtered = parseFilters(new URLSearchParams("verdict=CONTRADICTED&class=wrong_amount"));
@@ -84,12 +94,7 @@ export async function benchDashboardSqlite(): Promise<BenchRow[]> {
   migrate(url);
   const db = createPrismaClient(url);
   try {
-    await seed(db, SHOP, 100_000, Date.now());
-    await seed(db, "neighbour.myshopify.com", 20_000, Date.now());
-    await db.$executeRawUnsafe("ANALYZE");
-    return await measure(db, "SQLite", async (client) => {
-      for (const index of DASHBOARD_INDEXES) await client.$executeRawUnsafe(`DROP INDEX IF EXISTS "${index}"`);
-    });
+    return await seedAndMeasure(db, "SQLite", "ANALYZE");
   } finally {
     await db.$disconnect();
   }
@@ -112,12 +117,7 @@ export async function benchDashboardPostgres(serverUrl: string): Promise<BenchRo
     const { PrismaPg } = await import("@prisma/adapter-pg");
     const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) }) as PrismaClient;
     try {
-      await seed(db, SHOP, 100_000, Date.now());
-      await seed(db, "neighbour.myshopify.com", 20_000, Date.now());
-      await db.$executeRawUnsafe('ANALYZE "Operation"');
-      return await measure(db, "PostgreSQL", async (client) => {
-        for (const index of DASHBOARD_INDEXES) await client.$executeRawUnsafe(`DROP INDEX IF EXISTS "${index}"`);
-      });
+      return await seedAndMeasure(db, "PostgreSQL", 'ANALYZE "Operation"');
     } finally {
       await db.$disconnect();
     }

@@ -43,8 +43,9 @@ function check(bindings: Bindings, condition: AnyCondition, group: ConditionGrou
   const actual = resolvePath(bindings, condition.path);
   let expectedValue: unknown = condition.expected;
   let expectedKnown = true;
-  if (isPath(condition.expected)) {
-    const resolved = resolvePath(bindings, condition.expected);
+  const expectedIsPath = isPath(condition.expected);
+  if (expectedIsPath) {
+    const resolved = resolvePath(bindings, condition.expected as string);
     expectedKnown = resolved.found;
     expectedValue = resolved.found ? resolved.value : undefined;
   }
@@ -60,7 +61,7 @@ function check(bindings: Bindings, condition: AnyCondition, group: ConditionGrou
     actual: actual.found ? actual.value : null,
     evidence: condition.evidence,
   };
-  if (isPath(condition.expected)) result.expected_value = expectedValue ?? null;
+  if (expectedIsPath) result.expected_value = expectedValue ?? null;
   return result;
 }
 

@@ -10,12 +10,14 @@ export type ConditionStatus = "holds" | "fails" | "unknown";
  */
 function orderQuantities(actual: unknown, expected: unknown): number | undefined {
   const leftDecimal = parseDecimal(actual);
-  const rightDecimal = parseDecimal(expected);
-  if (leftDecimal && rightDecimal) return compareDecimals(leftDecimal, rightDecimal);
+  if (leftDecimal) {
+    const rightDecimal = parseDecimal(expected);
+    return rightDecimal ? compareDecimals(leftDecimal, rightDecimal) : undefined;
+  }
   const leftInstant = parseInstant(actual);
+  if (leftInstant === undefined) return undefined;
   const rightInstant = parseInstant(expected);
-  if (leftInstant !== undefined && rightInstant !== undefined) return Math.sign(leftInstant - rightInstant);
-  return undefined;
+  return rightInstant === undefined ? undefined : Math.sign(leftInstant - rightInstant);
 }
 
 /** true / false when the values share a kind, undefined when they cannot be compared. */

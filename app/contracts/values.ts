@@ -19,6 +19,9 @@ export function parseDecimal(value: unknown): ExactDecimal | undefined {
     // Shortest round-trip form; JSON numbers with exponents are not money.
     text = String(value);
   } else if (typeof value === "string") {
+    // Most strings compared are ids ("gid://…"): reject them before the regex.
+    const first = value.charCodeAt(0);
+    if (!((first >= 48 && first <= 57) || first === 43 || first === 45 || first === 32)) return undefined;
     text = value.trim();
   } else {
     return undefined;
@@ -41,7 +44,7 @@ const instantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\
 
 /** Milliseconds since the epoch, or undefined for anything that is not an offset-qualified ISO 8601 instant. */
 export function parseInstant(value: unknown): number | undefined {
-  if (typeof value !== "string" || !instantPattern.test(value)) return undefined;
+  if (typeof value !== "string" || value.length < 20 || value.charCodeAt(10) !== 84 /* T */ || !instantPattern.test(value)) return undefined;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? undefined : ms;
 }
