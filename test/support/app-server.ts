@@ -59,7 +59,8 @@ export async function startTestApp(options: { env?: Record<string, string>; buck
   const { url, server } = await serveHandler((request) => handler(request));
   process.env.SHOPIFY_APP_URL = url;
   const { createRequestHandler } = await import("@remix-run/node");
-  const build = (await import("../../build/server/index.js")) as unknown as ServerBuild;
+  // By URL: on a fresh clone the build does not exist until the global setup has run it, and tsc must not look for it.
+  const build = (await import(new URL("../../build/server/index.js", import.meta.url).href)) as ServerBuild;
   handler = createRequestHandler(build, "production");
   return {
     url,
