@@ -1,10 +1,12 @@
 // `npm run soak`: 500 refunds verified while the worker process is killed with SIGKILL 20 times at
 // random moments, Shopify misbehaves (THROTTLED, 429, 5xx, slow and truncated answers) and the
-// database is locked for a while. Every refund must end with the verdict it would have had
+// database is locked for a while (SQLite) or restarted (PostgreSQL, with
+// SOAK_DATABASE_URL=postgresql://…). Every refund must end with the verdict it would have had
 // without all that: none lost, none decided twice. Loopback only; gives up after 6 minutes.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { readdirSync } from "node:fs";
+import pg from "pg";
 import Database from "better-sqlite3";
-import { createPrismaClient } from "../app/db/client";
 import { FakeShopify, type Fault } from "../fake-shopify/server";
 import type { FakeRefund } from "../fake-shopify/shop";
 import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../fake-shopify/webhooks";
@@ -22,8 +24,21 @@ const random = (() => {
   return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 })();
 
-const databaseUrl = scratchSqlite("soak");
+const postgres = process.env.SOAK_DATABASE_URL;
+let databaseUrl = scratchSqlite("soak");
+if (postgres) {
+  const admin = new pg.Client({ connectionString: postgres });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS rv_soak WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE rv_soak`);
+  await admin.end();
+  databaseUrl = Object.assign(new URL(postgres), { pathname: "/rv_soak" }).toString();
+}
+// The app, the workers and this script share node_modules' Prisma client: generate it for this database.
+execFileSync("node", ["scripts/db.mjs", "generate"], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: "ignore" });
 migrate(databaseUrl);
+// Imported only now: the Prisma client module is bound to the provider it was generated for.
+const { createPrismaClient } = await import("../app/db/client");
 const shopify = new FakeShopify(TEST_APP, { maximumAvailable: 2000, restoreRate: 1000 });
 const shop = shopify.addShop(SHOP);
 const origin = await shopify.listen();
@@ -42,11 +57,18 @@ function startWorker(): ChildProcess {
 const expected = new Map<string, string>();
 const gid = (refund: FakeRefund) => `gid://shopify/Refund/${refund.id}`;
 let deliveries = 0;
+let retriedDeliveries = 0;
 async function deliver(refund: FakeRefund, times = 1) {
   const delivery = newDelivery("refunds/create", SHOP, refundWebhookBody(shop, refund));
   for (let i = 0; i < times; i++) {
-    const response = await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], delivery, TEST_APP.secret);
-    if (!response.ok) throw new Error(`delivery refused: HTTP ${response.status}`);
+    // As Shopify does: a delivery that fails (the database restarting) is sent again.
+    for (let attempt = 1; ; attempt++) {
+      const response = await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], delivery, TEST_APP.secret).catch(() => undefined);
+      if (response?.ok) break;
+      if (attempt >= 20) throw new Error(`delivery refused 20 times: HTTP ${response?.status}`);
+      retriedDeliveries++;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
     deliveries++;
   }
 }
@@ -95,12 +117,17 @@ for (let i = 0; created < REFUNDS; i++) {
     created++;
   }
   if (i === Math.floor(REFUNDS / 2)) {
-    // The database, locked by another process's write transaction for 3 s.
-    const lock = new Database(databaseUrl.slice("file:".length));
-    lock.exec("BEGIN IMMEDIATE");
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    lock.exec("COMMIT");
-    lock.close();
+    if (postgres) {
+      // PostgreSQL restarted under the app and the workers.
+      execFileSync("pg_ctlcluster", ["--skip-systemctl-redirect", readdirSync("/etc/postgresql")[0], "main", "restart"], { stdio: "ignore" });
+    } else {
+      // The database, locked by another process's write transaction for 3 s.
+      const lock = new Database(databaseUrl.slice("file:".length));
+      lock.exec("BEGIN IMMEDIATE");
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      lock.exec("COMMIT");
+      lock.close();
+    }
   }
   await new Promise((resolve) => setTimeout(resolve, 15));
 }
@@ -120,12 +147,20 @@ const twice = operations.filter((op) => op.evaluations.filter((e) => e.verdict !
 const lost = [...expected.keys()].filter((refund) => !operations.some((op) => op.refundGid === refund));
 const failedReads = await db.observation.count({ where: { channel: "refund_readback", ok: false } });
 const throttledViolations = shopify.api(SHOP).stats.throttled;
-console.log(`soak: ${expected.size} refunds, ${deliveries} signed deliveries (redeliveries included), ${kills} worker SIGKILLs, ${faults} fault bursts injected (${failedReads} failed reads recorded as such, never as evidence), ${throttledViolations} requests sent with an empty bucket, database locked 3 s once; all decided ${convergedIn} s after the chaos stopped`);
+console.log(`soak: ${expected.size} refunds, ${deliveries} signed deliveries (redeliveries included), ${kills} worker SIGKILLs, ${faults} fault bursts injected (${failedReads} failed reads recorded as such, never as evidence), ${throttledViolations} requests sent with an empty bucket, ${postgres ? "PostgreSQL restarted once" : "database locked 3 s once"}, ${retriedDeliveries} deliveries sent again after a failure; all decided ${convergedIn} s after the chaos stopped`);
 console.log(`soak: ${operations.length - wrong.length} of ${expected.size} with the verdict they should have; ${wrong.length} wrong, ${twice.length} decided twice, ${lost.length} lost`);
 for (const op of wrong.slice(0, 5)) console.log(`  wrong: ${op.refundGid} expected ${expected.get(op.refundGid)} got ${op.status} (${op.reason})`);
 await db.$disconnect();
 await app.stop();
 await shopify.close();
+if (postgres) {
+  const admin = new pg.Client({ connectionString: postgres });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS rv_soak WITH (FORCE)`);
+  await admin.end();
+  // Back to the default (SQLite) client for the rest of the tooling.
+  execFileSync("node", ["scripts/db.mjs", "generate"], { cwd: root, env: { ...process.env, DATABASE_URL: "" }, stdio: "ignore" });
+}
 const ok = wrong.length === 0 && twice.length === 0 && lost.length === 0 && operations.length === expected.size;
 console.log(ok ? "soak: 1 passed, 0 failed" : "soak: 0 passed, 1 failed");
 process.exit(ok ? 0 : 1);

@@ -60,3 +60,31 @@ describe("Shopify misbehaving delays the verdict but never changes it", () => {
     expect((await operationFor(h.db, refundGid(refund.id))).status).toBe("VERIFIED");
   });
 });
+
+describe("webhooks hours late and out of order", () => {
+  async function scenario(deliver: (first: Parameters<VerificationHarness["refundDelivery"]>[0], second: Parameters<VerificationHarness["refundDelivery"]>[0]) => Promise<void>) {
+    const order = h.shop.createOrder({ amount: "100.00" });
+    // Two seconds apart, in the past on the fake shop's own clock (which decides what it shows).
+    const first = h.shop.createRefund(order.id, { amount: "10.00", createdAt: new Date(Date.now() - 4_000) });
+    const second = h.shop.createRefund(order.id, { amount: "10.00", createdAt: new Date(Date.now() - 2_000) });
+    await deliver(first, second);
+    await h.settle();
+    return [await operationFor(h.db, refundGid(first.id)), await operationFor(h.db, refundGid(second.id))].map((op) => `${op.status}:${op.reason}`);
+  }
+
+  it("give the same verdicts as deliveries in order: they are judged by the refunds' own times", async () => {
+    const inOrder = await scenario(async (first, second) => {
+      await h.deliver(h.refundDelivery(first));
+      await h.deliver(h.refundDelivery(second));
+    });
+    const lateAndReversed = await scenario(async (first, second) => {
+      await h.deliver(h.refundDelivery(second));
+      await h.settle(60_000);
+      h.clock.advance(3 * 3600_000);
+      await h.deliver(h.refundDelivery(first));
+    });
+    // The first refund saw a second one created after it started: a duplicate. The second started after the first existed.
+    expect(inOrder).toEqual(["CONTRADICTED:duplicate_refund_present", "VERIFIED:all_conditions_hold"]);
+    expect(lateAndReversed).toEqual(inOrder);
+  });
+});
