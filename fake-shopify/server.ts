@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { AdminApi, ADMIN_API_VERSION } from "./admin-api";
 import { FakeShop } from "./shop";
 import { verifySessionToken } from "./session-token";
+import { toWebRequest } from "./node-request";
 import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "./webhooks";
 
 export type Fault =
@@ -149,13 +150,7 @@ export class FakeShopify {
   /** Serves the fake over HTTP on loopback; `extra` answers first (the demo's simulated admin pages). */
   async listen(port = 0, extra?: (request: Request) => Promise<Response | undefined>): Promise<string> {
     this.server = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url}`, {
-        method: req.method,
-        headers: Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v] as [string, string]])),
-        body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
-      });
+      const request = toWebRequest(req);
       const respond = async () => (await extra?.(request)) ?? this.handle(request);
       const response = await respond().catch((error: Error) => json({ errors: error.message }, 500));
       res.writeHead(response.status, Object.fromEntries(response.headers));

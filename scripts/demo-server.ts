@@ -4,6 +4,7 @@ import { FakeShopify } from "../fake-shopify/server";
 import { adminSurface } from "../fake-shopify/admin-surface";
 import { mintSessionToken } from "../fake-shopify/session-token";
 import { TEST_APP } from "../test/support/credentials";
+import { CHROME_UA } from "../test/support/embedded";
 import { startDemoTraffic, type DemoTraffic } from "./demo-traffic";
 
 export interface DemoOptions {
@@ -28,7 +29,6 @@ export interface Demo {
 }
 
 const root = new URL("..", import.meta.url).pathname;
-const CHROME_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 /**
  * The demo: the built app served by remix-serve (as in production, its worker inside) on SQLite,

@@ -16,7 +16,8 @@ export const MAX_ATTEMPTS_PER_ORDER = 64;
 export type IssueCode = "INVALID_AMOUNT" | "ATTEMPT_LIMIT" | "ORDER_NOT_FOUND" | "OVER_TENDERED" | "SHOPIFY_UNAVAILABLE" | "USER_ERRORS" | "OUTCOME_UNKNOWN" | "CONFLICT" | "DO_NOT_RETRY" | "NOT_RETRYABLE";
 export type IssueResult = { ok: true; record: RefundRecord } | { ok: false; status: number; code: IssueCode; message: string; record?: RefundRecord };
 
-const fail = (status: number, code: IssueCode, message: string, record?: RefundRecord): IssueResult => ({ ok: false, status, code, message, record });
+type IssueFailure = Extract<IssueResult, { ok: false }>;
+const fail = (status: number, code: IssueCode, message: string, record?: RefundRecord): IssueFailure => ({ ok: false, status, code, message, record });
 
 export async function loadOrderForRefund(graphql: ShopGraphql, orderId: string): Promise<OrderForRefund | null> {
   const body = await graphql(ORDER_FOR_REFUND_QUERY, { id: orderId });
@@ -46,6 +47,27 @@ function allocate(order: OrderForRefund, amountMinor: bigint) {
   return { transactions, unallocated: left };
 }
 
+type RefundPlan = { ok: true; order: OrderForRefund; amountMinor: bigint; transactions: ReturnType<typeof allocate>["transactions"] } | IssueFailure;
+
+/** The order as Shopify has it now, the amount in its currency, and the refund transactions; or why it cannot be refunded. */
+async function prepareRefund(graphql: ShopGraphql, orderId: string, amount: string | bigint): Promise<RefundPlan> {
+  let order: OrderForRefund | null;
+  try {
+    order = await loadOrderForRefund(graphql, orderId);
+  } catch (error) {
+    return fail(502, "SHOPIFY_UNAVAILABLE", `Shopify did not answer (${(error as Error).message}). Nothing was refunded; try again in a moment.`);
+  }
+  if (!order) return fail(404, "ORDER_NOT_FOUND", "Shopify does not show this order.");
+  const amountMinor = typeof amount === "bigint" ? amount : toMinorUnits(amount.trim(), order.currencyCode);
+  if (amountMinor === undefined || amountMinor <= 0n) return fail(422, "INVALID_AMOUNT", `Enter a positive amount in ${order.currencyCode}, such as 25.00.`);
+  const capacity = refundableMinor(order);
+  const { transactions, unallocated } = allocate(order, amountMinor);
+  if (amountMinor > capacity || unallocated > 0n) {
+    return fail(409, "OVER_TENDERED", `OVER_TENDERED: ${fromMinorUnits(amountMinor, order.currencyCode)} ${order.currencyCode} is more than the ${fromMinorUnits(capacity, order.currencyCode)} ${order.currencyCode} Shopify can still refund on ${order.name}.`);
+  }
+  return { ok: true, order, amountMinor, transactions };
+}
+
 interface RefundCreateBody {
   refundCreate: { refund: { id: string } | null; userErrors: { field: string[] | null; message: string }[] } | null;
 }
@@ -66,20 +88,9 @@ export async function issueRefund(
   if ((await db.refundRecord.count({ where: { shop: request.shop, orderId: request.orderId } })) >= MAX_ATTEMPTS_PER_ORDER) {
     return fail(409, "ATTEMPT_LIMIT", `This order already has ${MAX_ATTEMPTS_PER_ORDER} refund attempts, the most the app allows on one order.`);
   }
-  let order: OrderForRefund | null;
-  try {
-    order = await loadOrderForRefund(graphql, request.orderId);
-  } catch (error) {
-    return fail(502, "SHOPIFY_UNAVAILABLE", `Shopify did not answer (${(error as Error).message}). Nothing was refunded; try again in a moment.`);
-  }
-  if (!order) return fail(404, "ORDER_NOT_FOUND", "Shopify does not show this order.");
-  const amountMinor = toMinorUnits(request.amount.trim(), order.currencyCode);
-  if (amountMinor === undefined || amountMinor <= 0n) return fail(422, "INVALID_AMOUNT", `Enter a positive amount in ${order.currencyCode}, such as 25.00.`);
-  const capacity = refundableMinor(order);
-  const { transactions, unallocated } = allocate(order, amountMinor);
-  if (amountMinor > capacity || unallocated > 0n) {
-    return fail(409, "OVER_TENDERED", `OVER_TENDERED: ${fromMinorUnits(amountMinor, order.currencyCode)} ${order.currencyCode} is more than the ${fromMinorUnits(capacity, order.currencyCode)} ${order.currencyCode} Shopify can still refund on ${order.name}.`);
-  }
+  const plan = await prepareRefund(graphql, request.orderId, request.amount);
+  if (!plan.ok) return plan;
+  const { order, amountMinor, transactions } = plan;
   const parent = transactions[0]?.parentId ?? null;
   const record = await mintRecord(
     db,
@@ -195,29 +206,28 @@ export async function retryRefund(db: PrismaClient, contract: LoadedContract, gr
   if (check === "adopted") return { ok: true, record: await db.refundRecord.findUniqueOrThrow({ where: { id: record.id } }) };
   if (check === "error") return fail(502, "SHOPIFY_UNAVAILABLE", "Shopify did not answer, so the app cannot tell whether the refund exists. Nothing was sent.", record);
   const fresh = await db.refundRecord.findUniqueOrThrow({ where: { id: record.id } });
-  let order: OrderForRefund | null;
-  try {
-    order = await loadOrderForRefund(graphql, record.orderId);
-  } catch (error) {
-    return fail(502, "SHOPIFY_UNAVAILABLE", `Shopify did not answer (${(error as Error).message}).`, fresh);
-  }
-  if (!order) return fail(404, "ORDER_NOT_FOUND", "Shopify does not show this order.", fresh);
-  const { transactions, unallocated } = allocate(order, record.amountMinor);
-  if (record.amountMinor > refundableMinor(order) || unallocated > 0n) return fail(409, "OVER_TENDERED", "OVER_TENDERED: the order cannot take this refund any more.", fresh);
+  const plan = await prepareRefund(graphql, record.orderId, record.amountMinor);
+  if (!plan.ok) return { ...plan, record: fresh };
+  const { order, transactions } = plan;
   return callRefundCreate(db, contract, graphql, fresh, { orderId: order.id, note: fresh.note, notify: fresh.notify, transactions }, now);
 }
 
-/** What the verification path saw of the refund's transaction moves the record: SUCCESS → succeeded, FAILURE/ERROR → failed. */
-export async function syncRecordStatus(db: PrismaClient, shop: string, refundGid: string, readbackBody: unknown, now: Date): Promise<void> {
+/**
+ * What the verification path saw of the refund's transaction moves the record: SUCCESS →
+ * succeeded, FAILURE/ERROR → failed. Says whether it moved the record.
+ */
+export async function syncRecordStatus(db: PrismaClient, shop: string, refundGid: string, readbackBody: unknown, now: Date): Promise<boolean> {
   const transaction = (readbackBody as { data?: { refund?: { transactions?: { nodes?: { status?: string; errorCode?: string | null }[] } } } })?.data?.refund?.transactions?.nodes?.[0];
   const next = transaction?.status === "SUCCESS" ? "succeeded" : transaction?.status === "FAILURE" || transaction?.status === "ERROR" ? "failed" : null;
-  if (!next) return;
+  if (!next) return false;
   const record = await db.refundRecord.findFirst({ where: { shop, refundRef: refundGid, status: "created" } });
-  if (!record) return;
+  if (!record) return false;
   const failureReason = next === "failed" ? `The gateway reported ${transaction!.status}${transaction!.errorCode ? ` (${transaction!.errorCode})` : ""}.` : null;
   try {
     await updateRecord(db, record, { status: next, failureReason }, now);
+    return true;
   } catch (error) {
     if (!(error instanceof RevisionConflict)) throw error;
+    return false;
   }
 }

@@ -106,6 +106,15 @@ export class ShopifyReader {
     }
   }
 
+  /** One shop's GraphQL through this reader's gate, as a function that throws what it could not read. */
+  graphql(shop: string, estimatedCost: number, options: { retryThrottled?: boolean } = {}): ShopGraphql {
+    return async (query, variables) => {
+      const answer = await this.query(shop, query, variables, estimatedCost, options);
+      if (!answer.ok) throw new Error(answer.error);
+      return answer.body;
+    };
+  }
+
   /** Reads back refunds of one shop, as many per request as the cost limit allows. */
   async read(shop: string, refundGids: string[]): Promise<Map<string, ReadbackOutcome>> {
     const outcomes = new Map<string, ReadbackOutcome>();

@@ -1,4 +1,4 @@
-import type { Operation, PrismaClient } from "@prisma/client";
+import type { PrismaClient } from "@prisma/client";
 import { evaluate } from "../contracts/evaluate";
 import type { LoadedContract } from "../contracts/load";
 import { buildBindings } from "./bindings";
@@ -44,8 +44,7 @@ function orderNameOf(body: unknown): string | undefined {
 export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
   const { db, contract, reader } = deps;
   const claimed = await claimDue(db, deps.workerId, deps.now(), deps.leaseMs ?? 30_000, deps.batchLimit ?? 1000);
-  const byShop = new Map<string, Operation[]>();
-  for (const op of claimed) byShop.set(op.shop, [...(byShop.get(op.shop) ?? []), op]);
+  const byShop = groupBy(claimed, (op) => op.shop);
   const result: PassResult = { claimed: claimed.length, decided: 0, stale: 0, deferred: 0 };
 
   for (const [shop, operations] of byShop) {
@@ -93,6 +92,17 @@ export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
     }
   }
   return result;
+}
+
+export function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
 }
 
 /** The earliest time anything is due, for the loop to sleep until. */

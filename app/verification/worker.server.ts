@@ -4,7 +4,7 @@ import { REFUND_CREATED } from "../contracts/registry.server";
 import { unauthenticated } from "../shopify.server";
 import db from "../db.server";
 import { ShopifyReader, type ShopGraphql } from "./readback.server";
-import { nextDueTime, processDue, type RuntimeDeps } from "./runtime.server";
+import { groupBy, nextDueTime, processDue, type RuntimeDeps } from "./runtime.server";
 import { DEFAULT_SWEEP_INTERVAL_MS, shopsDueForSweep, sweepShop } from "./reconcile.server";
 import { ORDER_REFUNDS_COST, recoverRecord, syncRecordStatus, unstampedRecords } from "../refunds/issue.server";
 import { updateRecord } from "../refunds/records.server";
@@ -29,11 +29,7 @@ let interactiveReader: ShopifyReader | undefined;
  */
 export function interactiveGraphql(shop: string): ShopGraphql {
   interactiveReader ??= new ShopifyReader(offlineGraphql, () => Date.now());
-  return async (query, variables) => {
-    const answer = await interactiveReader!.query(shop, query, variables, 100, { retryThrottled: true });
-    if (!answer.ok) throw new Error(answer.error);
-    return answer.body;
-  };
+  return interactiveReader.graphql(shop, 100, { retryThrottled: true });
 }
 
 export interface WorkerOptions {
@@ -90,24 +86,16 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     const at = now();
     for (const record of await unstampedRecords(database, at)) {
       // Through the shop's rate-limit gate like every other read; a wait or an error leaves it for the next pass.
-      const gated: ShopGraphql = async (query, variables) => {
-        const answer = await reader.query(record.shop, query, variables, ORDER_REFUNDS_COST);
-        if (!answer.ok) throw new Error(answer.error);
-        return answer.body;
-      };
-      await recoverRecord(database, REFUND_CREATED, gated, record, at);
+      await recoverRecord(database, REFUND_CREATED, reader.graphql(record.shop, ORDER_REFUNDS_COST), record, at);
     }
     const settling = await database.refundRecord.findMany({ where: { status: "created", refundRef: { not: null }, updatedAt: { lt: new Date(at.getTime() - 60_000) } }, take: 200 });
-    const byShop = new Map<string, typeof settling>();
-    for (const record of settling) byShop.set(record.shop, [...(byShop.get(record.shop) ?? []), record]);
-    for (const [shop, records] of byShop) {
+    for (const [shop, records] of groupBy(settling, (record) => record.shop)) {
       const outcomes = await reader.read(shop, records.map((r) => r.refundRef!));
       for (const record of records) {
         const outcome = outcomes.get(record.refundRef!);
-        if (outcome?.ok) await syncRecordStatus(database, shop, record.refundRef!, outcome.body, at);
+        if (outcome?.ok && (await syncRecordStatus(database, shop, record.refundRef!, outcome.body, at))) continue;
         // Still settling: a write like any other (the revision rotates), so it is read again in a minute, not every pass.
-        const current = await database.refundRecord.findUnique({ where: { id: record.id } });
-        if (current?.status === "created") await updateRecord(database, current, {}, at).catch(() => undefined);
+        await updateRecord(database, record, {}, at).catch(() => undefined);
       }
     }
   }

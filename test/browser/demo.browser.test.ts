@@ -1,24 +1,15 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { chromium, type Browser, type FrameLocator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient } from "../../app/db/client";
 import { startDemo, type Demo } from "../../scripts/demo-server";
 import { CHROME_UA } from "../support/embedded";
 import { createTestDatabase } from "../support/database";
+import { freePort } from "../../bench/support";
 
 const CHROMIUM = "/usr/bin/chromium";
 const SCREENS = "test-results/screens";
 const SHOP = "browser-demo.myshopify.com";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let demo: Demo;
 let browser: Browser;

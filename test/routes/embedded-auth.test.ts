@@ -5,9 +5,9 @@ import { startTestApp, type TestApp } from "../support/app-server";
 import { installShop } from "../support/sessions";
 import { TEST_APP } from "../support/credentials";
 import { mintSessionToken } from "../../fake-shopify/session-token";
+import { CHROME_UA } from "../support/embedded";
 
 const SHOP = "embedded-shop.myshopify.com";
-const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 let app: TestApp;
 let db: PrismaClient;
 
@@ -29,7 +29,7 @@ describe("GET /app (embedded)", () => {
   it("serves the app for a valid session token of a shop with an offline session", async () => {
     await installShop(db, app.shopify, SHOP);
     const token = mintSessionToken({ shop: SHOP, apiKey: TEST_APP.apiKey, secret: TEST_APP.secret });
-    const response = await fetch(embeddedUrl(token), { headers: { "User-Agent": CHROME }, redirect: "manual" });
+    const response = await fetch(embeddedUrl(token), { headers: { "User-Agent": CHROME_UA }, redirect: "manual" });
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain(`id="figure-verified"`);
@@ -40,10 +40,10 @@ describe("GET /app (embedded)", () => {
   it("refuses a session token signed with another secret", async () => {
     await installShop(db, app.shopify, SHOP);
     const forged = mintSessionToken({ shop: SHOP, apiKey: TEST_APP.apiKey, secret: "someone-elses-secret" });
-    const response = await fetch(embeddedUrl(forged), { headers: { "User-Agent": CHROME }, redirect: "manual" });
+    const response = await fetch(embeddedUrl(forged), { headers: { "User-Agent": CHROME_UA }, redirect: "manual" });
     expect(response.status).not.toBe(200);
     expect(await response.text()).not.toContain(`id="figure-verified"`);
-    const api = await fetch(`${app.url}/app`, { headers: { "User-Agent": CHROME, Authorization: `Bearer ${forged}` }, redirect: "manual" });
+    const api = await fetch(`${app.url}/app`, { headers: { "User-Agent": CHROME_UA, Authorization: `Bearer ${forged}` }, redirect: "manual" });
     expect(api.status).toBe(401);
   });
 
@@ -51,7 +51,7 @@ describe("GET /app (embedded)", () => {
     const shop = "new-shop.myshopify.com";
     app.shopify.addShop(shop);
     const token = mintSessionToken({ shop, apiKey: TEST_APP.apiKey, secret: TEST_APP.secret });
-    const response = await fetch(embeddedUrl(token, shop), { headers: { "User-Agent": CHROME }, redirect: "manual" });
+    const response = await fetch(embeddedUrl(token, shop), { headers: { "User-Agent": CHROME_UA }, redirect: "manual" });
     expect(response.status).toBe(200);
     const session = await db.session.findUnique({ where: { id: `offline_${shop}` } });
     expect(session?.accessToken).toMatch(/^shpat_/);

@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
 import type { ServerBuild } from "@remix-run/node";
 import { FakeShopify } from "../../fake-shopify/server";
+import { toWebRequest } from "../../fake-shopify/node-request";
 import { createTestDatabase } from "./database";
 import { TEST_APP } from "./credentials";
 
@@ -16,14 +16,7 @@ export interface TestApp {
 /** Serves a web-standard request handler over real HTTP on loopback. */
 export async function serveHandler(handler: (request: Request) => Promise<Response>): Promise<{ url: string; server: Server }> {
   const server = createServer(async (req, res) => {
-    const url = `http://${req.headers.host}${req.url}`;
-    const hasBody = req.method !== "GET" && req.method !== "HEAD";
-    const request = new Request(url, {
-      method: req.method,
-      headers: Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v] as [string, string]])),
-      body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
-      duplex: hasBody ? "half" : undefined,
-    });
+    const request = toWebRequest(req);
     try {
       const response = await handler(request);
       res.writeHead(response.status, [...response.headers].flat());
