@@ -1,11 +1,12 @@
 import type { LoadedContract } from "./load";
 import { applyOperator, type ConditionStatus } from "./operators";
-import { resolvePath } from "./paths";
-import { EVIDENCE_LEVELS, isPath, type Bindings, type Channel, type Contract, type ExpectedValue } from "./schema";
+import { valueAt } from "./paths";
+import type { ConditionGroup, PlannedCondition } from "./plan";
+import type { Bindings, Contract, ExpectedValue } from "./schema";
 import { parseInstant } from "./values";
 
 export type Verdict = "VERIFIED" | "CONTRADICTED" | "FAILED" | "UNVERIFIABLE" | "PENDING";
-export type ConditionGroup = "verified" | "contradicted" | "rule";
+export type { ConditionGroup };
 
 export interface ConditionResult {
   id: string;
@@ -37,20 +38,10 @@ export interface Evaluation {
 export const PENDING_REASON = "awaiting_evidence";
 export const VERIFIED_REASON = "all_conditions_hold";
 
-type AnyCondition = Contract["verified_when"][number] | Contract["contradicted_when"][number] | Contract["rules"][number];
-
-function check(bindings: Bindings, condition: AnyCondition, group: ConditionGroup): ConditionResult {
-  const actual = resolvePath(bindings, condition.path);
-  let expectedValue: unknown = condition.expected;
-  let expectedKnown = true;
-  const expectedIsPath = isPath(condition.expected);
-  if (expectedIsPath) {
-    const resolved = resolvePath(bindings, condition.expected as string);
-    expectedKnown = resolved.found;
-    expectedValue = resolved.found ? resolved.value : undefined;
-  }
-  const status: ConditionStatus =
-    actual.found && expectedKnown ? applyOperator(condition.operator, actual.value, expectedValue) : "unknown";
+function check(bindings: Bindings, { condition, group, actualPath, expectedPath }: PlannedCondition): ConditionResult {
+  const actual = valueAt(bindings, actualPath);
+  const expectedValue = expectedPath ? valueAt(bindings, expectedPath) : condition.expected;
+  const status: ConditionStatus = actual !== undefined && expectedValue !== undefined ? applyOperator(condition.operator, actual, expectedValue) : "unknown";
   const result: ConditionResult = {
     id: condition.id,
     group,
@@ -58,113 +49,146 @@ function check(bindings: Bindings, condition: AnyCondition, group: ConditionGrou
     path: condition.path,
     operator: condition.operator,
     expected: condition.expected,
-    actual: actual.found ? actual.value : null,
+    actual: actual ?? null,
     evidence: condition.evidence,
   };
-  if (expectedIsPath) result.expected_value = expectedValue ?? null;
+  if (expectedPath) result.expected_value = expectedValue ?? null;
   return result;
 }
 
-function levelRank(level: string): number {
-  return EVIDENCE_LEVELS.indexOf(level as (typeof EVIDENCE_LEVELS)[number]);
-}
+type Decision = Pick<Evaluation, "verdict" | "reason" | "reasons" | "escalate" | "explanation" | "classes">;
 
-/** A channel counts towards the evidence requirement when it was observed, is independent (not the action's own response) and reaches the minimum level. */
-function evidenceRequirement(contract: Contract, bindings: Bindings) {
-  const observed = contract.channels.filter((channel) => bindings.observed[channel.id] != null);
-  const isIndependent = (channel: Channel) => channel.independence !== "none";
-  const qualifying = observed.filter(
-    (channel) =>
-      levelRank(channel.level) >= levelRank(contract.evidence.minimum_level) &&
-      levelRank(channel.level) > levelRank(contract.evidence.action_response_level) &&
-      (!contract.evidence.independent_channel_required || isIndependent(channel)),
-  );
-  const needed = Math.max(contract.evidence.minimum_channels, contract.evidence.independent_channel_required ? 1 : 0);
-  return {
-    observed_channels: observed.map((c) => c.id),
-    qualifying_channels: qualifying.map((c) => c.id),
-    requirement_met: qualifying.length >= needed && qualifying.length > 0,
-  };
+interface Findings {
+  unmet: string[];
+  contradictions: Contract["contradicted_when"];
+  matchedRules: Contract["rules"];
+  requirementMet: boolean;
 }
 
 /**
  * The verdict, by precedence: CONTRADICTED, FAILED (a pre-completion rule), VERIFIED,
  * UNVERIFIABLE at the timeout, else PENDING. Unknown conditions never decide anything.
- * Pure: no I/O, and the clock is `bindings.now`.
  */
-export function evaluate(loaded: LoadedContract, bindings: Bindings): Evaluation {
-  const { contract } = loaded;
-  const verified = contract.verified_when.map((c) => check(bindings, c, "verified"));
-  const contradicted = contract.contradicted_when.map((c) => check(bindings, c, "contradicted"));
-  const rules = contract.rules.map((c) => check(bindings, c, "rule"));
-  const evidence = evidenceRequirement(contract, bindings);
-  const base = {
-    conditions: [...verified, ...contradicted, ...rules],
-    evidence,
-    contract: { id: contract.id, version: contract.version, declared_hash: loaded.declaredHash, computed_hash: loaded.computedHash },
-    evaluated_at: bindings.now,
-    classes: [] as string[],
-  };
-
-  const contradictions = contract.contradicted_when.filter((_, i) => contradicted[i].status === "holds");
+function decide(contract: Contract, bindings: Bindings, { unmet, contradictions, matchedRules, requirementMet }: Findings): Decision {
   if (contradictions.length > 0) {
+    const first = contradictions[0];
+    const classes = [...new Set(contradictions.map((c) => c.class))];
     return {
-      ...base,
       verdict: "CONTRADICTED",
-      reason: contradictions[0].id,
-      reasons: contradictions.map((c) => c.id),
-      classes: [...new Set(contradictions.map((c) => c.class))],
-      escalate: true,
-      explanation: contradictions[0].reason,
-    };
-  }
-
-  const matchedRules = contract.rules.filter((_, i) => rules[i].status === "holds");
-  if (matchedRules.length > 0) {
-    const first = matchedRules[0];
-    return {
-      ...base,
-      verdict: first.verdict,
       reason: first.id,
-      reasons: matchedRules.filter((r) => r.verdict === first.verdict).map((r) => r.id),
+      reasons: contradictions.map((c) => c.id),
       escalate: true,
       explanation: first.reason,
+      classes,
     };
   }
 
-  if (verified.every((c) => c.status === "holds") && evidence.requirement_met) {
+  if (matchedRules.length > 0) {
+    const first = matchedRules[0];
+    const reasons = matchedRules.filter((r) => r.verdict === first.verdict).map((r) => r.id);
     return {
-      ...base,
+      verdict: first.verdict,
+      reason: first.id,
+      reasons,
+      escalate: true,
+      explanation: first.reason,
+      classes: [],
+    };
+  }
+
+  if (unmet.length === 0 && requirementMet) {
+    const reasons = contract.verified_when.map((c) => c.id);
+    return {
       verdict: "VERIFIED",
       reason: VERIFIED_REASON,
-      reasons: verified.map((c) => c.id),
+      reasons,
       escalate: false,
       explanation: contract.summary,
+      classes: [],
     };
   }
 
-  const unmet = verified.filter((c) => c.status !== "holds").map((c) => c.id);
   const startedAt = parseInstant(bindings.operation.created_at);
   const now = parseInstant(bindings.now);
   if (startedAt !== undefined && now !== undefined && now >= startedAt + contract.timing.timeout_ms) {
+    const { reason, escalate } = contract.timing.on_timeout;
     return {
-      ...base,
       verdict: "UNVERIFIABLE",
-      reason: contract.timing.on_timeout.reason,
-      reasons: unmet.length > 0 ? unmet : [contract.timing.on_timeout.reason],
-      escalate: contract.timing.on_timeout.escalate,
+      reason,
+      reasons: unmet.length > 0 ? unmet : [reason],
+      escalate,
       explanation: contract.after_timeout,
+      classes: [],
     };
   }
 
+  const explanation = requirementMet
+    ? "Waiting until every condition for VERIFIED holds."
+    : `Waiting for evidence at level ${contract.evidence.minimum_level} or above from an independent channel.`;
   return {
-    ...base,
     verdict: "PENDING",
     reason: PENDING_REASON,
     reasons: unmet,
     escalate: false,
-    explanation: evidence.requirement_met
-      ? "Waiting until every condition for VERIFIED holds."
-      : `Waiting for evidence at level ${contract.evidence.minimum_level} or above from an independent channel.`,
+    explanation,
+    classes: [],
+  };
+}
+
+/**
+ * Every condition of the contract against the bindings, the evidence requirement, and the
+ * verdict with its reasons. Pure: no I/O, and the clock is `bindings.now`. The contract's plan
+ * (paths parsed, channels ranked) was made when it was loaded.
+ */
+export function evaluate(loaded: LoadedContract, bindings: Bindings): Evaluation {
+  const { contract, plan } = loaded;
+  const conditions: ConditionResult[] = [];
+  const findings: Findings = {
+    unmet: [],
+    contradictions: [],
+    matchedRules: [],
+    requirementMet: false,
+  };
+  for (const planned of plan.conditions) {
+    const result = check(bindings, planned);
+    conditions.push(result);
+    if (planned.group === "verified") {
+      if (result.status !== "holds") findings.unmet.push(result.id);
+    } else if (result.status === "holds") {
+      if (planned.group === "contradicted") findings.contradictions.push(planned.condition as Contract["contradicted_when"][number]);
+      else findings.matchedRules.push(planned.condition as Contract["rules"][number]);
+    }
+  }
+
+  const observed: string[] = [];
+  const qualifying: string[] = [];
+  for (const channel of plan.channels) {
+    if (bindings.observed[channel.id] == null) continue;
+    observed.push(channel.id);
+    if (channel.qualifies) qualifying.push(channel.id);
+  }
+  findings.requirementMet = qualifying.length >= plan.channelsNeeded;
+
+  const { verdict, reason, reasons, escalate, explanation, classes } = decide(contract, bindings, findings);
+  return {
+    verdict,
+    reason,
+    reasons,
+    escalate,
+    explanation,
+    classes,
+    conditions,
+    evidence: {
+      observed_channels: observed,
+      qualifying_channels: qualifying,
+      requirement_met: findings.requirementMet,
+    },
+    contract: {
+      id: contract.id,
+      version: contract.version,
+      declared_hash: loaded.declaredHash,
+      computed_hash: loaded.computedHash,
+    },
+    evaluated_at: bindings.now,
   };
 }

@@ -1,11 +1,14 @@
 import type { ZodIssue } from "zod";
 import { computeContractHash } from "./hash";
+import { planEvaluation, type EvaluationPlan } from "./plan";
 import { bindingsSchema, contractSchema, type Bindings, type Contract } from "./schema";
 
+/** A contract as the engine runs it. Treat it as immutable: `plan` is derived from `contract` once, at load. */
 export interface LoadedContract {
   contract: Contract;
   declaredHash: string;
   computedHash: string;
+  plan: EvaluationPlan;
 }
 
 export class ContractError extends Error {
@@ -37,7 +40,8 @@ function parseJson(text: string, what: string): unknown {
 export function loadContract(value: unknown): LoadedContract {
   const parsed = contractSchema.safeParse(value);
   if (!parsed.success) throw new ContractError("invalid contract", describe(parsed.error.issues));
-  return { contract: parsed.data, declaredHash: parsed.data.hash, computedHash: computeContractHash(parsed.data) };
+  const contract = parsed.data;
+  return { contract, declaredHash: contract.hash, computedHash: computeContractHash(contract), plan: planEvaluation(contract) };
 }
 
 export function loadContractText(text: string): LoadedContract {

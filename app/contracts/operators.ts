@@ -1,5 +1,5 @@
 import type { Operator } from "./schema";
-import { compareDecimals, parseDecimal, parseInstant, wholeSecond } from "./values";
+import { compareDecimalValues, parseInstant, wholeSecond } from "./values";
 
 export type ConditionStatus = "holds" | "fails" | "unknown";
 
@@ -9,11 +9,9 @@ export type ConditionStatus = "holds" | "fails" | "unknown";
  * shape must never produce a verdict.
  */
 function orderQuantities(actual: unknown, expected: unknown): number | undefined {
-  const leftDecimal = parseDecimal(actual);
-  if (leftDecimal) {
-    const rightDecimal = parseDecimal(expected);
-    return rightDecimal ? compareDecimals(leftDecimal, rightDecimal) : undefined;
-  }
+  // A decimal text is never an instant, so trying decimals first decides nothing wrongly.
+  const decimalOrder = compareDecimalValues(actual, expected);
+  if (decimalOrder !== undefined) return decimalOrder;
   const leftInstant = parseInstant(actual);
   if (leftInstant === undefined) return undefined;
   const rightInstant = parseInstant(expected);
@@ -47,13 +45,19 @@ export function applyOperator(operator: Operator, actual: unknown, expected: unk
     case "lte": {
       const ordering = orderQuantities(actual, expected);
       if (ordering === undefined) return "unknown";
-      return status({ gt: ordering > 0, gte: ordering >= 0, lt: ordering < 0, lte: ordering <= 0 }[operator]);
+      if (operator === "gt") return status(ordering > 0);
+      if (operator === "gte") return status(ordering >= 0);
+      return status(operator === "lt" ? ordering < 0 : ordering <= 0);
     }
     case "in": {
       if (!Array.isArray(expected)) return "unknown";
-      const comparisons = expected.map((candidate) => equals(actual, candidate));
-      if (comparisons.includes(true)) return "holds";
-      return comparisons.includes(undefined) ? "unknown" : "fails";
+      let anyIncomparable = false;
+      for (const candidate of expected) {
+        const equal = equals(actual, candidate);
+        if (equal) return "holds";
+        if (equal === undefined) anyIncomparable = true;
+      }
+      return anyIncomparable ? "unknown" : "fails";
     }
     case "time_after":
     case "time_before": {

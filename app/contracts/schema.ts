@@ -155,17 +155,9 @@ export type Operator = (typeof OPERATORS)[number];
 export type ExpectedValue = z.infer<typeof expectedValue>;
 export type EvidenceLevel = (typeof EVIDENCE_LEVELS)[number];
 
-const pathStrings = new Map<string, boolean>();
-
-/** Whether an expected value is a path (contract strings are few and fixed: the answer is kept). */
+/** Whether an expected value is a path rather than a literal string. */
 export function isPath(value: unknown): value is string {
-  if (typeof value !== "string") return false;
-  let known = pathStrings.get(value);
-  if (known === undefined) {
-    known = pathPattern.test(value);
-    if (pathStrings.size < 10_000) pathStrings.set(value, known);
-  }
-  return known;
+  return typeof value === "string" && pathPattern.test(value);
 }
 
 const instant = z

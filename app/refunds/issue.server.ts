@@ -1,6 +1,6 @@
 import type { PrismaClient, RefundRecord } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
-import { compareDecimals, parseDecimal } from "../contracts/values";
+import { compareDecimalValues, parseInstant } from "../contracts/values";
 import { fromMinorUnits, toMinorUnits } from "../money/currency";
 import { markDue, openOperation } from "../verification/operations.server";
 import type { ShopGraphql } from "../verification/readback.server";
@@ -33,7 +33,7 @@ export function refundableMinor(order: OrderForRefund): bigint {
 function allocate(order: OrderForRefund, amountMinor: bigint) {
   const candidates = (order.suggestedRefund?.suggestedTransactions ?? [])
     .filter((t) => t.parentTransaction)
-    .sort((a, b) => b.parentTransaction!.createdAt.localeCompare(a.parentTransaction!.createdAt));
+    .sort((a, b) => (parseInstant(b.parentTransaction!.createdAt) ?? 0) - (parseInstant(a.parentTransaction!.createdAt) ?? 0));
   const transactions: { orderId: string; parentId: string; amount: string; gateway: string; kind: "REFUND" }[] = [];
   let left = amountMinor;
   for (const candidate of candidates) {
@@ -172,13 +172,14 @@ export async function recoverRecord(db: PrismaClient, contract: LoadedContract, 
   } catch {
     return "error";
   }
-  const amount = parseDecimal(fromMinorUnits(record.amountMinor, record.currency))!;
+  const amount = fromMinorUnits(record.amountMinor, record.currency);
   const fromSecond = Math.floor(record.createdAt.getTime() / 1000);
   const taken = new Set((await db.refundRecord.findMany({ where: { shop: record.shop, orderId: record.orderId, refundRef: { not: null } }, select: { refundRef: true } })).map((r) => r.refundRef));
   const match = refunds
-    .filter((r) => r.createdAt && Math.floor(Date.parse(r.createdAt) / 1000) >= fromSecond && !taken.has(r.id))
-    .filter((r) => compareDecimals(parseDecimal(r.totalRefundedSet.shopMoney.amount)!, amount) === 0)
-    .sort((a, b) => a.createdAt!.localeCompare(b.createdAt!))[0];
+    .map((refund) => ({ refund, createdAt: parseInstant(refund.createdAt) }))
+    .filter(({ refund, createdAt }) => createdAt !== undefined && Math.floor(createdAt / 1000) >= fromSecond && !taken.has(refund.id))
+    .filter(({ refund }) => compareDecimalValues(refund.totalRefundedSet.shopMoney.amount, amount) === 0)
+    .sort((a, b) => a.createdAt! - b.createdAt!)[0]?.refund;
   if (match) {
     await stampRefund(db, contract, record, match.id, { refundCreate: { refund: { id: match.id }, userErrors: [], adoptedBy: "fingerprint" } }, now);
     return "adopted";

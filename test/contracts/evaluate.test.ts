@@ -1,10 +1,16 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../app/contracts/evaluate";
-import { loadContractText } from "../../app/contracts/load";
+import { loadContract, loadContractText } from "../../app/contracts/load";
 import { allEvidence, bindings, readback, REFUND_ID, STARTED, webhookEvents } from "./fixtures/bindings";
 
 const seed = loadContractText(readFileSync("contracts/shopify.refund.created.json", "utf8"));
+/** The seed with one change, loaded again as the app would load it (the evaluation plan is made at load). */
+function seedWith(change: (contract: typeof seed.contract) => void) {
+  const contract = structuredClone(seed.contract);
+  change(contract);
+  return loadContract(contract);
+}
 const byId = (result: ReturnType<typeof evaluate>, id: string) => result.conditions.find((c) => c.id === id)!;
 
 describe("shopify.refund.created: VERIFIED conditions", () => {
@@ -134,16 +140,18 @@ describe("the evidence requirement", () => {
   });
 
   it("a channel below the minimum level does not count", () => {
-    const weak = structuredClone(seed);
-    weak.contract.channels = weak.contract.channels.map((c) => ({ ...c, level: "E1" as const }));
+    const weak = seedWith((contract) => {
+      contract.channels = contract.channels.map((c) => ({ ...c, level: "E1" as const }));
+    });
     const result = evaluate(weak, bindings(allEvidence()));
     expect(result.evidence.requirement_met).toBe(false);
     expect(result.verdict).toBe("PENDING");
   });
 
   it("a channel that is not independent does not count when independence is required", () => {
-    const dependent = structuredClone(seed);
-    dependent.contract.channels = dependent.contract.channels.map((c) => ({ ...c, independence: "none" }));
+    const dependent = seedWith((contract) => {
+      contract.channels = contract.channels.map((c) => ({ ...c, independence: "none" }));
+    });
     expect(evaluate(dependent, bindings(allEvidence())).verdict).toBe("PENDING");
   });
 });
