@@ -28,12 +28,7 @@ const levelRank = (level: string) => EVIDENCE_LEVELS.indexOf(level as (typeof EV
 
 function plan(condition: AnyCondition, group: ConditionGroup): PlannedCondition {
   const expectedPath = isPath(condition.expected) ? parsePath(condition.expected) : undefined;
-  return {
-    condition,
-    group,
-    actualPath: parsePath(condition.path),
-    expectedPath,
-  };
+  return { condition, group, actualPath: parsePath(condition.path), expectedPath };
 }
 
 export function planEvaluation(contract: Contract): EvaluationPlan {
