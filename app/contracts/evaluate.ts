@@ -6,7 +6,6 @@ import type { Bindings, Contract, ExpectedValue } from "./schema";
 import { parseInstant } from "./values";
 
 export type Verdict = "VERIFIED" | "CONTRADICTED" | "FAILED" | "UNVERIFIABLE" | "PENDING";
-export type { ConditionGroup };
 
 export interface ConditionResult {
   id: string;
@@ -142,13 +141,17 @@ function decide(contract: Contract, bindings: Bindings, { unmet, contradictions,
  */
 export function evaluate(loaded: LoadedContract, bindings: Bindings): Evaluation {
   const { contract, plan } = loaded;
+  const observed: string[] = [];
+  const qualifying: string[] = [];
+  for (const channel of plan.channels) {
+    if (bindings.observed[channel.id] == null) continue;
+    observed.push(channel.id);
+    if (channel.qualifies) qualifying.push(channel.id);
+  }
+  const requirementMet = qualifying.length >= plan.channelsNeeded;
+
   const conditions: ConditionResult[] = [];
-  const findings: Findings = {
-    unmet: [],
-    contradictions: [],
-    matchedRules: [],
-    requirementMet: false,
-  };
+  const findings: Findings = { unmet: [], contradictions: [], matchedRules: [], requirementMet };
   for (const planned of plan.conditions) {
     const result = check(bindings, planned);
     conditions.push(result);
@@ -160,15 +163,6 @@ export function evaluate(loaded: LoadedContract, bindings: Bindings): Evaluation
     }
   }
 
-  const observed: string[] = [];
-  const qualifying: string[] = [];
-  for (const channel of plan.channels) {
-    if (bindings.observed[channel.id] == null) continue;
-    observed.push(channel.id);
-    if (channel.qualifies) qualifying.push(channel.id);
-  }
-  findings.requirementMet = qualifying.length >= plan.channelsNeeded;
-
   const { verdict, reason, reasons, escalate, explanation, classes } = decide(contract, bindings, findings);
   return {
     verdict,
@@ -178,17 +172,8 @@ export function evaluate(loaded: LoadedContract, bindings: Bindings): Evaluation
     explanation,
     classes,
     conditions,
-    evidence: {
-      observed_channels: observed,
-      qualifying_channels: qualifying,
-      requirement_met: findings.requirementMet,
-    },
-    contract: {
-      id: contract.id,
-      version: contract.version,
-      declared_hash: loaded.declaredHash,
-      computed_hash: loaded.computedHash,
-    },
+    evidence: { observed_channels: observed, qualifying_channels: qualifying, requirement_met: requirementMet },
+    contract: { id: contract.id, version: contract.version, declared_hash: loaded.declaredHash, computed_hash: loaded.computedHash },
     evaluated_at: bindings.now,
   };
 }

@@ -140,9 +140,8 @@ function daysSinceEpoch(year: number, month: number, day: number): number {
  * Agrees with `Date.parse` on every instant it accepts (fractions truncated to milliseconds,
  * 24:00:00 as the next midnight); unlike `Date.parse` it refuses days such as 02-30.
  */
-export function parseInstant(value: unknown): number | undefined {
-  if (typeof value !== "string" || value.length < 20) return undefined;
-  const text = value;
+export function parseInstant(text: unknown): number | undefined {
+  if (typeof text !== "string" || text.length < 20) return undefined;
   if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58)
     return undefined;
   const year = digitsAt(text, 0, 4);

@@ -1,6 +1,6 @@
 import type { PrismaClient, RefundRecord } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
-import { compareDecimalValues, parseInstant } from "../contracts/values";
+import { compareDecimalValues, parseInstant, wholeSecond } from "../contracts/values";
 import { fromMinorUnits, toMinorUnits } from "../money/currency";
 import { markDue, openOperation } from "../verification/operations.server";
 import type { ShopGraphql } from "../verification/readback.server";
@@ -173,11 +173,11 @@ export async function recoverRecord(db: PrismaClient, contract: LoadedContract, 
     return "error";
   }
   const amount = fromMinorUnits(record.amountMinor, record.currency);
-  const fromSecond = Math.floor(record.createdAt.getTime() / 1000);
+  const fromSecond = wholeSecond(record.createdAt.getTime());
   const taken = new Set((await db.refundRecord.findMany({ where: { shop: record.shop, orderId: record.orderId, refundRef: { not: null } }, select: { refundRef: true } })).map((r) => r.refundRef));
   const match = refunds
     .map((refund) => ({ refund, createdAt: parseInstant(refund.createdAt) }))
-    .filter(({ refund, createdAt }) => createdAt !== undefined && Math.floor(createdAt / 1000) >= fromSecond && !taken.has(refund.id))
+    .filter(({ refund, createdAt }) => createdAt !== undefined && wholeSecond(createdAt) >= fromSecond && !taken.has(refund.id))
     .filter(({ refund }) => compareDecimalValues(refund.totalRefundedSet.shopMoney.amount, amount) === 0)
     .sort((a, b) => a.createdAt! - b.createdAt!)[0]?.refund;
   if (match) {

@@ -50,9 +50,14 @@ export class ShopifyReader {
   private readonly costPerRefund = new Map<string, number>();
   readonly stats: ReadbackStats = { requests: 0, requestedCost: 0, throttled: 0, errors: 0 };
 
+  /**
+   * `nowMs` and `sleep` are the bucket's clock: real time by default, because Shopify's bucket
+   * refills in real time, whatever clock judges the contract (a test's, a tool's). The bench
+   * passes one virtual clock for both.
+   */
   constructor(
     private readonly graphqlFor: (shop: string) => Promise<ShopGraphql>,
-    private readonly nowMs: () => number,
+    private readonly nowMs: () => number = () => Date.now(),
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   ) {}
 

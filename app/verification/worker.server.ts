@@ -28,7 +28,7 @@ let interactiveReader: ShopifyReader | undefined;
  * waiting out THROTTLED answers (up to a few seconds) instead of failing.
  */
 export function interactiveGraphql(shop: string): ShopGraphql {
-  interactiveReader ??= new ShopifyReader(offlineGraphql, () => Date.now());
+  interactiveReader ??= new ShopifyReader(offlineGraphql);
   return interactiveReader.graphql(shop, 100, { retryThrottled: true });
 }
 
@@ -65,9 +65,7 @@ function sleep(ms: number, keepProcessAlive: boolean) {
 export function createWorker(options: WorkerOptions = {}): Worker {
   const now = options.now ?? (() => new Date());
   const database = options.db ?? db;
-  // Shopify's bucket refills in real time and the reader sleeps in real time, so its view of the
-  // bucket runs on the real clock even when a test moves the clock that judges the contract.
-  const reader = new ShopifyReader(options.graphqlFor ?? offlineGraphql, () => Date.now());
+  const reader = new ShopifyReader(options.graphqlFor ?? offlineGraphql);
   const log = options.log ?? ((message, fields) => console.log(JSON.stringify({ level: "info", message, ...fields })));
   const deps: RuntimeDeps = {
     db: database,
