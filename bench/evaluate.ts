@@ -57,7 +57,7 @@ function bindingsFor(change: { amount?: string; status?: string; orderEvents?: n
 
 /** 4. Evaluations per second of the seed contract on one core, against the hand-written check. */
 export function benchEvaluate(): BenchRow[] {
-  const seed = loadContractText(readFileSync("contracts/shopify.refund.created.json", "utf8"));
+  const seed = loadContractText(readFileSync("contracts/shopify.refund.created@1.0.0.json", "utf8"));
   const timeout = seed.contract.timing.timeout_ms;
   const verified = bindingsFor();
   const mixed: [string, Bindings][] = [

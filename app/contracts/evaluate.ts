@@ -1,8 +1,8 @@
 import type { LoadedContract } from "./load";
 import { applyOperator, type ConditionStatus } from "./operators";
-import { valueAt } from "./paths";
+import { valueAt, valuesAt } from "./paths";
 import type { ConditionGroup, PlannedCondition } from "./plan";
-import type { Bindings, Contract, ExpectedValue } from "./schema";
+import type { Bindings, Contract, ExpectedValue, Operator } from "./schema";
 import { parseInstant } from "./values";
 
 export type Verdict = "VERIFIED" | "CONTRADICTED" | "FAILED" | "UNVERIFIABLE" | "PENDING";
@@ -16,6 +16,7 @@ export interface ConditionResult {
   expected: ExpectedValue;
   /** The resolved expected value when `expected` is a path. */
   expected_value?: unknown;
+  /** For a `[*]` path, the value in every element of the list (null where it does not resolve). */
   actual: unknown;
   evidence: string;
 }
@@ -37,10 +38,27 @@ export interface Evaluation {
 export const PENDING_REASON = "awaiting_evidence";
 export const VERIFIED_REASON = "all_conditions_hold";
 
+/** `[*]`: holds for some element, fails for every element (so for none), otherwise unknown. */
+function anyElement(operator: Operator, values: unknown[], expected: unknown): ConditionStatus {
+  let anyUnknown = false;
+  for (const value of values) {
+    const status = value === null ? "unknown" : applyOperator(operator, value, expected);
+    if (status === "holds") return "holds";
+    if (status === "unknown") anyUnknown = true;
+  }
+  return anyUnknown ? "unknown" : "fails";
+}
+
 function check(bindings: Bindings, { condition, group, actualPath, expectedPath }: PlannedCondition): ConditionResult {
-  const actual = valueAt(bindings, actualPath);
+  const { each } = actualPath;
+  const actual = each ? valuesAt(bindings, actualPath, each) : valueAt(bindings, actualPath);
   const expectedValue = expectedPath ? valueAt(bindings, expectedPath) : condition.expected;
-  const status: ConditionStatus = actual !== undefined && expectedValue !== undefined ? applyOperator(condition.operator, actual, expectedValue) : "unknown";
+  const status: ConditionStatus =
+    actual === undefined || expectedValue === undefined
+      ? "unknown"
+      : each
+        ? anyElement(condition.operator, actual as unknown[], expectedValue)
+        : applyOperator(condition.operator, actual, expectedValue);
   const result: ConditionResult = {
     id: condition.id,
     group,

@@ -1,5 +1,19 @@
-import refundCreated from "../../contracts/shopify.refund.created.json";
+import refundCreated100 from "../../contracts/shopify.refund.created@1.0.0.json";
+import refundCreated110 from "../../contracts/shopify.refund.created@1.1.0.json";
 import { loadContract, type LoadedContract } from "./load";
 
-/** The contracts the app runs, validated once at start-up: an invalid contract stops the server, not a verdict. */
-export const REFUND_CREATED: LoadedContract = loadContract(refundCreated);
+// Validated once at start-up: an invalid contract stops the server, not a verdict.
+export const REFUND_CREATED_1_0_0: LoadedContract = loadContract(refundCreated100);
+export const REFUND_CREATED_1_1_0: LoadedContract = loadContract(refundCreated110);
+
+/** The contract every new operation is opened with (operations keep the version they were opened with). */
+export const REFUND_CREATED: LoadedContract = REFUND_CREATED_1_1_0;
+
+/** Every version the app has run, kept so that a stored verdict can be explained by the contract that decided it. */
+export const CONTRACT_VERSIONS: ReadonlyMap<string, LoadedContract> = new Map(
+  [REFUND_CREATED_1_0_0, REFUND_CREATED_1_1_0].map((loaded) => [`${loaded.contract.id}@${loaded.contract.version}`, loaded]),
+);
+
+export function contractByVersion(id: string, version: string): LoadedContract | undefined {
+  return CONTRACT_VERSIONS.get(`${id}@${version}`);
+}

@@ -6,6 +6,11 @@ const row = (cells: unknown[]) => `| ${cells.map((cell) => String(cell).replace(
 const table = (header: string[], rows: unknown[][]) =>
   [row(header), row(header.map(() => "---")), ...rows.map(row)].join("\n");
 
+function idempotency(value: LoadedContract["contract"]["subject"]["idempotency"]): string {
+  if (typeof value === "string") return value;
+  return `${code(value.directive)} on ${code(value.operation)}, required from API version ${code(value.required_from)}; the key is ${value.key}`;
+}
+
 /** The contract as a document for people, generated from the data so the two cannot drift apart. */
 export function renderContract({ contract, computedHash }: LoadedContract): string {
   const t = contract.timing;
@@ -37,7 +42,7 @@ export function renderContract({ contract, computedHash }: LoadedContract): stri
         ["Subject identity", `${contract.subject.identity.name} = ${code(contract.subject.identity.path)}`],
         ["Canonical effect", code(contract.subject.canonical_effect)],
         ["Provider operation", code(contract.subject.provider_operation)],
-        ["Idempotency", contract.subject.idempotency],
+        ["Idempotency", idempotency(contract.subject.idempotency)],
       ],
     ),
     "## How does the evidence correlate with this operation?",

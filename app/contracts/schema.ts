@@ -6,11 +6,21 @@ export const OPERATORS = ["eq", "ne", "gt", "gte", "lt", "lte", "in", "time_afte
 export const EVIDENCE_LEVELS = ["E0", "E1", "E2", "E3", "E4"] as const;
 export const FINAL_VERDICTS = ["VERIFIED", "CONTRADICTED", "FAILED", "UNVERIFIABLE"] as const;
 
-const pathPattern = /^\$(input|action|operation|observed)((\.[A-Za-z_][A-Za-z0-9_]*)|(\[\d+\]))*$/;
+const pathPattern = /^\$(input|action|operation|observed)((\.[A-Za-z_][A-Za-z0-9_]*)|(\[(\d+|\*)\]))*$/;
+const pathMessage = "must be a path such as $observed.channel.field[0].name, rooted at $input, $action, $operation or $observed";
+const wildcards = (path: string) => path.split("[*]").length - 1;
 
+/** A path that names one value: a correlation key, the subject's identity. */
 export const contractPath = z
   .string()
-  .regex(pathPattern, "must be a path such as $observed.channel.field[0].name, rooted at $input, $action, $operation or $observed");
+  .regex(pathPattern, pathMessage)
+  .refine((path) => wildcards(path) === 0, "names one value, so it cannot use [*]");
+
+/** A condition's observed side, the one place `[*]` may stand, once: "some element" has one meaning, nested ones would not. */
+const conditionPath = z
+  .string()
+  .regex(pathPattern, pathMessage)
+  .refine((path) => wildcards(path) <= 1, "may use [*] only once");
 
 const literal = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 export const expectedValue = z.union([literal, z.array(literal)]);
@@ -19,7 +29,7 @@ const id = z.string().regex(/^[a-z][a-z0-9_]*$/, "must be a snake_case identifie
 const level = z.enum(EVIDENCE_LEVELS);
 
 const comparison = {
-  path: contractPath,
+  path: conditionPath,
   operator: z.enum(OPERATORS),
   expected: expectedValue,
   evidence: id,
@@ -63,7 +73,13 @@ export const contractSchema = z
         identity: correlationKey,
         canonical_effect: z.string().min(1),
         provider_operation: z.string().min(1),
-        idempotency: z.string().min(1),
+        // Free text such as "not stated", or the provider's mechanism when its documentation states one.
+        idempotency: z.union([
+          z.string().min(1),
+          z
+            .object({ directive: z.string().min(1), operation: z.string().min(1), required_from: z.string().min(1), key: z.string().min(1) })
+            .strict(),
+        ]),
       })
       .strict(),
     correlation: z
@@ -137,6 +153,9 @@ export const contractSchema = z
           const observedChannel = typeof value === "string" ? /^\$observed\.([A-Za-z_][A-Za-z0-9_]*)/.exec(value)?.[1] : undefined;
           if (observedChannel && !channelIds.has(observedChannel)) {
             ctx.addIssue({ code: "custom", path: [group, index, member], message: `reads undeclared channel "${observedChannel}"` });
+          }
+          if (member === "expected" && isPath(value) && wildcards(value) > 0) {
+            ctx.addIssue({ code: "custom", path: [group, index, member], message: "cannot use [*]: it is allowed on the observed side (path) only" });
           }
         }
         if (condition.operator === "in" && !Array.isArray(condition.expected) && !isPath(condition.expected)) {

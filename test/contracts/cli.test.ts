@@ -3,9 +3,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { allEvidence, bindings } from "./fixtures/bindings";
+import { allEvidence, bindings, eurRefund } from "./fixtures/bindings";
 
-const SEED = "contracts/shopify.refund.created.json";
+const SEED = "contracts/shopify.refund.created@1.0.0.json";
+const V110 = "contracts/shopify.refund.created@1.1.0.json";
 const dir = mkdtempSync(join(tmpdir(), "rv-cli-"));
 
 /** The real command, as support staff run it: `npm run --silent contract -- …` runs bin/contract.mjs's module. */
@@ -38,6 +39,14 @@ describe("contract CLI", () => {
     });
   });
 
+  it("evaluate takes the contract version's own file", () => {
+    const { stdout, code } = contract("evaluate", V110, file("eur.json", eurRefund({ currency: "GBP" })));
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ verdict: "CONTRADICTED", reason: "refund_currency_mismatch", contract: { version: "1.1.0" } });
+    expect(result.conditions).toHaveLength(9);
+  });
+
   it("schedule prints one attempt per line", () => {
     const { stdout, code } = contract("schedule", SEED);
     expect(code).toBe(0);
@@ -52,11 +61,23 @@ describe("contract CLI", () => {
     }
     expect(stdout).toContain("| Poll interval | 5000 ms |");
     expect(stdout).toContain("shopify.graphql#/enums/WebhookSubscriptionTopic/values/REFUNDS_CREATE");
+    expect(stdout).toContain("| Idempotency | not stated |");
   });
 
-  it("hash prints the declared and the computed hash", () => {
-    const { stdout } = contract("hash", SEED);
-    expect(stdout).toMatch(/^declared 3b0c1707cf0adcf1\ncomputed [0-9a-f]{16}\n$/);
+  it("renders 1.1.0's stated idempotency and its new contradiction", () => {
+    const { stdout } = contract("render", V110);
+    expect(stdout).toContain("| Idempotency | `@idempotent(key:)` on `refundCreate`, required from API version `2026-04`; the key is the id of the app's refund record");
+    expect(stdout).toContain("`refund_currency_mismatch`");
+    expect(stdout).toContain("`$observed.refund_readback.data.refund.transactions[*].status` in");
+  });
+
+  it("hash prints the declared and the computed hash, and says whether they differ", () => {
+    const seed = contract("hash", SEED);
+    expect(seed.code).toBe(0);
+    expect(seed.stdout).toMatch(/^declared 3b0c1707cf0adcf1\ncomputed [0-9a-f]{16}\ndeclared and computed differ: the declared hash was made by the contract's author's tool\n$/);
+    const ours = contract("hash", V110);
+    expect(ours.code).toBe(0);
+    expect(ours.stdout).toMatch(/^declared ([0-9a-f]{16})\ncomputed \1\ndeclared and computed match\n$/);
   });
 
   it("exits 2 naming the problem", () => {

@@ -4,7 +4,7 @@ import { evaluate } from "../../app/contracts/evaluate";
 import { loadContract, loadContractText } from "../../app/contracts/load";
 import { allEvidence, bindings, readback, REFUND_ID, STARTED, webhookEvents } from "./fixtures/bindings";
 
-const seed = loadContractText(readFileSync("contracts/shopify.refund.created.json", "utf8"));
+const seed = loadContractText(readFileSync("contracts/shopify.refund.created@1.0.0.json", "utf8"));
 /** The seed with one change, loaded again as the app would load it (the evaluation plan is made at load). */
 function seedWith(change: (contract: typeof seed.contract) => void) {
   const contract = structuredClone(seed.contract);

@@ -25,6 +25,20 @@ describe("paths", () => {
     expect(resolvePath(bindings({ refund_readback: { data: { refund: null } } }), "$observed.refund_readback.data.refund.id").found).toBe(false);
   });
 
+  it("[*] reads the path in every element of a list or a connection, null where it does not resolve", () => {
+    const transactions = [{ status: "SUCCESS" }, { status: null }, {}];
+    const path = "$observed.r.transactions[*].status";
+    const expected = { found: true, value: ["SUCCESS", null, null] };
+    expect(resolvePath(bindings({ r: { transactions } }), path)).toEqual(expected);
+    expect(resolvePath(bindings({ r: { transactions: { nodes: transactions } } }), path)).toEqual(expected);
+    expect(resolvePath(bindings({ r: { transactions: { edges: transactions.map((node) => ({ node })) } } }), path)).toEqual(expected);
+    expect(resolvePath(bindings({ r: { transactions: { nodes: [] } } }), path)).toEqual({ found: true, value: [] });
+    for (const absent of [{}, { transactions: null }, { transactions: "SUCCESS" }, { transactions: { pageInfo: {} } }]) {
+      expect(resolvePath(bindings({ r: absent }), path).found).toBe(false);
+    }
+    expect(resolvePath(bindings({ r: { items: ["a", "b"] } }), "$observed.r.items[*]")).toEqual({ found: true, value: ["a", "b"] });
+  });
+
   it("does not read inherited properties", () => {
     expect(resolvePath(bindings({}), "$input.constructor").found).toBe(false);
   });

@@ -4,7 +4,7 @@ import { ContractError, loadContract, loadContractText, parseBindings } from "..
 import { canonicalJson, computeContractHash } from "../../app/contracts/hash";
 import { bindings } from "./fixtures/bindings";
 
-const seedJson = () => JSON.parse(readFileSync("contracts/shopify.refund.created.json", "utf8"));
+const seedJson = () => JSON.parse(readFileSync("contracts/shopify.refund.created@1.0.0.json", "utf8"));
 
 function problems(mutate: (contract: Record<string, any>) => void): string[] { // eslint-disable-line @typescript-eslint/no-explicit-any
   const contract = seedJson();
@@ -20,7 +20,7 @@ function problems(mutate: (contract: Record<string, any>) => void): string[] { /
 
 describe("loading a contract", () => {
   it("accepts the seed with every member", () => {
-    const { contract } = loadContractText(readFileSync("contracts/shopify.refund.created.json", "utf8"));
+    const { contract } = loadContractText(readFileSync("contracts/shopify.refund.created@1.0.0.json", "utf8"));
     expect(contract.verified_when).toHaveLength(3);
     expect(contract.contradicted_when).toHaveLength(4);
     expect(contract.rules).toHaveLength(1);
@@ -39,6 +39,22 @@ describe("loading a contract", () => {
     expect(problems((c) => (c.contradicted_when[1].id = "refund_present"))).toContain('contradicted_when[1].id: duplicate condition id "refund_present"');
     expect(problems((c) => (c.rules[0].expected = "FAILURE"))).toContain("rules[0].expected: operator in needs a list or a path");
     expect(problems((c) => (c.surprise = 1))[0]).toMatch(/Unrecognized key/);
+  });
+
+  it("allows [*] once, in a condition's path only", () => {
+    const status = "$observed.refund_readback.data.refund.transactions[*].status";
+    expect(() => loadContract({ ...seedJson(), rules: [{ ...seedJson().rules[0], path: status }] })).not.toThrow();
+    expect(problems((c) => (c.rules[0].path = "$observed.refund_readback.data.refund.transactions[*].lines[*].status"))).toContain("rules[0].path: may use [*] only once");
+    expect(problems((c) => (c.contradicted_when[1].expected = "$observed.refund_readback.data.refund.transactions[*].amount"))).toContain(
+      "contradicted_when[1].expected: cannot use [*]: it is allowed on the observed side (path) only",
+    );
+    expect(problems((c) => (c.correlation[0].keys[0].path = "$action.result.refunds[*].id"))).toContain("correlation[0].keys[0].path: names one value, so it cannot use [*]");
+  });
+
+  it("takes idempotency as text or as the stated mechanism, nothing else", () => {
+    const stated = { directive: "@idempotent(key:)", operation: "refundCreate", required_from: "2026-04", key: "the refund record's id" };
+    expect(loadContract({ ...seedJson(), subject: { ...seedJson().subject, idempotency: stated } }).contract.subject.idempotency).toEqual(stated);
+    expect(problems((c) => (c.subject.idempotency = { directive: "@idempotent(key:)" }))[0]).toMatch(/^subject\.idempotency: /);
   });
 
   it("refuses text that is not JSON", () => {
@@ -66,6 +82,14 @@ describe("the content hash", () => {
     contract.contradicted_when[1].reason += ".";
     expect(loadContract(contract).computedHash).not.toBe(before);
     expect(computeContractHash(loadContract(contract).contract)).toBe(loadContract(contract).computedHash);
+  });
+
+  it("1.1.0 declares the hash we compute (we are its author); the seed's came from its author's tool", () => {
+    const ours = loadContractText(readFileSync("contracts/shopify.refund.created@1.1.0.json", "utf8"));
+    expect(ours.declaredHash).toBe(ours.computedHash);
+    const seed = loadContract(seedJson());
+    expect(seed.declaredHash).toBe("3b0c1707cf0adcf1");
+    expect(seed.declaredHash).not.toBe(seed.computedHash);
   });
 
   it("canonical JSON sorts keys at every depth", () => {

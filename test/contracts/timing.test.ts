@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loadContractText } from "../../app/contracts/load";
 import { attemptOffset, attemptSchedule, nextCheckAt, waitAfterAttempt } from "../../app/contracts/timing";
 
-const { timing } = loadContractText(readFileSync("contracts/shopify.refund.created.json", "utf8")).contract;
+const { timing } = loadContractText(readFileSync("contracts/shopify.refund.created@1.0.0.json", "utf8")).contract;
 
 describe("the seed's schedule", () => {
   it("starts after the initial delay and backs off ×2 up to 60 s", () => {

@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { CONTRACT_VERSIONS, contractByVersion, REFUND_CREATED, REFUND_CREATED_1_0_0, REFUND_CREATED_1_1_0 } from "../../app/contracts/registry.server";
+
+describe("the contract registry", () => {
+  it("loads every version; new operations are opened with 1.1.0", () => {
+    expect(REFUND_CREATED_1_0_0.contract.version).toBe("1.0.0");
+    expect(REFUND_CREATED_1_1_0.contract.version).toBe("1.1.0");
+    expect(REFUND_CREATED).toBe(REFUND_CREATED_1_1_0);
+    expect([...CONTRACT_VERSIONS.keys()]).toEqual(["shopify.refund.created@1.0.0", "shopify.refund.created@1.1.0"]);
+  });
+
+  it("finds the contract that decided a stored verdict by its id and version", () => {
+    expect(contractByVersion("shopify.refund.created", "1.0.0")).toBe(REFUND_CREATED_1_0_0);
+    expect(contractByVersion("shopify.refund.created", "1.1.0")).toBe(REFUND_CREATED_1_1_0);
+    expect(contractByVersion("shopify.refund.created", "2.0.0")).toBeUndefined();
+  });
+});
