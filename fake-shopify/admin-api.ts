@@ -1,18 +1,13 @@
-import { readFileSync } from "node:fs";
-import { buildSchema, execute, getOperationAST, parse, validate, type GraphQLError, type GraphQLSchema } from "graphql";
-import { requestedCost } from "./cost";
-import { parseMinor, restDecimal } from "./money";
+import { execute, getOperationAST, Kind, parse, validate, type FragmentDefinitionNode, type GraphQLError, type GraphQLResolveInfo } from "graphql";
+import { costCountingResolver, requestedCost } from "./cost";
+import { IdempotencyKeys, refundCreate, type RefundCreateHost, type RefundInput } from "./refund-create";
 import type { FakeRefund, FakeShop } from "./shop";
-import { connection, gid, parseGid, Views } from "./views";
+import { accessDenied, connection, gid, parseGid, Views } from "./views";
+import { ADMIN_API_VERSION, adminSchema } from "./versions";
 
-export const ADMIN_API_VERSION = "2025-07";
+export { ADMIN_API_VERSION, adminSchema, SUPPORTED_API_VERSIONS } from "./versions";
+export { requestedQueryCost } from "./cost";
 export const MAX_QUERY_COST = 1000;
-
-let cachedSchema: GraphQLSchema | undefined;
-export function adminSchema(): GraphQLSchema {
-  cachedSchema ??= buildSchema(readFileSync(new URL("./admin-2025-07.graphql", import.meta.url), "utf8"));
-  return cachedSchema;
-}
 
 export interface Bucket {
   maximumAvailable: number;
@@ -29,10 +24,18 @@ export interface AdminApiStats {
   /** THROTTLED answers the tests injected (not the client's fault). */
   injectedThrottles: number;
   requestedCost: number;
+  /** Every refundCreate field executed, whatever its answer (refused, replayed, created). */
   refundCreateCalls: number;
+  /** Refunds refundCreate actually created: a replayed idempotency key adds none. */
+  refundsCreated: number;
 }
 
 type JsonBody = Record<string, unknown>;
+
+/** What the executed request needs: the version that answers it decides refundCreate's idempotency rule. */
+export interface RequestContext {
+  apiVersion: string;
+}
 
 function graphqlErrors(errors: readonly GraphQLError[], code: string) {
   return errors.map((error) => ({ ...error.toJSON(), extensions: { code, ...(error.extensions ?? {}) } }));
@@ -49,12 +52,16 @@ function orderFilter(query: string | null | undefined) {
     });
 }
 
-export class AdminApi {
+export class AdminApi implements RefundCreateHost {
   readonly views: Views;
   readonly bucket: Bucket;
-  readonly stats: AdminApiStats = { requests: 0, graphqlRequests: 0, throttled: 0, injectedThrottles: 0, requestedCost: 0, refundCreateCalls: 0 };
+  readonly stats: AdminApiStats = { requests: 0, graphqlRequests: 0, throttled: 0, injectedThrottles: 0, requestedCost: 0, refundCreateCalls: 0, refundsCreated: 0 };
   /** The next refundCreate answers with this user error (as when the order changed since the app checked it). */
   nextRefundCreateError: string | null = null;
+  /** Each refundCreate holds this long (real time) before it creates anything, so a second request can arrive meanwhile. */
+  holdRefundCreateMs = 0;
+  /** The shop's remembered `@idempotent` keys. */
+  readonly idempotencyKeys = new IdempotencyKeys();
   /** Called for every refund refundCreate makes (the FakeShopify sends its refunds/create webhook). */
   onRefundCreated?: (refund: FakeRefund) => void;
 
@@ -65,6 +72,11 @@ export class AdminApi {
     this.views = new Views(shop);
     const maximumAvailable = options.maximumAvailable ?? 1000;
     this.bucket = { maximumAvailable, restoreRate: options.restoreRate ?? 100, currentlyAvailable: maximumAvailable, updatedAtMs: shop.now().getTime() };
+  }
+
+  /** Shopify no longer remembers any key of this shop: a key sent again runs as new. */
+  forgetIdempotencyKeys(): void {
+    this.idempotencyKeys.forget();
   }
 
   private refill(): void {
@@ -88,8 +100,12 @@ export class AdminApi {
     };
   }
 
-  /** Executes one GraphQL request body as Shopify does: validation errors and THROTTLED come back as HTTP 200 with `errors`. */
-  async graphql(body: { query?: unknown; variables?: unknown; operationName?: unknown }): Promise<JsonBody> {
+  /**
+   * Executes one GraphQL request body as Shopify does: validation errors and THROTTLED come back
+   * as HTTP 200 with `errors`. The bucket is charged the requested cost; Shopify refunds the
+   * difference to the actual cost afterwards, which this fake does not model.
+   */
+  async graphql(body: { query?: unknown; variables?: unknown; operationName?: unknown }, options: { apiVersion?: string } = {}): Promise<JsonBody> {
     this.stats.graphqlRequests++;
     if (typeof body.query !== "string") return { errors: [{ message: "Parameter Missing or Invalid", extensions: { code: "BAD_REQUEST" } }] };
     const schema = adminSchema();
@@ -104,9 +120,10 @@ export class AdminApi {
     const variables = (body.variables && typeof body.variables === "object" ? body.variables : {}) as Record<string, unknown>;
     const operation = getOperationAST(document, typeof body.operationName === "string" ? body.operationName : undefined);
     if (!operation) return { errors: [{ message: "An operation name is required", extensions: { code: "BAD_REQUEST" } }] };
+    const fragments = Object.fromEntries(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
     let cost: number;
     try {
-      cost = requestedCost(schema, operation, variables);
+      cost = requestedCost(schema, operation, variables, fragments);
     } catch (error) {
       return { errors: graphqlErrors([error as GraphQLError], "argumentLiteralsIncompatible") };
     }
@@ -126,8 +143,18 @@ export class AdminApi {
     }
     this.bucket.currentlyAvailable -= cost;
     this.stats.requestedCost += cost;
-    const result = await execute({ schema, document, rootValue: this.root(), variableValues: variables, operationName: operation.name?.value });
-    const response: JsonBody = { data: result.data ?? null, extensions: this.costExtension(cost, cost) };
+    const counter = { actual: 0 };
+    const context: RequestContext = { apiVersion: options.apiVersion ?? ADMIN_API_VERSION };
+    const result = await execute({
+      schema,
+      document,
+      rootValue: this.root(),
+      contextValue: context,
+      variableValues: variables,
+      operationName: operation.name?.value,
+      fieldResolver: costCountingResolver(counter, schema.getMutationType()),
+    });
+    const response: JsonBody = { data: result.data ?? null, extensions: this.costExtension(cost, counter.actual) };
     if (result.errors?.length) response.errors = graphqlErrors(result.errors, "INTERNAL_SERVER_ERROR");
     return response;
   }
@@ -138,13 +165,17 @@ export class AdminApi {
     return refund && this.shop.isVisible(refund) ? refund : undefined;
   }
 
+  /** A refund the app may not read is an error in its place: graphql-js answers null there, with the error's path. */
+  private readableRefund(id: string) {
+    const refund = this.visibleRefund(id);
+    if (!refund) return null;
+    return this.shop.deniedRefunds.has(refund.id) ? accessDenied("refund") : this.views.refund(refund);
+  }
+
   private node = (id: string) => {
     const parsed = parseGid(id);
     if (!parsed) return null;
-    if (parsed.type === "Refund") {
-      const refund = this.visibleRefund(id);
-      return refund ? this.views.refund(refund) : null;
-    }
+    if (parsed.type === "Refund") return this.readableRefund(id);
     if (parsed.type === "Order") {
       const order = this.shop.orders.get(parsed.id);
       return order ? this.views.order(order) : null;
@@ -158,59 +189,31 @@ export class AdminApi {
 
   private root() {
     const shop = this.shop;
+    const thrown = <T,>(value: T) => {
+      if (value instanceof Error) throw value;
+      return value;
+    };
     return {
-      node: ({ id }: { id: string }) => this.node(id),
+      node: ({ id }: { id: string }) => thrown(this.node(id)),
       nodes: ({ ids }: { ids: string[] }) => {
-        if (ids.length > 250) throw new Error("The input array size of 251 is greater than the maximum allowed of 250.");
+        if (ids.length > 250) throw new Error(`The input array size of ${ids.length} is greater than the maximum allowed of 250.`);
         return ids.map(this.node);
       },
-      refund: ({ id }: { id: string }) => {
-        const refund = this.visibleRefund(id);
-        return refund ? this.views.refund(refund) : null;
+      refund: ({ id }: { id: string }) => thrown(this.readableRefund(id)),
+      order: ({ id }: { id: string }) => {
+        const parsed = parseGid(id, "Order");
+        const order = parsed && shop.orders.get(parsed.id);
+        return order ? this.views.order(order) : null;
       },
-      order: ({ id }: { id: string }) => this.node(id)?.__typename === "Order" ? this.node(id) : null,
       orders: (args: { first?: number; after?: string; last?: number; before?: string; query?: string; reverse?: boolean; sortKey?: string }) => {
         const matches = [...shop.orders.values()].filter(orderFilter(args.query));
-        const key = args.sortKey === "UPDATED_AT" ? (o: { updatedAt: Date }) => o.updatedAt.getTime() : args.sortKey === "CREATED_AT" ? (o: { createdAt: Date }) => o.createdAt.getTime() : null;
+        const key =
+          args.sortKey === "UPDATED_AT" ? (o: { updatedAt: Date }) => o.updatedAt.getTime() : args.sortKey === "CREATED_AT" || args.sortKey === "PROCESSED_AT" ? (o: { createdAt: Date }) => o.createdAt.getTime() : null;
         matches.sort(key ? (a, b) => key(a) - key(b) || Number(a.id - b.id) : (a, b) => Number(a.id - b.id));
         return connection(matches, args, this.views.order);
       },
       shop: () => ({ __typename: "Shop", id: gid("Shop", 1n), name: shop.name, myshopifyDomain: shop.domain, currencyCode: shop.currency }),
-      refundCreate: ({ input }: { input: RefundInput }) => this.refundCreate(input),
+      refundCreate: (args: { input: RefundInput }, context: RequestContext, info: GraphQLResolveInfo) => refundCreate(this, args.input, context.apiVersion, info),
     };
   }
-
-  private refundCreate(input: RefundInput) {
-    this.stats.refundCreateCalls++;
-    const orderId = parseGid(input.orderId, "Order")?.id;
-    const order = orderId === undefined ? undefined : this.shop.orders.get(orderId);
-    const userError = (field: string[], message: string) => ({ order: null, refund: null, userErrors: [{ field, message }] });
-    if (!order) return userError(["orderId"], "Order does not exist");
-    if (this.nextRefundCreateError) {
-      const message = this.nextRefundCreateError;
-      this.nextRefundCreateError = null;
-      return userError(["transactions"], message);
-    }
-    const transactions = input.transactions ?? [];
-    let amountMinor = 0n;
-    try {
-      for (const t of transactions) amountMinor += parseMinor(t.amount, order.currency);
-    } catch {
-      return userError(["transactions", "0", "amount"], "Amount is invalid");
-    }
-    if (amountMinor > this.shop.refundableMinor(order) && !input.allowOverRefunding) {
-      return userError(["transactions"], `Refund amount $${restDecimal(amountMinor, order.currency)} is greater than net payment received $${restDecimal(this.shop.refundableMinor(order), order.currency)}`);
-    }
-    const refund = this.shop.createRefund(order.id, { amount: restDecimal(amountMinor, order.currency), note: input.note ?? null });
-    this.onRefundCreated?.(refund);
-    return { order: this.views.order(order), refund: this.views.refund(refund), userErrors: [] };
-  }
-}
-
-interface RefundInput {
-  orderId: string;
-  note?: string | null;
-  notify?: boolean | null;
-  transactions?: { amount: string; gateway: string; kind: string; orderId: string; parentId?: string | null }[] | null;
-  allowOverRefunding?: boolean | null;
 }

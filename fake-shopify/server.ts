@@ -1,17 +1,45 @@
 import { createServer, type Server } from "node:http";
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { AdminApi, ADMIN_API_VERSION } from "./admin-api";
+import { getOperationAST, parse } from "graphql";
+import { AdminApi } from "./admin-api";
 import { FakeShop } from "./shop";
 import { verifySessionToken } from "./session-token";
 import { toWebRequest } from "./node-request";
+import { ADMIN_API_VERSION, resolveApiVersion } from "./versions";
 import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "./webhooks";
 
-export type Fault =
+export type Fault = (
   | { kind: "throttled" }
   | { kind: "http"; status: number; retryAfter?: string }
   | { kind: "slow"; ms: number }
-  | { kind: "truncated" };
+  | { kind: "truncated" }
+  /** Shopify runs the request to the end (a refund is created, its webhook sent), then the connection drops without an answer. */
+  | { kind: "lost_answer" }
+) & {
+  /** Only a request of this operation type meets the fault; until one comes, the queue waits behind it. Default: any request. */
+  operation?: "query" | "mutation";
+};
+
+function operationType(body: Record<string, unknown>): "query" | "mutation" | "subscription" | undefined {
+  try {
+    return getOperationAST(parse(String(body.query)), typeof body.operationName === "string" ? body.operationName : undefined)?.operation;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Thrown by `handle()` for a `lost_answer` fault, after the request has run: there is no
+ * response. Over HTTP (`listen()`) the socket is reset instead: the client's fetch fails with
+ * ECONNRESET.
+ */
+export class LostAnswerError extends Error {
+  constructor() {
+    super("the connection was closed after the request ran, without an answer (lost_answer fault)");
+    this.name = "LostAnswerError";
+  }
+}
 
 export interface AppCredentials {
   apiKey: string;
@@ -24,8 +52,9 @@ const json = (body: unknown, status = 200, headers: Record<string, string> = {})
 
 /**
  * A simulated Shopify for any number of shops: the Admin GraphQL API at
- * /admin/api/2025-07/graphql.json and token exchange at /admin/oauth/access_token. Requests carry
- * the shop in Host or X-Forwarded-Host (the app's SHOPIFY_ADMIN_API_ORIGIN routing sets it).
+ * /admin/api/{version}/graphql.json (SUPPORTED_API_VERSIONS; an older version falls forward to the
+ * oldest supported one) and token exchange at /admin/oauth/access_token. Requests carry the shop
+ * in Host or X-Forwarded-Host (the app's SHOPIFY_ADMIN_API_ORIGIN routing sets it).
  */
 export class FakeShopify {
   readonly shops = new Map<string, { shop: FakeShop; api: AdminApi }>();
@@ -35,6 +64,8 @@ export class FakeShopify {
   now: () => Date = () => new Date();
   /** Where Shopify sends webhooks: set it and refunds made through refundCreate announce themselves. */
   webhookTarget?: { appUrl: string };
+  /** The webhook subscription's API version: it names deliveries' X-Shopify-API-Version (falling forward like requests). */
+  webhookApiVersion: string = ADMIN_API_VERSION;
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
@@ -47,7 +78,7 @@ export class FakeShopify {
     const api = new AdminApi(shop, this.bucket);
     api.onRefundCreated = (refund) => {
       if (!this.webhookTarget) return;
-      const delivery = newDelivery("refunds/create", domain, refundWebhookBody(shop, refund), this.now());
+      const delivery = newDelivery("refunds/create", domain, refundWebhookBody(shop, refund), this.now(), resolveApiVersion(this.webhookApiVersion) ?? ADMIN_API_VERSION);
       const sent = sendDelivery(this.webhookTarget.appUrl, TOPIC_PATHS["refunds/create"], delivery, this.app.secret).catch(() => undefined);
       this.inFlight.add(sent);
       void sent.finally(() => this.inFlight.delete(sent));
@@ -81,13 +112,18 @@ export class FakeShopify {
     for (const [token, shop] of this.tokens) if (shop === domain) this.tokens.delete(token);
   }
 
-  /** The next `times` Admin API requests fail this way, in order. */
+  /** The next `times` Admin API requests (of `fault.operation`, when set) fail this way, in order. */
   inject(fault: Fault, times = 1): void {
     for (let i = 0; i < times; i++) this.faults.push(fault);
   }
 
   pendingFaults(): number {
     return this.faults.length;
+  }
+
+  /** Shopify no longer remembers the `@idempotent` keys of this shop (of every shop without `domain`). */
+  forgetIdempotencyKeys(domain?: string): void {
+    for (const [name, { api }] of this.shops) if (domain === undefined || name === domain) api.forgetIdempotencyKeys();
   }
 
   async handle(request: Request): Promise<Response> {
@@ -99,31 +135,36 @@ export class FakeShopify {
     if (request.method === "POST" && url.pathname === "/admin/oauth/access_token") return this.accessToken(domain, request);
     const graphqlPath = /^\/admin\/api\/([^/]+)\/graphql\.json$/.exec(url.pathname);
     if (!graphqlPath || request.method !== "POST") return json({ errors: "Not Found" }, 404);
-    if (graphqlPath[1] !== ADMIN_API_VERSION) return json({ errors: `This fake serves API version ${ADMIN_API_VERSION} only` }, 404);
+    const apiVersion = resolveApiVersion(graphqlPath[1]);
+    if (!apiVersion) return json({ errors: "Not Found" }, 404);
+    // Every answer of a version says which version answered: the requested one, or the one it fell forward to.
+    const versioned = { "X-Shopify-API-Version": apiVersion };
     if (this.tokens.get(request.headers.get("x-shopify-access-token") ?? "") !== domain) {
-      return json({ errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" }, 401);
+      return json({ errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" }, 401, versioned);
     }
-    const fault = this.faults.shift();
-    if (fault?.kind === "http") {
-      return json({ errors: fault.status === 429 ? "Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service." : "Internal Server Error" }, fault.status, fault.retryAfter ? { "Retry-After": fault.retryAfter } : {});
-    }
-    if (fault?.kind === "throttled") {
-      entry.api.stats.injectedThrottles++;
-      return json({ errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }], extensions: { cost: { requestedQueryCost: 0, actualQueryCost: null, throttleStatus: { maximumAvailable: entry.api.bucket.maximumAvailable, currentlyAvailable: 0, restoreRate: entry.api.bucket.restoreRate } } } });
-    }
-    if (fault?.kind === "slow") await new Promise((resolve) => setTimeout(resolve, fault.ms));
     let body: Record<string, unknown>;
     try {
       body = (await request.json()) as Record<string, unknown>;
     } catch {
-      return json({ errors: "Bad Request" }, 400);
+      return json({ errors: "Bad Request" }, 400, versioned);
     }
-    const result = await entry.api.graphql(body);
+    const next = this.faults[0];
+    const fault = next && (!next.operation || next.operation === operationType(body)) ? this.faults.shift() : undefined;
+    if (fault?.kind === "http") {
+      return json({ errors: fault.status === 429 ? "Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service." : "Internal Server Error" }, fault.status, { ...versioned, ...(fault.retryAfter ? { "Retry-After": fault.retryAfter } : {}) });
+    }
+    if (fault?.kind === "throttled") {
+      entry.api.stats.injectedThrottles++;
+      return json({ errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }], extensions: { cost: { requestedQueryCost: 0, actualQueryCost: null, throttleStatus: { maximumAvailable: entry.api.bucket.maximumAvailable, currentlyAvailable: 0, restoreRate: entry.api.bucket.restoreRate } } } }, 200, versioned);
+    }
+    if (fault?.kind === "slow") await new Promise((resolve) => setTimeout(resolve, fault.ms));
+    const result = await entry.api.graphql(body, { apiVersion });
+    if (fault?.kind === "lost_answer") throw new LostAnswerError();
     if (fault?.kind === "truncated") {
       const text = JSON.stringify(result);
-      return new Response(text.slice(0, Math.floor(text.length / 2)), { headers: { "Content-Type": "application/json" } });
+      return new Response(text.slice(0, Math.floor(text.length / 2)), { headers: { "Content-Type": "application/json", ...versioned } });
     }
-    return json(result);
+    return json(result, 200, versioned);
   }
 
   private async accessToken(domain: string, request: Request): Promise<Response> {
@@ -152,7 +193,14 @@ export class FakeShopify {
     this.server = createServer(async (req, res) => {
       const request = toWebRequest(req);
       const respond = async () => (await extra?.(request)) ?? this.handle(request);
-      const response = await respond().catch((error: Error) => json({ errors: error.message }, 500));
+      let response: Response;
+      try {
+        response = await respond();
+      } catch (error) {
+        // A TCP reset, as when a proxy drops the connection: the client gets ECONNRESET, not an answer.
+        if (error instanceof LostAnswerError) return void req.socket.resetAndDestroy();
+        response = json({ errors: (error as Error).message }, 500);
+      }
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
     });

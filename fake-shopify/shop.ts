@@ -1,4 +1,4 @@
-import { parseMinor } from "./money";
+import { convertMinor, parseMinor, parseRate } from "./money";
 
 export type TransactionKind = "AUTHORIZATION" | "CAPTURE" | "SALE" | "REFUND" | "VOID";
 export type TransactionStatus = "SUCCESS" | "FAILURE" | "ERROR" | "PENDING" | "AWAITING_RESPONSE" | "UNKNOWN";
@@ -9,6 +9,7 @@ export interface FakeTransaction {
   kind: TransactionKind;
   status: TransactionStatus;
   gateway: string;
+  /** In the order's presentment currency. */
   amountMinor: bigint;
   createdAt: Date;
   parentId: bigint | null;
@@ -19,12 +20,13 @@ export interface FakeRefund {
   id: bigint;
   orderId: bigint;
   createdAt: Date;
+  processedAt: Date;
   updatedAt: Date;
   note: string | null;
   transactionIds: bigint[];
   /** Shopify's read replicas lag: until then, reads do not see the refund. */
   visibleAt: Date;
-  /** For scenarios where Shopify's recorded total differs from the refund transactions. */
+  /** For scenarios where Shopify's recorded total differs from the refund transactions (presentment currency). */
   totalOverrideMinor: bigint | null;
 }
 
@@ -33,19 +35,51 @@ export interface FakeOrder {
   name: string;
   createdAt: Date;
   updatedAt: Date;
+  /** The shop's currency (Order.currencyCode). */
   currency: string;
+  /** The customer's currency (Order.presentmentCurrencyCode): every amount of the order is stored in it. */
+  presentmentCurrency: string;
+  /** Shop currency per unit of presentment currency, a decimal string ("1.0850"); "1" for a single-currency order. */
+  exchangeRate: string;
   totalMinor: bigint;
   transactionIds: bigint[];
   refundIds: bigint[];
 }
 
+/** One REFUND transaction of a refund made by a test (`createRefund`'s `transactions`). */
+export interface RefundTransactionOption {
+  amount: string;
+  gateway?: string;
+  status?: TransactionStatus;
+  errorCode?: string | null;
+  parentId?: bigint;
+}
+
+export interface CreateRefundOptions {
+  /** The refund's one transaction; ignored when `transactions` is given. */
+  amount?: string;
+  status?: TransactionStatus;
+  /** A refund split over several gateways, each transaction with its own status. */
+  transactions?: RefundTransactionOption[];
+  note?: string | null;
+  createdAt?: Date;
+  processedAt?: Date;
+  visibleAfterMs?: number;
+  recordedAmount?: string;
+}
+
 /** Above 2^53, as Shopify's REST ids are: anything that parses them as doubles loses digits. */
 const FIRST_ID = 9_007_199_254_740_993n;
+
+const isCapture = (t: FakeTransaction) => (t.kind === "SALE" || t.kind === "CAPTURE") && t.status === "SUCCESS";
+const failedCode = (status: TransactionStatus) => (status === "FAILURE" || status === "ERROR" ? "CARD_DECLINED" : null);
 
 export class FakeShop {
   readonly orders = new Map<bigint, FakeOrder>();
   readonly refunds = new Map<bigint, FakeRefund>();
   readonly transactions = new Map<bigint, FakeTransaction>();
+  /** Refunds the app may not read (`denyAccess`). */
+  readonly deniedRefunds = new Set<bigint>();
   private lastId = FIRST_ID;
   private orderNumber = 1000;
 
@@ -64,20 +98,32 @@ export class FakeShop {
     return this.lastId;
   }
 
-  createOrder(options: { amount: string; gateway?: string; createdAt?: Date }): FakeOrder {
+  /**
+   * An order paid in full. Amounts are in `presentmentCurrency` (default: the shop's currency);
+   * `payments` splits the payment over several gateways and must add up to `amount`.
+   */
+  createOrder(options: { amount: string; gateway?: string; createdAt?: Date; presentmentCurrency?: string; exchangeRate?: string; payments?: { gateway: string; amount: string }[] }): FakeOrder {
     const createdAt = options.createdAt ?? this.now();
+    const presentmentCurrency = options.presentmentCurrency ?? this.currency;
+    if (presentmentCurrency !== this.currency && options.exchangeRate === undefined) throw new Error(`an order in ${presentmentCurrency} in a ${this.currency} shop needs an exchangeRate`);
+    const exchangeRate = presentmentCurrency === this.currency ? "1" : options.exchangeRate!;
+    parseRate(exchangeRate);
     const order: FakeOrder = {
       id: this.nextId(),
       name: `#${++this.orderNumber}`,
       createdAt,
       updatedAt: createdAt,
       currency: this.currency,
-      totalMinor: parseMinor(options.amount, this.currency),
+      presentmentCurrency,
+      exchangeRate,
+      totalMinor: parseMinor(options.amount, presentmentCurrency),
       transactionIds: [],
       refundIds: [],
     };
+    const payments = (options.payments ?? [{ gateway: options.gateway ?? "shopify_payments", amount: options.amount }]).map((p) => ({ gateway: p.gateway, amountMinor: parseMinor(p.amount, presentmentCurrency) }));
+    if (payments.reduce((sum, p) => sum + p.amountMinor, 0n) !== order.totalMinor) throw new Error(`the payments of order ${order.name} do not add up to ${options.amount}`);
     this.orders.set(order.id, order);
-    this.addTransaction(order, { kind: "SALE", status: "SUCCESS", amountMinor: order.totalMinor, gateway: options.gateway ?? "shopify_payments", parentId: null, createdAt });
+    for (const p of payments) this.addTransaction(order, { kind: "SALE", status: "SUCCESS", amountMinor: p.amountMinor, gateway: p.gateway, parentId: null, createdAt });
     return order;
   }
 
@@ -88,46 +134,92 @@ export class FakeShop {
     return transaction;
   }
 
-  /** Captured money not yet refunded, in minor units. */
-  refundableMinor(order: FakeOrder): bigint {
-    let captured = 0n;
-    let refunded = 0n;
-    for (const id of order.transactionIds) {
-      const t = this.transactions.get(id)!;
-      if (t.status !== "SUCCESS") continue;
-      if (t.kind === "SALE" || t.kind === "CAPTURE") captured += t.amountMinor;
-      if (t.kind === "REFUND") refunded += t.amountMinor;
-    }
-    return captured - refunded;
+  /** An amount of the order (presentment minor units) in the shop's currency. */
+  shopMinor(order: FakeOrder, presentmentMinor: bigint): bigint {
+    return convertMinor(presentmentMinor, order.presentmentCurrency, order.currency, order.exchangeRate);
   }
 
-  createRefund(
-    orderId: bigint,
-    options: { amount: string; status?: TransactionStatus; note?: string | null; createdAt?: Date; visibleAfterMs?: number; recordedAmount?: string },
-  ): FakeRefund {
+  orderTransactions(order: FakeOrder): FakeTransaction[] {
+    return order.transactionIds.map((id) => this.transactions.get(id)!);
+  }
+
+  /** The order's successful captures and sales: what a refund can go back to. */
+  captures(order: FakeOrder): FakeTransaction[] {
+    return this.orderTransactions(order).filter(isCapture);
+  }
+
+  /** What is left to refund on one capture, in presentment minor units. */
+  refundableOnMinor(capture: FakeTransaction): bigint {
+    const order = this.orders.get(capture.orderId)!;
+    const refunded = this.orderTransactions(order).filter((t) => t.kind === "REFUND" && t.status === "SUCCESS" && t.parentId === capture.id);
+    return capture.amountMinor - refunded.reduce((sum, t) => sum + t.amountMinor, 0n);
+  }
+
+  /** Captured money not yet refunded, in presentment minor units. */
+  refundableMinor(order: FakeOrder): bigint {
+    let balance = 0n;
+    for (const t of this.orderTransactions(order)) {
+      if (t.status !== "SUCCESS") continue;
+      if (isCapture(t)) balance += t.amountMinor;
+      if (t.kind === "REFUND") balance -= t.amountMinor;
+    }
+    return balance;
+  }
+
+  /** The capture a refund on `gateway` goes back to: that gateway's, else the first. */
+  parentFor(order: FakeOrder, gateway?: string): FakeTransaction | undefined {
+    const captures = this.captures(order);
+    return captures.find((t) => t.gateway === gateway) ?? captures[0];
+  }
+
+  createRefund(orderId: bigint, options: CreateRefundOptions): FakeRefund {
     const order = this.orders.get(orderId);
     if (!order) throw new Error(`no order ${orderId}`);
-    const createdAt = options.createdAt ?? this.now();
-    const status = options.status ?? "SUCCESS";
-    const parent = order.transactionIds.map((id) => this.transactions.get(id)!).find((t) => t.kind === "SALE" || t.kind === "CAPTURE");
-    const transaction = this.addTransaction(order, {
-      kind: "REFUND",
-      status,
-      amountMinor: parseMinor(options.amount, order.currency),
-      gateway: parent?.gateway ?? "manual",
-      parentId: parent?.id ?? null,
-      createdAt,
-      errorCode: status === "FAILURE" || status === "ERROR" ? "CARD_DECLINED" : null,
+    const lines = options.transactions ?? [{ amount: options.amount ?? "0", status: options.status }];
+    return this.recordRefund(order, {
+      note: options.note ?? null,
+      createdAt: options.createdAt,
+      processedAt: options.processedAt,
+      visibleAfterMs: options.visibleAfterMs,
+      totalOverrideMinor: options.recordedAmount === undefined ? null : parseMinor(options.recordedAmount, order.presentmentCurrency),
+      transactions: lines.map((line) => {
+        const parent = line.parentId !== undefined ? this.transactions.get(line.parentId) : this.parentFor(order, line.gateway);
+        const status = line.status ?? "SUCCESS";
+        return {
+          amountMinor: parseMinor(line.amount, order.presentmentCurrency),
+          gateway: line.gateway ?? parent?.gateway ?? "manual",
+          parentId: parent?.id ?? null,
+          status,
+          errorCode: line.errorCode === undefined ? failedCode(status) : line.errorCode,
+        };
+      }),
     });
+  }
+
+  /** A refund with one REFUND transaction per entry (none for a refund that moves no money). */
+  recordRefund(
+    order: FakeOrder,
+    fields: {
+      transactions: { amountMinor: bigint; gateway: string; parentId: bigint | null; status: TransactionStatus; errorCode: string | null }[];
+      note: string | null;
+      createdAt?: Date;
+      processedAt?: Date;
+      visibleAfterMs?: number;
+      totalOverrideMinor?: bigint | null;
+    },
+  ): FakeRefund {
+    const createdAt = fields.createdAt ?? this.now();
+    const transactions = fields.transactions.map((t) => this.addTransaction(order, { kind: "REFUND", createdAt, ...t }));
     const refund: FakeRefund = {
       id: this.nextId(),
-      orderId,
+      orderId: order.id,
       createdAt,
+      processedAt: fields.processedAt ?? createdAt,
       updatedAt: createdAt,
-      note: options.note ?? null,
-      transactionIds: [transaction.id],
-      visibleAt: new Date(createdAt.getTime() + (options.visibleAfterMs ?? 0)),
-      totalOverrideMinor: options.recordedAmount === undefined ? null : parseMinor(options.recordedAmount, order.currency),
+      note: fields.note,
+      transactionIds: transactions.map((t) => t.id),
+      visibleAt: new Date(createdAt.getTime() + (fields.visibleAfterMs ?? 0)),
+      totalOverrideMinor: fields.totalOverrideMinor ?? null,
     };
     this.refunds.set(refund.id, refund);
     order.refundIds.push(refund.id);
@@ -139,7 +231,16 @@ export class FakeShop {
     return refund.visibleAt.getTime() <= this.now().getTime();
   }
 
-  /** Shopify's totalRefundedSet: "the total amount across all transactions for the refund". */
+  /** From now on, reading this refund by id answers ACCESS_DENIED for it (as for an app without the scope). */
+  denyAccess(refundId: bigint): void {
+    this.deniedRefunds.add(refundId);
+  }
+
+  allowAccess(refundId: bigint): void {
+    this.deniedRefunds.delete(refundId);
+  }
+
+  /** Shopify's totalRefundedSet: "the total amount across all transactions for the refund" (presentment currency). */
   refundTotalMinor(refund: FakeRefund): bigint {
     return refund.totalOverrideMinor ?? this.refundTransactionsMinor(refund);
   }

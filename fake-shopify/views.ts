@@ -1,3 +1,4 @@
+import { GraphQLError } from "graphql";
 import { shopifyDecimal } from "./money";
 import type { FakeOrder, FakeRefund, FakeShop, FakeTransaction } from "./shop";
 
@@ -12,10 +13,7 @@ export function parseGid(value: string, type?: string): { type: string; id: bigi
 /** Whole seconds, UTC, as the Admin API stamps its records. */
 export const dateTime = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, "Z");
 
-export function moneyBag(minor: bigint, currency: string) {
-  const money = { amount: shopifyDecimal(minor, currency), currencyCode: currency };
-  return { shopMoney: money, presentmentMoney: { ...money } };
-}
+const money = (minor: bigint, currency: string) => ({ amount: shopifyDecimal(minor, currency), currencyCode: currency });
 
 interface PageArgs {
   first?: number | null;
@@ -48,8 +46,26 @@ export function connection<T, V>(items: T[], args: PageArgs, view: (item: T) => 
   };
 }
 
+/** The error Shopify answers, per element, for a record the app may not read. */
+export const accessDenied = (type: string) => new GraphQLError(`Access denied for ${type} field.`, { extensions: { code: "ACCESS_DENIED" } });
+
+/**
+ * The records as the published 2026-10 types expose them. Only what the app may select is here;
+ * graphql-js resolves `__typename` of an abstract field (`nodes` returns `[Node]!`) from the
+ * `__typename` each view carries.
+ */
 export class Views {
   constructor(private readonly shop: FakeShop) {}
+
+  /**
+   * A MoneyBag of an order: `presentmentMinors` are amounts in the order's presentment currency;
+   * shopMoney converts each and adds them, so a total's shop amount is the sum of its parts'.
+   */
+  moneyBag(order: FakeOrder, ...presentmentMinors: bigint[]) {
+    const presentment = presentmentMinors.reduce((sum, m) => sum + m, 0n);
+    const shop = presentmentMinors.reduce((sum, m) => sum + this.shop.shopMinor(order, m), 0n);
+    return { shopMoney: money(shop, order.currency), presentmentMoney: money(presentment, order.presentmentCurrency) };
+  }
 
   transaction = (t: FakeTransaction): Record<string, unknown> => {
     const order = this.shop.orders.get(t.orderId)!;
@@ -60,7 +76,7 @@ export class Views {
       status: t.status,
       gateway: t.gateway,
       formattedGateway: t.gateway === "shopify_payments" ? "Shopify Payments" : t.gateway,
-      amountSet: moneyBag(t.amountMinor, order.currency),
+      amountSet: this.moneyBag(order, t.amountMinor),
       errorCode: t.errorCode,
       createdAt: dateTime(t.createdAt),
       processedAt: dateTime(t.createdAt),
@@ -69,6 +85,9 @@ export class Views {
       order: () => this.order(order),
       paymentId: `c${t.orderId}.1`,
       manualPaymentGateway: t.gateway === "manual",
+      manuallyCapturable: false,
+      multiCapturable: false,
+      fees: [],
     };
   };
 
@@ -80,17 +99,25 @@ export class Views {
       id: gid("Refund", r.id),
       legacyResourceId: r.id.toString(),
       createdAt: dateTime(r.createdAt),
+      processedAt: dateTime(r.processedAt),
       updatedAt: dateTime(r.updatedAt),
       note: r.note,
       order: () => this.order(order),
-      totalRefundedSet: moneyBag(this.shop.refundTotalMinor(r), order.currency),
+      totalRefundedSet: r.totalOverrideMinor === null ? this.moneyBag(order, ...transactions.map((t) => t.amountMinor)) : this.moneyBag(order, r.totalOverrideMinor),
       transactions: (args: PageArgs) => connection(transactions, args, this.transaction),
+      // This fake's refunds return money only: no line items, shipping, duties or adjustments.
+      refundLineItems: (args: PageArgs) => connection([], args, (x) => x),
+      refundShippingLines: (args: PageArgs) => connection([], args, (x) => x),
+      orderAdjustments: (args: PageArgs) => connection([], args, (x) => x),
+      duties: [],
+      return: null,
+      staffMember: null,
     };
   };
 
   order = (o: FakeOrder): Record<string, unknown> => {
     const visibleRefunds = o.refundIds.map((id) => this.shop.refunds.get(id)!).filter((r) => this.shop.isVisible(r));
-    const refundedMinor = visibleRefunds.reduce((sum, r) => sum + this.shop.refundTotalMinor(r), 0n);
+    const received = this.shop.captures(o).map((t) => t.amountMinor);
     return {
       __typename: "Order",
       id: gid("Order", o.id),
@@ -98,28 +125,34 @@ export class Views {
       name: o.name,
       createdAt: dateTime(o.createdAt),
       updatedAt: dateTime(o.updatedAt),
+      processedAt: dateTime(o.createdAt),
       currencyCode: o.currency,
-      presentmentCurrencyCode: o.currency,
-      totalPriceSet: moneyBag(o.totalMinor, o.currency),
-      totalRefundedSet: moneyBag(refundedMinor, o.currency),
-      totalReceivedSet: moneyBag(o.totalMinor, o.currency),
+      presentmentCurrencyCode: o.presentmentCurrency,
+      totalPriceSet: this.moneyBag(o, o.totalMinor),
+      totalRefundedSet: this.moneyBag(o, ...visibleRefunds.map((r) => this.shop.refundTotalMinor(r))),
+      totalReceivedSet: this.moneyBag(o, ...received),
+      // A plain list, no cursor: up to `first`, or every refund without it.
       refunds: ({ first }: { first?: number | null }) => visibleRefunds.slice(0, first ?? undefined).map(this.refund),
-      transactions: ({ first }: { first?: number | null }) =>
-        o.transactionIds.slice(0, first ?? undefined).map((id) => this.transaction(this.shop.transactions.get(id)!)),
+      transactions: ({ first }: { first?: number | null }) => this.shop.orderTransactions(o).slice(0, first ?? undefined).map(this.transaction),
       suggestedRefund: ({ suggestFullRefund }: { suggestFullRefund?: boolean }) => this.suggestedRefund(o, Boolean(suggestFullRefund)),
     };
   };
 
+  /** One suggested transaction per capture with money left on it, as for a payment split over gateways. */
   private suggestedRefund(o: FakeOrder, full: boolean) {
+    const parents = this.shop.captures(o).map((t) => ({ t, refundable: this.shop.refundableOnMinor(t) })).filter((p) => p.refundable > 0n);
     const refundable = this.shop.refundableMinor(o);
-    const parent = o.transactionIds.map((id) => this.shop.transactions.get(id)!).find((t) => (t.kind === "SALE" || t.kind === "CAPTURE") && t.status === "SUCCESS");
-    const amount = full ? refundable : 0n;
     return {
-      amountSet: moneyBag(amount, o.currency),
-      maximumRefundableSet: moneyBag(refundable, o.currency),
-      suggestedTransactions: parent
-        ? [{ amountSet: moneyBag(amount, o.currency), gateway: parent.gateway, kind: "SUGGESTED_REFUND", maximumRefundableSet: moneyBag(refundable, o.currency), parentTransaction: this.transaction(parent) }]
-        : [],
+      amountSet: this.moneyBag(o, full ? refundable : 0n),
+      maximumRefundableSet: this.moneyBag(o, refundable),
+      suggestedTransactions: parents.map(({ t, refundable: left }) => ({
+        amountSet: this.moneyBag(o, full ? left : 0n),
+        gateway: t.gateway,
+        formattedGateway: t.gateway === "shopify_payments" ? "Shopify Payments" : t.gateway,
+        kind: "SUGGESTED_REFUND",
+        maximumRefundableSet: this.moneyBag(o, left),
+        parentTransaction: this.transaction(t),
+      })),
     };
   }
 }

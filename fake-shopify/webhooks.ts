@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import { restDecimal } from "./money";
 import type { FakeRefund, FakeShop } from "./shop";
 import { gid } from "./views";
-import { ADMIN_API_VERSION } from "./admin-api";
+import { ADMIN_API_VERSION } from "./versions";
 
 /** A REST timestamp in the shop's offset, as webhooks carry them ("2025-10-01T14:53:52-04:00"). */
 function restTime(date: Date): string {
@@ -11,20 +11,25 @@ function restTime(date: Date): string {
 
 /**
  * The body of a refunds/create delivery: the REST Refund resource without a root key. Ids are
- * written as bare JSON numbers with all their digits, as Shopify does, even above 2^53.
+ * written as bare JSON numbers with all their digits, as Shopify does, even above 2^53. Each
+ * transaction's `amount` and `currency` are in the order's presentment currency; every `*_set`
+ * carries `shop_money` (the shop's currency) and `presentment_money`.
  */
 export function refundWebhookBody(shop: FakeShop, refund: FakeRefund): string {
   const order = shop.orders.get(refund.orderId)!;
-  const money = (minor: bigint) => ({ amount: restDecimal(minor, order.currency), currency_code: order.currency });
-  const zero = { shop_money: money(0n), presentment_money: money(0n) };
+  const moneySet = (presentmentMinor: bigint) => ({
+    shop_money: { amount: restDecimal(shop.shopMinor(order, presentmentMinor), order.currency), currency_code: order.currency },
+    presentment_money: { amount: restDecimal(presentmentMinor, order.presentmentCurrency), currency_code: order.presentmentCurrency },
+  });
+  const zero = JSON.stringify(moneySet(0n));
   const transactions = refund.transactionIds.map((id) => {
     const t = shop.transactions.get(id)!;
-    return `{"id":${t.id},"order_id":${t.orderId},"kind":"${t.kind.toLowerCase()}","gateway":${JSON.stringify(t.gateway)},"status":"${t.status.toLowerCase()}","message":null,"created_at":"${restTime(t.createdAt)}","test":false,"authorization":null,"location_id":null,"user_id":null,"parent_id":${t.parentId ?? "null"},"processed_at":"${restTime(t.createdAt)}","device_id":null,"error_code":${t.errorCode ? JSON.stringify(t.errorCode.toLowerCase()) : "null"},"source_name":"web","receipt":{},"amount":"${restDecimal(t.amountMinor, order.currency)}","currency":"${order.currency}","payment_id":"c${t.orderId}.1","manual_payment_gateway":false,"amount_rounding":null,"admin_graphql_api_id":"${gid("OrderTransaction", t.id)}"}`;
+    return `{"id":${t.id},"order_id":${t.orderId},"kind":"${t.kind.toLowerCase()}","gateway":${JSON.stringify(t.gateway)},"status":"${t.status.toLowerCase()}","message":null,"created_at":"${restTime(t.createdAt)}","test":false,"authorization":null,"location_id":null,"user_id":null,"parent_id":${t.parentId ?? "null"},"processed_at":"${restTime(t.createdAt)}","device_id":null,"error_code":${t.errorCode ? JSON.stringify(t.errorCode.toLowerCase()) : "null"},"source_name":"web","receipt":{},"amount":"${restDecimal(t.amountMinor, order.presentmentCurrency)}","currency":"${order.presentmentCurrency}","payment_id":"c${t.orderId}.1","manual_payment_gateway":${t.gateway === "manual"},"amount_rounding":null,"admin_graphql_api_id":"${gid("OrderTransaction", t.id)}"}`;
   });
   return (
     `{"id":${refund.id},"order_id":${refund.orderId},"created_at":"${restTime(refund.createdAt)}","note":${JSON.stringify(refund.note)},` +
-    `"user_id":null,"processed_at":"${restTime(refund.createdAt)}","duties":[],"total_duties_set":${JSON.stringify(zero)},"return":null,"restock":false,` +
-    `"additional_fees":[],"total_additional_fees_set":${JSON.stringify(zero)},"refund_shipping_lines":[],"admin_graphql_api_id":"${gid("Refund", refund.id)}",` +
+    `"user_id":null,"processed_at":"${restTime(refund.processedAt)}","duties":[],"total_duties_set":${zero},"return":null,"restock":false,` +
+    `"additional_fees":[],"total_additional_fees_set":${zero},"refund_shipping_lines":[],"admin_graphql_api_id":"${gid("Refund", refund.id)}",` +
     `"order_adjustments":[],"refund_line_items":[],"transactions":[${transactions.join(",")}]}`
   );
 }
@@ -39,8 +44,9 @@ export interface Delivery {
   apiVersion: string;
 }
 
-export function newDelivery(topic: string, shop: string, body: string, triggeredAt = new Date()): Delivery {
-  return { topic, shop, body, webhookId: randomUUID(), eventId: randomUUID(), triggeredAt: triggeredAt.toISOString(), apiVersion: ADMIN_API_VERSION };
+/** `apiVersion` is the subscription's version, which serializes the body and names the X-Shopify-API-Version header. */
+export function newDelivery(topic: string, shop: string, body: string, triggeredAt = new Date(), apiVersion: string = ADMIN_API_VERSION): Delivery {
+  return { topic, shop, body, webhookId: randomUUID(), eventId: randomUUID(), triggeredAt: triggeredAt.toISOString(), apiVersion };
 }
 
 export function signBody(body: string, secret: string): string {

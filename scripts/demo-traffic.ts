@@ -1,8 +1,22 @@
+import { parseMinor, restDecimal } from "../fake-shopify/money";
 import type { FakeShopify } from "../fake-shopify/server";
 import type { FakeOrder, FakeRefund } from "../fake-shopify/shop";
 import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS, type Delivery } from "../fake-shopify/webhooks";
 
-type Scenario = "normal" | "redelivered" | "wrong_amount" | "wrong_order" | "gateway_failure" | "lost_webhook" | "second_refund" | "never_visible" | "late_visible";
+type Scenario =
+  | "normal"
+  | "redelivered"
+  | "wrong_amount"
+  | "wrong_order"
+  | "gateway_failure"
+  | "lost_webhook"
+  | "second_refund"
+  | "never_visible"
+  | "late_visible"
+  /** An EUR order in the USD shop: the refund and its webhook are in EUR, shopMoney in USD. */
+  | "multi_currency"
+  /** An order paid by card and gift card, refunded on both gateways in one refund. */
+  | "split_refund";
 
 /** How often each scenario happens in the live stream (the rest is normal). */
 const LIVE_MIX: [Scenario, number][] = [
@@ -13,6 +27,8 @@ const LIVE_MIX: [Scenario, number][] = [
   ["lost_webhook", 0.04],
   ["second_refund", 0.04],
   ["late_visible", 0.05],
+  ["multi_currency", 0.04],
+  ["split_refund", 0.04],
 ];
 
 const PRICES = ["19.99", "24.50", "39.00", "45.95", "59.00", "64.99", "89.00", "120.00", "149.50", "249.00"];
@@ -45,9 +61,38 @@ export async function startDemoTraffic(options: { shopify: FakeShopify; shop: st
     return (Math.max(1, Math.round(whole * (0.2 + random() * 0.8) * 100) / 100)).toFixed(2);
   }
 
+  /** Nearly a third on a gift card, the rest by card. */
+  function splitPayments(price: string) {
+    const total = parseMinor(price, shop.currency);
+    const giftCard = (total * 3n) / 10n;
+    return [
+      { gateway: "shopify_payments", amount: restDecimal(total - giftCard, shop.currency) },
+      { gateway: "gift_card", amount: restDecimal(giftCard, shop.currency) },
+    ];
+  }
+
+  /** The refund split over the order's gateways in proportion to what each captured. */
+  function splitRefund(order: FakeOrder, amount: string) {
+    const minor = parseMinor(amount, order.presentmentCurrency);
+    const [card, giftCard] = shop.captures(order);
+    const onGiftCard = (minor * giftCard.amountMinor) / order.totalMinor;
+    return [
+      { amount: restDecimal(minor - onGiftCard, order.presentmentCurrency), gateway: card.gateway },
+      { amount: restDecimal(onGiftCard, order.presentmentCurrency), gateway: giftCard.gateway },
+    ];
+  }
+
   async function happen(scenario: Scenario, at: Date) {
     counts[scenario] = (counts[scenario] ?? 0) + 1;
-    const order = shop.createOrder({ amount: pick(PRICES), createdAt: new Date(at.getTime() - 3600_000 * (1 + random() * 48)) });
+    // Every scenario draws the same random numbers in the same order, so adding one leaves the others' history as it was.
+    const price = pick(PRICES);
+    const createdAt = new Date(at.getTime() - 3600_000 * (1 + random() * 48));
+    const order =
+      scenario === "multi_currency"
+        ? shop.createOrder({ amount: price, createdAt, presentmentCurrency: "EUR", exchangeRate: "1.0850" })
+        : scenario === "split_refund"
+          ? shop.createOrder({ amount: price, createdAt, payments: splitPayments(price) })
+          : shop.createOrder({ amount: price, createdAt });
     const amount = refundAmount(order);
     const create = (extra: Partial<Parameters<typeof shop.createRefund>[1]> = {}): FakeRefund =>
       shop.createRefund(order.id, { amount, createdAt: at, note: "Customer return", ...extra });
@@ -83,6 +128,10 @@ export async function startDemoTraffic(options: { shopify: FakeShopify; shop: st
         return send(deliver(create({ visibleAfterMs: 365 * 86_400_000 })));
       case "late_visible":
         return send(deliver(create({ visibleAfterMs: 25_000 })));
+      case "multi_currency":
+        return send(deliver(create()));
+      case "split_refund":
+        return send(deliver(create({ transactions: splitRefund(order, amount) })));
     }
   }
 
@@ -102,7 +151,7 @@ export async function startDemoTraffic(options: { shopify: FakeShopify; shop: st
   const history: [Scenario, Date][] = [];
   for (let i = 0; i < count; i++) {
     const at = new Date(now - days * 86_400_000 * ((count - i) / count) + random() * 3600_000);
-    history.push([i % 11 === 3 ? "gateway_failure" : i % 13 === 5 ? "wrong_amount" : i % 17 === 9 ? "second_refund" : i % 23 === 1 ? "redelivered" : i % 31 === 2 ? "wrong_order" : "normal", at]);
+    history.push([i % 11 === 3 ? "gateway_failure" : i % 13 === 5 ? "wrong_amount" : i % 17 === 9 ? "second_refund" : i % 23 === 1 ? "redelivered" : i % 31 === 2 ? "wrong_order" : i === 7 ? "multi_currency" : i === 12 ? "split_refund" : "normal", at]);
   }
   // Two refunds Shopify never showed, a little past the 7-day timeout: UNVERIFIABLE, for a person.
   history.unshift(["never_visible", new Date(now - 7.2 * 86_400_000)], ["never_visible", new Date(now - 7.1 * 86_400_000)]);
