@@ -4,11 +4,12 @@ import { FakeShopify } from "../fake-shopify/server";
 import { refundWebhookBody } from "../fake-shopify/webhooks";
 import { TEST_APP } from "../test/support/credentials";
 import { installShop } from "../test/support/sessions";
+import { QUERY_COSTS } from "../app/shopify/admin/operations";
 import { migrate, row, scratchSqlite, type BenchRow } from "./support";
 
 const SHOP = "bench-readback.myshopify.com";
 /** The same selection as the app's read-back, one refund per request. */
-const NAIVE_QUERY = `query($id: ID!) { refund(id: $id) { id createdAt order { id name } totalRefundedSet { shopMoney { amount currencyCode } } transactions(first: 2) { nodes { id kind status gateway errorCode processedAt } } } }`;
+const NAIVE_QUERY = `query($id: ID!) { refund(id: $id) { id createdAt order { id name } totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } } transactions(first: 5) { nodes { id kind status gateway errorCode processedAt } pageInfo { hasNextPage endCursor } } } }`;
 
 /**
  * 2. A burst of refunds from one shop under Shopify's Standard rate limit (1,000-point bucket,
@@ -27,25 +28,26 @@ export async function benchReadback(count: number): Promise<BenchRow[]> {
   const db: PrismaClient = createPrismaClient(databaseUrl);
   try {
     await installShop(db, shopify, SHOP);
-    const { offlineGraphql } = await import("../app/verification/worker.server");
-    const { ShopifyReader } = await import("../app/verification/readback.server");
+    const { offlineGraphql } = await import("../app/shopify/admin/offline-client.server");
+    const { ShopifyGateway } = await import("../app/shopify/admin/gateway.server");
     const { processDue, nextDueTime } = await import("../app/verification/runtime.server");
     const { recordRefundDelivery } = await import("../app/verification/intake.server");
     const { REFUND_CREATED } = await import("../app/contracts/registry.server");
     const { parseRefundWebhook } = await import("../app/webhooks/refund-payload");
-    const { ThrottleGate } = await import("../app/verification/throttle");
+    const { ThrottleGate } = await import("../app/shopify/admin/throttle");
+    const { ADMIN_API_VERSION } = await import("../app/shopify/api-version");
 
     const gids: string[] = [];
     for (let i = 0; i < count; i++) {
       const order = shop.createOrder({ amount: "80.00" });
       const refund = shop.createRefund(order.id, { amount: "25.00" });
       const claim = parseRefundWebhook(refundWebhookBody(shop, refund));
-      await recordRefundDelivery(db, REFUND_CREATED, { shop: SHOP, webhookId: `w${i}`, eventId: `e${i}`, topic: "REFUNDS_CREATE", triggeredAt: new Date(virtualMs), apiVersion: "2025-07" }, claim, new Date(virtualMs));
+      await recordRefundDelivery(db, REFUND_CREATED, { shop: SHOP, webhookId: `w${i}`, eventId: `e${i}`, topic: "REFUNDS_CREATE", triggeredAt: new Date(virtualMs), apiVersion: ADMIN_API_VERSION }, claim, new Date(virtualMs));
       gids.push(claim.refundGid);
     }
 
-    const reader = new ShopifyReader(offlineGraphql, () => virtualMs, async (ms) => void (virtualMs += ms));
-    const deps = { db, contract: REFUND_CREATED, reader, now: () => new Date(virtualMs), workerId: "bench" };
+    const gateway = new ShopifyGateway(offlineGraphql, () => virtualMs, async (ms: number) => void (virtualMs += ms));
+    const deps = { db, contract: REFUND_CREATED, gateway, now: () => new Date(virtualMs), workerId: "bench" };
     const start = virtualMs;
     for (let pass = 0; pass < 10_000; pass++) {
       await processDue(deps);
@@ -56,7 +58,7 @@ export async function benchReadback(count: number): Promise<BenchRow[]> {
     const verified = await db.operation.count({ where: { status: "VERIFIED" } });
     if (verified !== count) throw new Error(`readback bench: ${verified} of ${count} verified`);
     const lastVerdict = (await db.operation.findFirstOrThrow({ orderBy: { decidedAt: "desc" } })).decidedAt!.getTime();
-    const batched = { requests: reader.stats.requests, cost: reader.stats.requestedCost, seconds: (lastVerdict - start) / 1000, throttled: shopify.api(SHOP).stats.throttled };
+    const batched = { requests: gateway.stats.requests, cost: gateway.stats.requestedCost, seconds: (lastVerdict - start) / 1000, throttled: shopify.api(SHOP).stats.throttled };
 
     // The naive way, on a full bucket: one refund(id:) request per refund (one attempt each, as all verify at once), waiting on the bucket the same way.
     const api = shopify.api(SHOP);
@@ -69,16 +71,15 @@ export async function benchReadback(count: number): Promise<BenchRow[]> {
     let naiveThrottled = 0;
     for (const id of gids) {
       for (;;) {
-        virtualMs += gate.waitMs(8, virtualMs);
-        try {
-          const body = await graphql(NAIVE_QUERY, { id });
-          gate.observe(body.extensions?.cost, virtualMs);
+        virtualMs += gate.waitMs(QUERY_COSTS.refundReadbackPerRefund, virtualMs);
+        const body = await graphql(NAIVE_QUERY, { id });
+        gate.observe(body.extensions?.cost, virtualMs);
+        if (!body.errors?.length) {
           naiveCost += body.extensions?.cost?.requestedQueryCost ?? 0;
           break;
-        } catch {
-          naiveThrottled++;
-          virtualMs += 1000;
         }
+        naiveThrottled++;
+        virtualMs += 1000;
       }
     }
     const naive = { requests: count, cost: naiveCost, seconds: (virtualMs - naiveStart) / 1000, throttled: naiveThrottled };

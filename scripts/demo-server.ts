@@ -71,6 +71,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     await shopify.close();
     throw error;
   }
+  // Refunds issued from the app in the demo announce themselves by webhook, as in a real shop.
+  shopify.webhookTarget = { appUrl };
   const traffic = await startDemoTraffic({ shopify, shop: options.shop, appUrl, secret: TEST_APP.secret, liveEveryMs: options.liveEveryMs, historyCount: options.historyCount });
   return {
     adminUrl: `${shopifyOrigin}/store/${options.shop.replace(".myshopify.com", "")}/apps/refund-verifier`,

@@ -11,6 +11,9 @@ export interface RefundRow {
   amount: string | null;
   amountDisplay: string | null;
   currency: string | null;
+  /** What Shopify recorded in the shop's currency, when it differs from the refund's. */
+  shopAmount: string | null;
+  shopCurrency: string | null;
   origin: string;
   status: string;
   reason: string | null;
@@ -103,6 +106,8 @@ export function toRow(contract: Contract, op: Operation): RefundRow {
     amount: op.amountMinor !== null && op.currency ? fromMinorUnits(op.amountMinor, op.currency) : op.amount,
     amountDisplay: op.amountMinor !== null && op.currency ? formatMoney(op.amountMinor, op.currency) : op.amount,
     currency: op.currency,
+    shopAmount: op.shopCurrency && op.shopCurrency !== op.currency ? op.shopAmount : null,
+    shopCurrency: op.shopCurrency && op.shopCurrency !== op.currency ? op.shopCurrency : null,
     origin: op.origin,
     status: op.status,
     reason: op.reason,

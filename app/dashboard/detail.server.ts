@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import type { ConditionResult, Evaluation } from "../contracts/evaluate";
+import { contractByVersion } from "../contracts/registry.server";
 import { toRow } from "./dashboard.server";
 
 export interface TimelineEntry {
@@ -27,7 +28,8 @@ export async function loadRefundDetail(db: PrismaClient, loaded: LoadedContract,
   });
   if (!op) return undefined;
   const deliveries = await db.webhookDelivery.findMany({ where: { shop, refundGid: op.refundGid }, orderBy: { receivedAt: "asc" } });
-  const contract = loaded.contract;
+  // Explained by the contract version that decided it, not the one new refunds are opened with.
+  const contract = (contractByVersion(op.contractId, op.contractVersion) ?? loaded).contract;
   const latest = op.evaluations.at(-1);
   const result = latest ? (JSON.parse(latest.result) as Evaluation | { redacted: true }) : undefined;
   const meanings = new Map<string, string>([
@@ -43,7 +45,7 @@ export async function loadRefundDetail(db: PrismaClient, loaded: LoadedContract,
       at: d.receivedAt.toISOString(),
       kind: "webhook" as const,
       title: "refunds/create webhook received",
-      detail: `delivery ${d.webhookId}${d.redeliveries ? `; ${d.redeliveries} redelivery${d.redeliveries > 1 ? "ies" : ""} of it dropped as duplicates` : ""}`,
+      detail: `delivery ${d.webhookId}, API ${d.apiVersion}${d.redeliveries ? `; ${d.redeliveries} redelivery${d.redeliveries > 1 ? "ies" : ""} of it dropped as duplicates` : ""}`,
       tone: "info" as const,
     })),
     ...op.observations
@@ -52,7 +54,7 @@ export async function loadRefundDetail(db: PrismaClient, loaded: LoadedContract,
         at: o.observedAt.toISOString(),
         kind: "observation" as const,
         title: o.ok ? "Read back from Shopify" : "Shopify read-back failed (not evidence)",
-        detail: o.ok ? (JSON.parse(o.data ?? "{}")?.data?.refund ? "the refund record was returned" : "Shopify did not show the refund yet") : (o.error ?? ""),
+        detail: `${o.ok ? (JSON.parse(o.data ?? "{}")?.data?.refund ? "the refund record was returned" : "Shopify did not show the refund yet") : (o.error ?? "")}${o.apiVersion ? ` (answered by API ${o.apiVersion})` : ""}`,
         tone: o.ok ? undefined : ("warning" as const),
       })),
     ...op.evaluations.map((e) => ({
@@ -72,7 +74,7 @@ export async function loadRefundDetail(db: PrismaClient, loaded: LoadedContract,
   ].sort((a, b) => a.at.localeCompare(b.at));
 
   return {
-    refund: { ...toRow(contract, op), refundGid: op.refundGid, orderGid: op.orderGid, attempts: op.attempts, revision: op.revision, escalate: op.escalate, reasons: JSON.parse(op.reasons) as string[], decidedAt: op.decidedAt?.toISOString() ?? null },
+    refund: { ...toRow(contract, op), shopAmount: op.shopAmount, shopCurrency: op.shopCurrency, refundGid: op.refundGid, orderGid: op.orderGid, attempts: op.attempts, revision: op.revision, escalate: op.escalate, reasons: JSON.parse(op.reasons) as string[], decidedAt: op.decidedAt?.toISOString() ?? null },
     nextAttemptAt: op.status === "PENDING" ? (op.nextDueAt?.toISOString() ?? null) : null,
     observing: op.status === "PENDING" && op.nextDueAt !== null,
     timeoutAt: new Date(op.startedAt.getTime() + contract.timing.timeout_ms).toISOString(),
@@ -81,6 +83,14 @@ export async function loadRefundDetail(db: PrismaClient, loaded: LoadedContract,
     duplicatesDropped: deliveries.reduce((sum, d) => sum + d.redeliveries, 0),
     contract: { id: op.contractId, version: op.contractVersion, hash: op.contractHash, declaredHash: op.contractDeclaredHash, summary: contract.summary },
     timeline,
+    apiVersions: apiVersionsOf(op.observations),
     now: now.toISOString(),
   };
+}
+
+/** Which Admin API versions served the evidence, per channel (the latest observation of each). */
+function apiVersionsOf(observations: { channel: string; apiVersion: string | null; observedAt: Date }[]): { channel: string; apiVersion: string }[] {
+  const latest = new Map<string, string>();
+  for (const o of observations) if (o.apiVersion) latest.set(o.channel, o.apiVersion);
+  return [...latest].map(([channel, apiVersion]) => ({ channel, apiVersion }));
 }

@@ -7,12 +7,14 @@ import { exportCsv } from "./export.server";
 /** The dashboard's data for one shop: figures for the period, one page of rows, and the filters as understood. */
 export async function loadDashboard(shop: string, params: URLSearchParams, now: Date) {
   const filters = parseFilters(params);
-  const [figureData, page, total] = await Promise.all([
+  const [figureData, page, total, state] = await Promise.all([
     figures(db, shop, filters, now),
     listRefunds(db, REFUND_CREATED.contract, shop, filters),
     db.operation.count({ where: rowFilter(shop, filters) }),
+    db.shopState.findUnique({ where: { shop }, select: { sweepCompletedAt: true, sweepStartedAt: true } }),
   ]);
-  return { figures: figureData, ...page, total, filters, now: now.toISOString() };
+  const sweep = { lastCompletedAt: state?.sweepCompletedAt?.toISOString() ?? null, runningSince: state?.sweepStartedAt?.toISOString() ?? null };
+  return { figures: figureData, ...page, total, filters, sweep, now: now.toISOString() };
 }
 
 export function csvExportResponse(shop: string, params: URLSearchParams, now: Date): Response {

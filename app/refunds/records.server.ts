@@ -18,6 +18,12 @@ export async function updateRecord(db: PrismaClient, record: Pick<RefundRecord, 
   return revision;
 }
 
+/** updateRecord, then the record as it now is. */
+export async function rewriteRecord(db: PrismaClient, record: RefundRecord, data: Prisma.RefundRecordUpdateManyMutationInput, now: Date): Promise<RefundRecord> {
+  await updateRecord(db, record, data, now);
+  return db.refundRecord.findUniqueOrThrow({ where: { id: record.id } });
+}
+
 export const formatSysId = (n: number) => `RF-${String(n).padStart(6, "0")}`;
 
 /** Mints a record in status created, with the shop's next RF- number (retrying if another mint took it). */
@@ -48,6 +54,8 @@ export function recordView(record: RefundRecord, verdict: { status: string; reas
     returnId: record.returnId,
     amountMinor: record.amountMinor.toString(),
     currency: record.currency,
+    shopAmountMinor: record.shopAmountMinor?.toString() ?? null,
+    shopCurrency: record.shopCurrency,
     note: record.note,
     notify: record.notify,
     revisionNum: record.revisionNum,
@@ -56,6 +64,9 @@ export function recordView(record: RefundRecord, verdict: { status: string; reas
     failureReason: record.failureReason,
     refCaptions: JSON.parse(record.refCaptions) as { id: string; caption: string }[],
     calls: record.calls,
+    idempotencyKey: record.id,
+    shopifyOutcome: record.shopifyOutcome,
+    outcomeDetail: record.outcomeDetail,
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
     verdict,

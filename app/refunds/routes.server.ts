@@ -1,9 +1,12 @@
 import db from "../db.server";
 import { REFUND_CREATED } from "../contracts/registry.server";
 import { fromMinorUnits } from "../money/currency";
-import { interactiveGraphql } from "../verification/worker.server";
-import { issueRefund, loadOrderForRefund, refundableMinor, retryRefund, type IssueResult } from "./issue.server";
+import { loadOrderForRefund } from "../shopify/admin/refunds.server";
+import { interactiveGateway } from "../verification/worker.server";
+import { issueRefund, unsettledRecord, type IssueResult } from "./issue.server";
+import { presentmentCurrency, refundableMinor } from "./plan";
 import { recordView } from "./records.server";
+import { resendRefund, settleWithoutRefund } from "./recover.server";
 
 const notFound = (what: string) => new Response(`No such ${what} in this shop`, { status: 404 });
 const orderGid = (orderId: string) => `gid://shopify/Order/${/^\d+$/.test(orderId) ? orderId : "0"}`;
@@ -13,35 +16,52 @@ async function verdictsByRef(shop: string, refs: string[]) {
   return new Map(ops.map((op) => [op.refundGid, op]));
 }
 
-/** The refund form's data: the order as Shopify has it now, and the attempts made from the app. */
+/** The refund form's data: the order as Shopify has it now (in the currency the customer paid in), and the attempts made from the app. */
 export async function refundFormData(shop: string, orderId: string) {
-  const order = await loadOrderForRefund(interactiveGraphql(shop), orderGid(orderId));
+  const answer = await loadOrderForRefund(interactiveGateway(), shop, orderGid(orderId));
+  if (!answer.ok) throw new Response(`Shopify did not answer (${answer.message}). Try again in a moment.`, { status: 502 });
+  const order = answer.data;
   if (!order) throw notFound("order");
+  const currency = presentmentCurrency(order);
   const records = await db.refundRecord.findMany({ where: { shop, orderId: order.id }, orderBy: { createdAt: "desc" } });
   const verdicts = await verdictsByRef(shop, records.flatMap((r) => (r.refundRef ? [r.refundRef] : [])));
+  const unsettled = await unsettledRecord(db, shop, order.id);
   return {
     order: {
       id: order.id,
       legacyId: orderId,
       name: order.name,
-      currency: order.currencyCode,
-      refunded: order.totalRefundedSet.shopMoney.amount,
-      refundable: fromMinorUnits(refundableMinor(order), order.currencyCode),
+      currency,
+      shopCurrency: order.currencyCode,
+      refunded: order.totalRefundedSet.presentmentMoney.amount,
+      refundable: fromMinorUnits(refundableMinor(order), currency),
     },
     records: records.map((r) => {
       const op = r.refundRef ? verdicts.get(r.refundRef) : undefined;
-      return { ...recordView(r, op ? { status: op.status, reason: op.reason } : null), operationId: op?.id ?? null, amount: fromMinorUnits(r.amountMinor, r.currency) };
+      return {
+        ...recordView(r, op ? { status: op.status, reason: op.reason } : null),
+        operationId: op?.id ?? null,
+        amount: fromMinorUnits(r.amountMinor, r.currency),
+        shopAmount: r.shopAmountMinor !== null && r.shopCurrency ? fromMinorUnits(r.shopAmountMinor, r.shopCurrency) : null,
+      };
     }),
+    unsettledSysId: unsettled?.sysId ?? null,
     duplicateOnOrder: Boolean(await db.operation.findFirst({ where: { shop, orderGid: order.id, reason: "duplicate_refund_present" }, select: { id: true } })),
   };
 }
 
-export async function refundFormAction(shop: string, orderId: string, form: FormData, now: Date): Promise<IssueResult> {
-  const graphql = interactiveGraphql(shop);
-  if (form.get("intent") === "retry") {
-    return retryRefund(db, REFUND_CREATED, graphql, shop, String(form.get("recordId") ?? ""), String(form.get("revision") ?? ""), now);
+export async function refundFormAction(shop: string, orderId: string, form: FormData, actor: string, now: Date): Promise<IssueResult> {
+  const gateway = interactiveGateway();
+  const recordId = String(form.get("recordId") ?? "");
+  const revision = String(form.get("revision") ?? "");
+  switch (form.get("intent")) {
+    case "resend":
+      return resendRefund(db, REFUND_CREATED, gateway, shop, recordId, revision, now);
+    case "settle":
+      return settleWithoutRefund(db, shop, recordId, revision, actor, now);
+    default:
+      return issueRefund(db, REFUND_CREATED, gateway, { shop, orderId: orderGid(orderId), amount: String(form.get("amount") ?? ""), note: String(form.get("note") ?? ""), notify: form.get("notify") === "on" }, now);
   }
-  return issueRefund(db, REFUND_CREATED, graphql, { shop, orderId: orderGid(orderId), amount: String(form.get("amount") ?? ""), note: String(form.get("note") ?? ""), notify: form.get("notify") === "on" }, now);
 }
 
 /** GET /app/api/refunds/:id: the record, read-only, for the current shop only. */
@@ -51,4 +71,3 @@ export async function refundRecordJson(shop: string, id: string) {
   const op = record.refundRef ? (await verdictsByRef(shop, [record.refundRef])).get(record.refundRef) : undefined;
   return recordView(record, op ? { status: op.status, reason: op.reason } : null);
 }
-

@@ -47,8 +47,14 @@ const SORT_OPTIONS = [
   { label: "Smallest amount", value: "amount_asc" },
 ];
 
+/** The reconciliation sweep is the only guarantee for lost webhooks: say when it last looked. */
+function sweepStatus(sweep: { lastCompletedAt: string | null; runningSince: string | null }): string {
+  const last = sweep.lastCompletedAt ? `lost-webhook check completed ${sweep.lastCompletedAt.slice(0, 16).replace("T", " ")} UTC` : "lost-webhook check not completed yet";
+  return sweep.runningSince ? `${last}; one is running` : last;
+}
+
 export default function Dashboard() {
-  const { figures, rows, pageInfo, filters, now, total } = useLoaderData<typeof loader>();
+  const { figures, rows, pageInfo, filters, now, total, sweep } = useLoaderData<typeof loader>();
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const navigation = useNavigation();
@@ -110,8 +116,8 @@ export default function Dashboard() {
           <Text as="h2" variant="headingMd">
             {periodLabel}
           </Text>
-          <Text as="p" tone="subdued">
-            {`Updated ${now.slice(11, 19)} UTC`}
+          <Text as="p" tone="subdued" id="sweep-status">
+            {`Updated ${now.slice(11, 19)} UTC · ${sweepStatus(sweep)}`}
           </Text>
         </InlineStack>
         <InlineGrid columns={{ xs: 2, sm: 3, md: 6 }} gap="300">
@@ -233,6 +239,11 @@ export default function Dashboard() {
                   <Text as="span" alignment="end" numeric>
                     {row.amountDisplay ? `${row.amountDisplay} ${row.currency ?? ""}` : "—"}
                   </Text>
+                  {row.shopAmount ? (
+                    <Text as="span" alignment="end" numeric variant="bodySm" tone="subdued">
+                      {`${row.shopAmount} ${row.shopCurrency} in shop money`}
+                    </Text>
+                  ) : null}
                 </IndexTable.Cell>
                 <IndexTable.Cell>
                   <VerdictBadge status={row.status} />

@@ -13,15 +13,20 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
-  const { session } = await authenticateAdmin(request);
-  const result = await refundFormAction(session.shop, params.orderId ?? "", await request.formData(), new Date());
-  return json(result.ok ? { ok: true as const, sysId: result.record.sysId, message: `${result.record.sysId} sent to Shopify. The verdict follows within seconds.` } : { ok: false as const, code: result.code, message: result.message }, { status: result.ok ? 200 : result.status });
+  const { session, sessionToken } = await authenticateAdmin(request);
+  const result = await refundFormAction(session.shop, params.orderId ?? "", await request.formData(), String(sessionToken?.sub ?? "unknown"), new Date());
+  return json(result.ok ? { ok: true as const, sysId: result.record.sysId, message: successMessage(result.record) } : { ok: false as const, code: result.code, message: result.message }, { status: result.ok ? 200 : result.status });
 };
+
+function successMessage(record: { sysId: string; shopifyOutcome: string; status: string }): string {
+  if (record.shopifyOutcome === "created") return `${record.sysId} sent to Shopify. The verdict follows within seconds.`;
+  return `${record.sysId} is settled: no refund was made for it. The order is open to refunds again.`;
+}
 
 const STATUS_TONE = { created: "info", succeeded: "success", failed: "critical" } as const;
 
 export default function IssueRefund() {
-  const { order, records, duplicateOnOrder } = useLoaderData<typeof loader>();
+  const { order, records, duplicateOnOrder, unsettledSysId } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const [amount, setAmount] = useState("");
@@ -34,7 +39,12 @@ export default function IssueRefund() {
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
-            {result ? <Banner tone={result.ok ? "success" : result.code === "OUTCOME_UNKNOWN" ? "warning" : "critical"} title={result.message} /> : null}
+            {result ? <Banner tone={result.ok ? "success" : result.code === "OUTCOME_UNKNOWN" || result.code === "OUTCOME_PENDING" ? "warning" : "critical"} title={result.message} /> : null}
+            {unsettledSysId ? (
+              <Banner tone="warning" title={`${unsettledSysId} has no answer from Shopify yet`}>
+                <p>A new refund on this order waits until {unsettledSysId} is settled, so that a customer is never refunded twice.</p>
+              </Banner>
+            ) : null}
             {duplicateOnOrder ? (
               <Banner tone="critical" title="Do not retry on this order">
                 <p>Shopify created more than one refund on this order. Check it in Shopify admin before refunding again.</p>
@@ -44,11 +54,20 @@ export default function IssueRefund() {
               <Form method="post">
                 <FormLayout>
                   <input type="hidden" name="intent" value="issue" />
-                  <TextField label={`Amount (${order.currency})`} name="amount" value={amount} onChange={setAmount} autoComplete="off" inputMode="decimal" placeholder="25.00" helpText={`At most ${order.refundable} ${order.currency}; checked with Shopify before anything is sent.`} />
+                  <TextField
+                    label={`Amount (${order.currency})`}
+                    name="amount"
+                    value={amount}
+                    onChange={setAmount}
+                    autoComplete="off"
+                    inputMode="decimal"
+                    placeholder="25.00"
+                    helpText={`At most ${order.refundable} ${order.currency}${order.currency !== order.shopCurrency ? `, the currency the customer paid in (the shop's is ${order.shopCurrency})` : ""}; checked with Shopify before anything is sent.`}
+                  />
                   <TextField label="Note (optional)" name="note" value={note} onChange={setNote} autoComplete="off" multiline={2} />
                   <Checkbox label="Notify the customer" name="notify" checked={notify} onChange={setNotify} />
                   <InlineStack gap="200">
-                    <Button submit variant="primary" loading={busy} disabled={busy || !amount}>
+                    <Button submit variant="primary" loading={busy} disabled={busy || !amount || Boolean(unsettledSysId)}>
                       Refund
                     </Button>
                   </InlineStack>
@@ -68,18 +87,18 @@ export default function IssueRefund() {
                   <InlineStack gap="200" blockAlign="center">
                     <Text as="span" fontWeight="semibold">{record.sysId}</Text>
                     <Text as="span">{`${record.amount} ${record.currency}`}</Text>
+                    {record.shopAmount && record.shopCurrency !== record.currency ? <Text as="span" tone="subdued">{`(${record.shopAmount} ${record.shopCurrency})`}</Text> : null}
                     <Badge tone={STATUS_TONE[record.status as keyof typeof STATUS_TONE]}>{record.status}</Badge>
                     {record.verdict ? <VerdictBadge status={record.verdict.status} /> : null}
                   </InlineStack>
                   {record.failureReason ? <Text as="p" variant="bodySm" tone="subdued">{record.failureReason}</Text> : null}
                   {record.operationId ? <RemixLink to={`/app/refunds/${record.operationId}`}>Evidence</RemixLink> : null}
-                  {record.status === "created" && !record.refundRef && record.failureReason && !duplicateOnOrder ? (
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="retry" />
-                      <input type="hidden" name="recordId" value={record.id} />
-                      <input type="hidden" name="revision" value={record.revision} />
-                      <Button submit size="slim" loading={busy}>Try again</Button>
-                    </Form>
+                  {record.outcomeDetail && record.shopifyOutcome !== "refused" ? <Text as="p" variant="bodySm" tone="subdued">{record.outcomeDetail}</Text> : null}
+                  {record.shopifyOutcome === "unknown" || record.shopifyOutcome === "key_conflict" ? (
+                    <InlineStack gap="200">
+                      {record.shopifyOutcome === "unknown" ? <RecordAction record={record} intent="resend" label={`Ask Shopify again about ${record.sysId}`} busy={busy} /> : null}
+                      <RecordAction record={record} intent="settle" label={`Shopify admin shows no refund for ${record.sysId}`} busy={busy} />
+                    </InlineStack>
                   ) : null}
                 </BlockStack>
               ))}
@@ -88,5 +107,18 @@ export default function IssueRefund() {
         </Layout.Section>
       </Layout>
     </Page>
+  );
+}
+
+function RecordAction({ record, intent, label, busy }: { record: { id: string; revision: string }; intent: "resend" | "settle"; label: string; busy: boolean }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="recordId" value={record.id} />
+      <input type="hidden" name="revision" value={record.revision} />
+      <Button submit size="slim" loading={busy}>
+        {label}
+      </Button>
+    </Form>
   );
 }

@@ -170,6 +170,12 @@ export default function RefundDetail() {
                 <Text as="p" variant="bodySm" tone="subdued">{`hash ${detail.contract.hash} (declared ${detail.contract.declaredHash})`}</Text>
                 <Text as="p" variant="bodySm">{detail.contract.summary}</Text>
                 <Text as="p" variant="bodySm" tone="subdued">{`Refund ${refund.refundGid}`}</Text>
+                {refund.shopAmount && refund.shopCurrency && refund.shopCurrency !== refund.currency ? (
+                  <Text as="p" variant="bodySm">{`Shopify recorded ${refund.shopAmount} ${refund.shopCurrency} in the shop's currency.`}</Text>
+                ) : null}
+                {detail.apiVersions.map((v) => (
+                  <Text key={v.channel} as="p" variant="bodySm" tone="subdued" data-api-version={v.channel}>{`${v.channel}: answered by Admin API ${v.apiVersion}`}</Text>
+                ))}
               </BlockStack>
             </Card>
           </BlockStack>

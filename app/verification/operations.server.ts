@@ -109,6 +109,7 @@ export interface ObservationRecord {
   ok: boolean;
   data?: unknown;
   error?: string;
+  apiVersion?: string | null;
 }
 
 export class StaleClaimError extends Error {}
@@ -125,7 +126,7 @@ export async function recordEvaluation(
   observations: ObservationRecord[],
   result: Evaluation,
   now: Date,
-  readback: { counted: boolean; retryAfterMs: number; orderName?: string },
+  readback: { counted: boolean; retryAfterMs: number; orderName?: string; shopMoney?: { amount: string; currencyCode: string } },
 ): Promise<void> {
   const final = result.verdict !== "PENDING";
   const attempts = claimed.attempts + (readback.counted ? 1 : 0);
@@ -163,6 +164,7 @@ export async function recordEvaluation(
       revision: claimed.revision + 1,
       ...(final ? { decidedAt: now, reviewState: result.escalate ? "open" : "none" } : {}),
       ...(readback.orderName ? { orderName: readback.orderName } : {}),
+      ...(readback.shopMoney ? { shopAmount: readback.shopMoney.amount, shopCurrency: readback.shopMoney.currencyCode } : {}),
     },
   });
   if (count !== 1) throw new StaleClaimError(`operation ${claimed.id} changed while it was being evaluated`);
@@ -176,6 +178,7 @@ export async function recordEvaluation(
       ok: observation.ok,
       data: observation.ok ? JSON.stringify(observation.data) : null,
       error: observation.error ?? null,
+      apiVersion: observation.apiVersion ?? null,
     })),
   });
   await db.evaluation.create({

@@ -1,105 +1,97 @@
 import type { PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import { sumDecimals } from "../money/decimal";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { SWEEP_REFUNDS_PER_ORDER } from "../shopify/admin/operations";
+import { loadOrderRefunds, loadSweepPage, type SweptOrder } from "../shopify/admin/refunds.server";
 import { openOperation } from "./operations.server";
-import type { ShopifyReader } from "./readback.server";
 
-/**
- * Orders updated since the last sweep, with their refunds. Sized to stay well under the
- * 1,000-point limit: 2 + 10 orders × (1 + 5 refunds × 14) ≈ 712 points requested.
- */
-export const REFUND_SWEEP_QUERY = `#graphql
-query RefundSweep($query: String!, $after: String) {
-  orders(first: 10, after: $after, query: $query, sortKey: UPDATED_AT) {
-    nodes {
-      id
-      name
-      refunds(first: 5) {
-        id
-        createdAt
-        totalRefundedSet { shopMoney { amount currencyCode } }
-        transactions(first: 3) { nodes { kind status amountSet { shopMoney { amount currencyCode } } } }
-      }
-    }
-    pageInfo { hasNextPage endCursor }
-  }
-}`;
-const SWEEP_COST = 712;
 /** Sweeps overlap by this much, so an order updated during the last sweep is not missed. */
 const OVERLAP_MS = 5 * 60_000;
 /** A shop's first sweep looks back this far. */
 const FIRST_LOOK_BACK_MS = 24 * 3600_000;
 export const DEFAULT_SWEEP_INTERVAL_MS = 15 * 60_000;
 
-interface SweptRefund {
-  id: string;
-  createdAt: string | null;
-  totalRefundedSet: { shopMoney: { amount: string; currencyCode: string } };
-  transactions: { nodes: { kind: string; amountSet: { shopMoney: { amount: string; currencyCode: string } } }[] };
-}
-interface SweptOrder {
-  id: string;
-  name: string;
-  refunds: SweptRefund[];
-}
-
 export interface SweepResult {
-  ok: boolean;
+  /** The sweep reached its last page. */
+  completed: boolean;
   ordersSeen: number;
   opened: number;
+  /** Why it stopped before the last page (it resumes there on the next pass). */
   error?: string;
 }
 
-/**
- * Webhooks can be lost: asks Shopify for orders updated since the last sweep and opens an
- * operation for every refund that has none. The amount is what the refund's REFUND
- * transactions add up to, as for a webhook. The cursor moves only after a complete sweep.
- */
-export async function sweepShop(db: PrismaClient, reader: ShopifyReader, contract: LoadedContract, shop: string, now: Date): Promise<SweepResult> {
-  const state = await db.shopState.findUnique({ where: { shop } });
-  const since = new Date((state?.lastSweepAt?.getTime() ?? now.getTime() - FIRST_LOOK_BACK_MS + OVERLAP_MS) - OVERLAP_MS);
-  const query = `updated_at:>='${since.toISOString()}'`;
-  const result: SweepResult = { ok: true, ordersSeen: 0, opened: 0 };
-  let after: string | null = null;
-  do {
-    const answer = await reader.query(shop, REFUND_SWEEP_QUERY, { query, after }, SWEEP_COST);
-    if (!answer.ok) return { ...result, ok: false, error: answer.error };
-    const page = (answer.body.data as { orders?: { nodes: SweptOrder[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } } | undefined)?.orders;
-    if (!page) return { ...result, ok: false, error: "malformed response: no orders" };
-    for (const order of page.nodes) {
-      result.ordersSeen++;
-      for (const refund of order.refunds) {
-        if (!refund.createdAt) continue;
-        const money = refund.transactions.nodes.filter((t) => t.kind === "REFUND").map((t) => t.amountSet.shopMoney);
-        const opened = await openOperation(
-          db,
-          contract,
-          {
-            shop,
-            refundGid: refund.id,
-            orderGid: order.id,
-            orderName: order.name,
-            origin: "reconciliation",
-            amount: sumDecimals(money.map((m) => m.amount)),
-            currency: money[0]?.currencyCode ?? refund.totalRefundedSet.shopMoney.currencyCode,
-            startedAt: new Date(refund.createdAt),
-          },
-          now,
-        );
-        if (opened) result.opened++;
-      }
-    }
-    after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
-  } while (after);
-  await db.shopState.upsert({
-    where: { shop },
-    create: { shop, lastSweepAt: now, sweepRequested: false },
-    update: { lastSweepAt: now, sweepRequested: false },
-  });
-  return result;
+interface SweptRefund {
+  id: string;
+  createdAt?: string | null;
+  transactions: { nodes: { kind: string; amountSet: { presentmentMoney: { amount: string; currencyCode: string } } }[]; pageInfo: { hasNextPage: boolean } };
 }
 
-/** Shops with an offline session whose sweep is due (interval passed, or asked for). */
+/**
+ * $input for a refund seen only by the sweep: what its REFUND transactions add up to, in the
+ * currency the customer paid in, as a webhook would state it; unknown when they were not all read.
+ */
+function claimedAmount(refund: SweptRefund): { amount: string | null; currency: string | null } {
+  const money = refund.transactions.nodes.filter((t) => t.kind === "REFUND").map((t) => t.amountSet.presentmentMoney);
+  const currencies = new Set(money.map((m) => m.currencyCode));
+  if (refund.transactions.pageInfo.hasNextPage || currencies.size !== 1) return { amount: null, currency: money[0]?.currencyCode ?? null };
+  return { amount: sumDecimals(money.map((m) => m.amount)), currency: money[0].currencyCode };
+}
+
+async function openSwept(db: PrismaClient, contract: LoadedContract, shop: string, order: { id: string; name: string }, refunds: SweptRefund[], now: Date): Promise<number> {
+  let opened = 0;
+  for (const refund of refunds) {
+    if (!refund.createdAt) continue;
+    const facts = { shop, refundGid: refund.id, orderGid: order.id, orderName: order.name, origin: "reconciliation" as const, startedAt: new Date(refund.createdAt), ...claimedAmount(refund) };
+    if (await openOperation(db, contract, facts, now)) opened++;
+  }
+  return opened;
+}
+
+/** Every refund of a swept order: the page's list, or, when it came back full, the whole order read alone. */
+async function refundsOf(gateway: ShopifyGateway, shop: string, order: SweptOrder): Promise<{ ok: true; refunds: SweptRefund[] } | { ok: false; error: string }> {
+  if (order.refunds.length < SWEEP_REFUNDS_PER_ORDER) return { ok: true, refunds: order.refunds };
+  const whole = await loadOrderRefunds(gateway, shop, order.id);
+  if (!whole.ok) return { ok: false, error: whole.message };
+  return { ok: true, refunds: whole.data?.refunds ?? [] };
+}
+
+/**
+ * Webhooks can be lost: reads the orders updated since the last complete sweep and opens an
+ * operation for every refund that has none. The sweep is durable: Shopify's cursor is stored
+ * after each page, so a throttled bucket, a crash or a restart resumes it where it stopped
+ * (redoing at most one page, which opens nothing twice). Only a complete sweep moves the window.
+ */
+export async function sweepShop(db: PrismaClient, gateway: ShopifyGateway, contract: LoadedContract, shop: string, now: Date): Promise<SweepResult> {
+  let state = await db.shopState.findUnique({ where: { shop } });
+  if (!state?.sweepStartedAt || !state.sweepSince) {
+    const since = new Date((state?.lastSweepAt?.getTime() ?? now.getTime() - FIRST_LOOK_BACK_MS + OVERLAP_MS) - OVERLAP_MS);
+    const begin = { sweepStartedAt: now, sweepSince: since, sweepCursor: null };
+    state = await db.shopState.upsert({ where: { shop }, create: { shop, ...begin }, update: begin });
+  }
+  const query = `updated_at:>='${state.sweepSince!.toISOString()}'`;
+  const result: SweepResult = { completed: false, ordersSeen: 0, opened: 0 };
+  let cursor = state.sweepCursor;
+  do {
+    const page = await loadSweepPage(gateway, shop, query, cursor);
+    if (!page.ok) return { ...result, error: page.message };
+    for (const order of page.data.nodes) {
+      const refunds = await refundsOf(gateway, shop, order);
+      if (!refunds.ok) return { ...result, error: refunds.error };
+      result.ordersSeen++;
+      result.opened += await openSwept(db, contract, shop, order, refunds.refunds, now);
+    }
+    cursor = page.data.pageInfo.hasNextPage ? (page.data.pageInfo.endCursor ?? null) : null;
+    if (cursor) await db.shopState.update({ where: { shop }, data: { sweepCursor: cursor } });
+  } while (cursor);
+  await db.shopState.update({
+    where: { shop },
+    data: { lastSweepAt: state.sweepStartedAt, sweepCompletedAt: now, sweepStartedAt: null, sweepSince: null, sweepCursor: null, sweepRequested: false },
+  });
+  return { ...result, completed: true };
+}
+
+/** Shops with an offline session whose sweep is due: one in progress, the interval passed, or asked for. */
 export async function shopsDueForSweep(db: PrismaClient, now: Date, intervalMs: number): Promise<string[]> {
   const installed = await db.session.findMany({ where: { isOnline: false }, select: { shop: true }, distinct: ["shop"] });
   const states = new Map((await db.shopState.findMany({ where: { shop: { in: installed.map((s) => s.shop) } } })).map((s) => [s.shop, s]));
@@ -108,7 +100,7 @@ export async function shopsDueForSweep(db: PrismaClient, now: Date, intervalMs: 
     .filter((shop) => {
       const state = states.get(shop);
       if (state?.uninstalledAt) return false;
-      return !state?.lastSweepAt || state.sweepRequested || state.lastSweepAt.getTime() + intervalMs <= now.getTime();
+      return !state?.lastSweepAt || state.sweepStartedAt || state.sweepRequested || state.lastSweepAt.getTime() + intervalMs <= now.getTime();
     });
 }
 

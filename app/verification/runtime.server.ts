@@ -2,15 +2,17 @@ import type { PrismaClient } from "@prisma/client";
 import { evaluate } from "../contracts/evaluate";
 import type { LoadedContract } from "../contracts/load";
 import { buildBindings } from "./bindings";
+import { contractByVersion } from "../contracts/registry.server";
 import { claimDue, recordEvaluation, releaseClaim, StaleClaimError, type ObservationRecord } from "./operations.server";
-import type { ShopifyReader } from "./readback.server";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { readRefunds, type ReadbackBody } from "../shopify/admin/refund-readback.server";
 import { webhookEvidence } from "./webhook-evidence.server";
-import { syncRecordStatus } from "../refunds/issue.server";
+import { syncRecordStatus } from "../refunds/sync.server";
 
 export interface RuntimeDeps {
   db: PrismaClient;
   contract: LoadedContract;
-  reader: ShopifyReader;
+  gateway: ShopifyGateway;
   now: () => Date;
   workerId: string;
   /** How long a claim holds before another worker may take the operation over. */
@@ -31,9 +33,10 @@ export interface PassResult {
   deferred: number;
 }
 
-function orderNameOf(body: unknown): string | undefined {
-  const name = (body as { data?: { refund?: { order?: { name?: unknown } } } })?.data?.refund?.order?.name;
-  return typeof name === "string" ? name : undefined;
+/** What the read-back tells about the refund beyond the verdict: the order's name, and the shop-money amount. */
+function readbackFacts(body: ReadbackBody) {
+  const refund = body.data.refund;
+  return { orderName: refund?.order.name, shopMoney: refund?.totalRefundedSet.shopMoney };
 }
 
 /**
@@ -42,13 +45,13 @@ function orderNameOf(body: unknown): string | undefined {
  * become failed observations and a back-off, never evidence.
  */
 export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
-  const { db, contract, reader } = deps;
+  const { db, contract, gateway } = deps;
   const claimed = await claimDue(db, deps.workerId, deps.now(), deps.leaseMs ?? 30_000, deps.batchLimit ?? 1000);
   const byShop = groupBy(claimed, (op) => op.shop);
   const result: PassResult = { claimed: claimed.length, decided: 0, stale: 0, deferred: 0 };
 
   for (const [shop, operations] of byShop) {
-    const readbacks = await reader.read(shop, operations.map((op) => op.refundGid));
+    const readbacks = await readRefunds(gateway, shop, operations.map((op) => op.refundGid));
     for (const op of operations) {
       const observedAt = deps.now();
       const readback = readbacks.get(op.refundGid)!;
@@ -58,26 +61,29 @@ export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
         continue;
       }
       const webhooks = await webhookEvidence(db, op);
-      const observed: Record<string, unknown> = { ...webhooks };
+      const observed: Record<string, unknown> = { refund_events: webhooks.refund_events, order_refund_events: webhooks.order_refund_events };
+      const { apiVersions } = webhooks;
       const observations: ObservationRecord[] = [
         readback.ok
-          ? { channel: "refund_readback", observedAt, ok: true, data: readback.body }
-          : { channel: "refund_readback", observedAt, ok: false, error: readback.error },
-        { channel: "refund_events", observedAt, ok: true, data: webhooks.refund_events },
-        { channel: "order_refund_events", observedAt, ok: true, data: webhooks.order_refund_events },
+          ? { channel: "refund_readback", observedAt, ok: true, data: readback.body, apiVersion: readback.apiVersion }
+          : { channel: "refund_readback", observedAt, ok: false, error: readback.error, apiVersion: readback.apiVersion },
+        { channel: "refund_events", observedAt, ok: true, data: webhooks.refund_events, apiVersion: apiVersions.refund_events },
+        { channel: "order_refund_events", observedAt, ok: true, data: webhooks.order_refund_events, apiVersion: apiVersions.order_refund_events },
       ];
       if (readback.ok) observed.refund_readback = readback.body;
+      // An operation is judged to its end by the contract version it was opened under.
+      const opContract = contractByVersion(op.contractId, op.contractVersion) ?? contract;
       const facts = { ...op, actionResult: op.actionResult ? JSON.parse(op.actionResult) : null };
-      const evaluation = evaluate(contract, buildBindings(facts, observed, deps.now()));
+      const evaluation = evaluate(opContract, buildBindings(opContract, facts, observed, deps.now()));
       // The timeout means "Shopify showed no evidence", which a failed read cannot tell: keep
       // reading (with back-off) for up to a day past the timeout before giving up.
-      const timeoutAt = op.startedAt.getTime() + contract.contract.timing.timeout_ms;
+      const timeoutAt = op.startedAt.getTime() + opContract.contract.timing.timeout_ms;
       const deferTimeout = evaluation.verdict === "UNVERIFIABLE" && !readback.ok && deps.now().getTime() < timeoutAt + TIMEOUT_GRACE_MS;
       try {
-        await recordEvaluation(db, contract, op, observations, deferTimeout ? { ...evaluation, verdict: "PENDING", escalate: false } : evaluation, deps.now(), {
+        await recordEvaluation(db, opContract, op, observations, deferTimeout ? { ...evaluation, verdict: "PENDING", escalate: false } : evaluation, deps.now(), {
           counted: readback.ok,
           retryAfterMs: readback.ok ? 0 : readback.retryAfterMs,
-          orderName: readback.ok ? orderNameOf(readback.body) : undefined,
+          ...(readback.ok ? readbackFacts(readback.body) : {}),
         });
         // A refund issued in the app: its record's status follows what Shopify reports of the transaction.
         if (op.origin === "app" && readback.ok) await syncRecordStatus(db, op.shop, op.refundGid, readback.body, deps.now());

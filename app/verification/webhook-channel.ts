@@ -69,7 +69,7 @@ export function summarizeDeliveries(deliveries: StoredDelivery[], distinctBy: "e
 }
 
 /** The order's refunds/create deliveries for refunds created since the operation started (whole seconds, as the contract's window). */
-export function sinceOperationStart(deliveries: StoredDelivery[], startedAt: Date): StoredDelivery[] {
+export function sinceOperationStart<T extends StoredDelivery>(deliveries: T[], startedAt: Date): T[] {
   const startSecond = Math.floor(startedAt.getTime() / 1000);
   return deliveries.filter((d) => Math.floor(d.refundCreatedAt.getTime() / 1000) >= startSecond);
 }

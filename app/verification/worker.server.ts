@@ -1,35 +1,25 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { REFUND_CREATED } from "../contracts/registry.server";
-import { unauthenticated } from "../shopify.server";
 import db from "../db.server";
-import { ShopifyReader, type ShopGraphql } from "./readback.server";
+import { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { readRefunds } from "../shopify/admin/refund-readback.server";
+import { offlineGraphql } from "../shopify/admin/offline-client.server";
+import type { ShopGraphql } from "../shopify/admin/transport";
+import { recoverUnsettledRecords } from "../refunds/recover.server";
+import { syncRecordStatus } from "../refunds/sync.server";
 import { groupBy, nextDueTime, processDue, type RuntimeDeps } from "./runtime.server";
 import { DEFAULT_SWEEP_INTERVAL_MS, shopsDueForSweep, sweepShop } from "./reconcile.server";
-import { ORDER_REFUNDS_COST, recoverRecord, syncRecordStatus, unstampedRecords } from "../refunds/issue.server";
-import { updateRecord } from "../refunds/records.server";
 
-/** A request Shopify has not answered by then is abandoned (and retried later): a hung answer must not stall the worker. */
-const REQUEST_TIMEOUT_MS = Number(process.env.VERIFIER_REQUEST_TIMEOUT_MS || 10_000);
+/** Refunds issued in the app whose transactions still settle are read again this often. */
+const SETTLE_INTERVAL_MS = 60_000;
 
-/** The GraphQL Admin API with the shop's offline session, through Shopify's own client. */
-export function offlineGraphql(shop: string): Promise<ShopGraphql> {
-  return Promise.resolve(async (query, variables) => {
-    const { admin } = await unauthenticated.admin(shop);
-    const response = await admin.graphql(query, { variables, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    return response.json();
-  });
-}
+let interactive: ShopifyGateway | undefined;
 
-let interactiveReader: ShopifyReader | undefined;
-
-/**
- * For requests a person is waiting on (the refund form): through this process's rate-limit gate,
- * waiting out THROTTLED answers (up to a few seconds) instead of failing.
- */
-export function interactiveGraphql(shop: string): ShopGraphql {
-  interactiveReader ??= new ShopifyReader(offlineGraphql);
-  return interactiveReader.graphql(shop, 100, { retryThrottled: true });
+/** For requests a person is waiting on (the refund form): this process's gateway, with its own view of each shop's bucket. */
+export function interactiveGateway(): ShopifyGateway {
+  interactive ??= new ShopifyGateway(offlineGraphql);
+  return interactive;
 }
 
 export interface WorkerOptions {
@@ -41,6 +31,7 @@ export interface WorkerOptions {
   idleMs?: number;
   sweepIntervalMs?: number;
   graphqlFor?: (shop: string) => Promise<ShopGraphql>;
+  gateway?: ShopifyGateway;
   log?: RuntimeDeps["log"];
   /** false inside the app: the worker's timers must not keep a stopping server alive. */
   keepProcessAlive?: boolean;
@@ -48,7 +39,7 @@ export interface WorkerOptions {
 
 export interface Worker {
   deps: RuntimeDeps;
-  reader: ShopifyReader;
+  gateway: ShopifyGateway;
   /** One pass: due operations, then due sweeps. */
   runOnce(): Promise<{ decided: number; opened: number }>;
   start(): void;
@@ -65,12 +56,12 @@ function sleep(ms: number, keepProcessAlive: boolean) {
 export function createWorker(options: WorkerOptions = {}): Worker {
   const now = options.now ?? (() => new Date());
   const database = options.db ?? db;
-  const reader = new ShopifyReader(options.graphqlFor ?? offlineGraphql);
+  const gateway = options.gateway ?? new ShopifyGateway(options.graphqlFor ?? offlineGraphql);
   const log = options.log ?? ((message, fields) => console.log(JSON.stringify({ level: "info", message, ...fields })));
   const deps: RuntimeDeps = {
     db: database,
     contract: REFUND_CREATED,
-    reader,
+    gateway,
     now,
     workerId: options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`,
     leaseMs: options.leaseMs ?? Number(process.env.VERIFIER_LEASE_MS || 30_000),
@@ -81,21 +72,20 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   let running = false;
   let loop: Promise<void> | undefined;
 
-  /** Refunds issued in the app: recover unstamped records, and follow transactions still settling after the verdict. */
+  let lastSettleAt = -Infinity;
+
+  /** Refunds issued in the app: settle unanswered calls, and follow transactions still settling after the verdict. */
   async function followIssuedRefunds() {
     const at = now();
-    for (const record of await unstampedRecords(database, at)) {
-      // Through the shop's rate-limit gate like every other read; a wait or an error leaves it for the next pass.
-      await recoverRecord(database, REFUND_CREATED, reader.graphql(record.shop, ORDER_REFUNDS_COST), record, at);
-    }
-    const settling = await database.refundRecord.findMany({ where: { status: "created", refundRef: { not: null }, updatedAt: { lt: new Date(at.getTime() - 60_000) } }, take: 200 });
+    await recoverUnsettledRecords(database, REFUND_CREATED, gateway, at);
+    if (at.getTime() - lastSettleAt < SETTLE_INTERVAL_MS) return;
+    lastSettleAt = at.getTime();
+    const settling = await database.refundRecord.findMany({ where: { status: "created", refundRef: { not: null }, updatedAt: { lt: new Date(at.getTime() - SETTLE_INTERVAL_MS) } }, take: 200 });
     for (const [shop, records] of groupBy(settling, (record) => record.shop)) {
-      const outcomes = await reader.read(shop, records.map((r) => r.refundRef!));
+      const outcomes = await readRefunds(gateway, shop, records.map((r) => r.refundRef!));
       for (const record of records) {
         const outcome = outcomes.get(record.refundRef!);
-        if (outcome?.ok && (await syncRecordStatus(database, shop, record.refundRef!, outcome.body, at))) continue;
-        // Still settling: a write like any other (the revision rotates), so it is read again in a minute, not every pass.
-        await updateRecord(database, record, {}, at).catch(() => undefined);
+        if (outcome?.ok) await syncRecordStatus(database, shop, record.refundRef!, outcome.body, at, record);
       }
     }
   }
@@ -105,9 +95,9 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     await followIssuedRefunds();
     let opened = 0;
     for (const shop of await shopsDueForSweep(database, now(), sweepIntervalMs)) {
-      const sweep = await sweepShop(database, reader, REFUND_CREATED, shop, now());
+      const sweep = await sweepShop(database, gateway, REFUND_CREATED, shop, now());
       opened += sweep.opened;
-      if (!sweep.ok) log("sweep failed", { shop, error: sweep.error });
+      if (!sweep.completed) log("sweep paused; it resumes from its cursor", { shop, error: sweep.error });
     }
     return { decided: pass.decided, opened };
   }
@@ -127,7 +117,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
 
   return {
     deps,
-    reader,
+    gateway,
     runOnce,
     start() {
       if (running) return;

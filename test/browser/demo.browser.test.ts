@@ -75,11 +75,24 @@ describe("the demo in Chromium", () => {
   it("a refund's detail shows its conditions", async () => {
     await app.locator("tbody tr").first().locator("td").nth(3).click();
     await app.getByText("What the verdict means").waitFor();
-    for (const id of ["refund_created_in_window", "refund_present", "refund_webhook_present", "refund_amount_mismatch", "transaction_failed"]) {
+    for (const id of ["refund_created_in_window", "refund_present", "refund_webhook_present", "refund_amount_mismatch", "refund_currency_mismatch", "transaction_failed"]) {
       await expect.poll(async () => app.locator(`tr[data-condition="${id}"]`).count()).toBe(1);
     }
-    await expect.poll(async () => app.getByText("shopify.refund.created 1.0.0").count()).toBe(1);
+    await expect.poll(async () => app.getByText("shopify.refund.created 1.1.0").count()).toBe(1);
     await page.screenshot({ path: `${SCREENS}/refund-detail.png`, fullPage: true });
+  });
+
+  it("the demo's shop has an order paid in EUR and a refund split over two gateways, both verified", async () => {
+    const db = createPrismaClient(database.url);
+    try {
+      const eur = await db.operation.findFirstOrThrow({ where: { currency: "EUR" } });
+      expect(eur).toMatchObject({ status: "VERIFIED", shopCurrency: "USD" });
+      const shop = demo.shopify.shop(SHOP);
+      const split = [...shop.refunds.values()].find((r) => new Set(r.transactionIds.map((id) => shop.transactions.get(id)!.gateway)).size === 2)!;
+      expect(await db.operation.findFirstOrThrow({ where: { refundGid: `gid://shopify/Refund/${split.id}` } })).toMatchObject({ status: "VERIFIED" });
+    } finally {
+      await db.$disconnect();
+    }
   });
 
   it("resolving from the review queue removes the refund from the queue", async () => {

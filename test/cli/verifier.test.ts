@@ -32,7 +32,7 @@ describe("verifier CLI", () => {
       escalate: true,
       attempts: 1,
       next_due_at: null,
-      contract: "shopify.refund.created@1.0.0",
+      contract: "shopify.refund.created@1.1.0",
     });
     expect(row.contract_hash).toMatch(/^[0-9a-f]{16}$/);
     const text = verifier("operations", "--shop", h.domain);

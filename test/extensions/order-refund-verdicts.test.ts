@@ -26,9 +26,9 @@ describe("the order-page block", () => {
     expect(row).toMatchObject({ url: "app:app/refunds/op-1", amount: "25.00 USD" });
   });
 
-  it("is configured for shopify app deploy: the order details block target, API 2025-07, a module that exists", () => {
+  it("is configured for shopify app deploy: the order details block target, API 2026-10, a module that exists", () => {
     const toml = readFileSync("extensions/order-refund-verdicts/shopify.extension.toml", "utf8");
-    expect(toml).toMatch(/^api_version = "2025-07"$/m);
+    expect(toml).toMatch(/^api_version = "2026-10"$/m);
     expect(toml).toMatch(/^type = "ui_extension"$/m);
     expect(toml).toMatch(/^target = "admin\.order-details\.block\.render"$/m);
     const module = /^module = "(.+)"$/m.exec(toml)![1];

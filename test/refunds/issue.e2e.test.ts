@@ -1,21 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ShopGraphql } from "../../app/verification/readback.server";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { installShop } from "../support/sessions";
 import { startVerificationHarness, type VerificationHarness } from "../support/verification";
 
 let h: VerificationHarness;
 let asShop: ReturnType<typeof embeddedFetch>;
-let graphql: ShopGraphql;
-let service: typeof import("../../app/refunds/issue.server");
-let REFUND_CREATED: typeof import("../../app/contracts/registry.server").REFUND_CREATED;
 
 beforeAll(async () => {
   h = await startVerificationHarness("issue-shop.myshopify.com");
   asShop = embeddedFetch(h.app.url, h.domain, "77");
-  graphql = await (await import("../../app/verification/worker.server")).offlineGraphql(h.domain);
-  service = await import("../../app/refunds/issue.server");
-  REFUND_CREATED = (await import("../../app/contracts/registry.server")).REFUND_CREATED;
 });
 afterAll(async () => h.close());
 
@@ -96,72 +89,6 @@ describe("a refund issued in the app", () => {
     expect((await response.json()).code).toBe("ATTEMPT_LIMIT");
     expect(calls()).toBe(before);
     expect(await h.db.refundRecord.count({ where: { orderId: orderGid(order.id) } })).toBe(64);
-  });
-});
-
-describe("no blind retry", () => {
-  it("a crash after Shopify created the refund and before stamping recovers by adopting it, with no second refundCreate", async () => {
-    const order = h.shop.createOrder({ amount: "70.00" });
-    const dying: ShopGraphql = async (query, variables) => {
-      const body = await graphql(query, variables);
-      if (query.includes("refundCreate")) throw new Error("socket hang up");
-      return body;
-    };
-    const before = calls();
-    // Shopify stamps the refund with its own clock; the record is minted just before, on ours.
-    const result = await service.issueRefund(h.db, REFUND_CREATED, dying, { shop: h.domain, orderId: orderGid(order.id), amount: "25.00", notify: false }, new Date());
-    expect(result).toMatchObject({ ok: false, code: "OUTCOME_UNKNOWN" });
-    expect(calls()).toBe(before + 1);
-    const record = await h.db.refundRecord.findFirstOrThrow({ where: { orderId: orderGid(order.id) } });
-    expect(record).toMatchObject({ status: "created", refundRef: null });
-    h.clock.ms = Math.max(h.clock.ms, Date.now()) + 31_000;
-    // Recovery takes 50 records a pass, oldest first (the attempt-limit test left 64 behind).
-    for (let pass = 0; pass < 3; pass++) await h.worker.runOnce();
-    const adopted = await h.db.refundRecord.findUniqueOrThrow({ where: { id: record.id } });
-    const shopifyRefund = [...h.shop.refunds.values()].find((r) => r.orderId === order.id)!;
-    expect(adopted.refundRef).toBe(`gid://shopify/Refund/${shopifyRefund.id}`);
-    expect(calls()).toBe(before + 1);
-    await h.settle();
-    // Its own webhook had already put the refund under the contract; the adopted record points at that verdict.
-    expect(await h.db.operation.findFirstOrThrow({ where: { refundGid: adopted.refundRef! } })).toMatchObject({ status: "VERIFIED" });
-  });
-
-  it("when Shopify shows no refund, only a person may try again, and a stale revision token is refused", async () => {
-    const order = h.shop.createOrder({ amount: "60.00" });
-    const lost: ShopGraphql = async (query, variables) => {
-      if (query.includes("refundCreate")) throw new Error("connect ETIMEDOUT");
-      return graphql(query, variables);
-    };
-    await service.issueRefund(h.db, REFUND_CREATED, lost, { shop: h.domain, orderId: orderGid(order.id), amount: "15.00", notify: false }, new Date());
-    h.clock.ms = Math.max(h.clock.ms, Date.now()) + 31_000;
-    for (let pass = 0; pass < 3; pass++) await h.worker.runOnce();
-    const waiting = await h.db.refundRecord.findFirstOrThrow({ where: { orderId: orderGid(order.id) } });
-    expect(waiting).toMatchObject({ status: "created", refundRef: null, failureReason: "Shopify shows no refund for this attempt. A person may try again." });
-    const stale = await asShop(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", body: new URLSearchParams({ intent: "retry", recordId: waiting.id, revision: "not-the-current-token" }) });
-    expect(stale.status).toBe(409);
-    expect((await stale.json()).code).toBe("CONFLICT");
-    const before = calls();
-    const retried = await asShop(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", body: new URLSearchParams({ intent: "retry", recordId: waiting.id, revision: waiting.revision }) });
-    expect(retried.status).toBe(200);
-    expect(calls()).toBe(before + 1);
-    expect(await h.db.refundRecord.findUniqueOrThrow({ where: { id: waiting.id } })).toMatchObject({ calls: 2, failureReason: null });
-  });
-
-  it("a duplicate_refund_present verdict on the order blocks the retry: do not retry", async () => {
-    const order = h.shop.createOrder({ amount: "60.00" });
-    const first = h.shop.createRefund(order.id, { amount: "5.00" });
-    const second = h.shop.createRefund(order.id, { amount: "5.00" });
-    await h.deliver(h.refundDelivery(first));
-    await h.deliver(h.refundDelivery(second));
-    await h.settle();
-    const { mintRecord, updateRecord } = await import("../../app/refunds/records.server");
-    const record = await mintRecord(h.db, { shop: h.domain, caption: "lost", orderId: orderGid(order.id), amountMinor: 500n, currency: "USD" }, new Date());
-    await updateRecord(h.db, record, { failureReason: "Shopify shows no refund for this attempt. A person may try again." }, new Date());
-    const current = await h.db.refundRecord.findUniqueOrThrow({ where: { id: record.id } });
-    const before = calls();
-    const result = await service.retryRefund(h.db, REFUND_CREATED, graphql, h.domain, current.id, current.revision, new Date());
-    expect(result).toMatchObject({ ok: false, code: "DO_NOT_RETRY" });
-    expect(calls()).toBe(before);
   });
 });
 

@@ -108,7 +108,7 @@ describe("shop isolation on every screen", () => {
   it("the CSV export holds only the shop's own refunds", async () => {
     const csv = await (await asOther("/app/refunds.csv")).text();
     expect(csv.trim().split("\r\n")).toHaveLength(2);
-    expect(csv).toContain(",99.00,USD,CONTRADICTED,refund_amount_mismatch,");
+    expect(csv).toContain(",99.00,USD,,,CONTRADICTED,refund_amount_mismatch,");
   });
 });
 
@@ -119,7 +119,7 @@ describe("refund detail", () => {
     expect(detail.refund).toMatchObject({ status: "CONTRADICTED", reason: "refund_amount_mismatch", amount: "20.00" });
     expect(detail.explanation).toBe("The provider recorded a different refund amount.");
     expect(detail.conditions.find((c: { id: string }) => c.id === "refund_amount_mismatch")).toMatchObject({ status: "holds", actual: "21.0", expected_value: "20.00" });
-    expect(detail.contract).toMatchObject({ id: "shopify.refund.created", version: "1.0.0", declaredHash: "3b0c1707cf0adcf1" });
+    expect(detail.contract).toMatchObject({ id: "shopify.refund.created", version: "1.1.0", declaredHash: "69db55d571201139" });
     expect(detail.timeline.map((t: { kind: string }) => t.kind)).toEqual(expect.arrayContaining(["webhook", "observation", "evaluation"]));
   });
 });
@@ -158,7 +158,7 @@ describe("CSV export", () => {
     const response = await asShop("/app/refunds.csv?verdict=VERIFIED&sort=amount_asc");
     expect(response.headers.get("content-type")).toContain("text/csv");
     const lines = (await response.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("order,order_id,amount,currency,verdict,reason,reason_text,classes,origin,started_at,review");
+    expect(lines[0]).toBe("order,order_id,amount,currency,shop_amount,shop_currency,verdict,reason,reason_text,classes,origin,started_at,review");
     expect(lines).toHaveLength(29);
     expect(lines[1].split(",")[2]).toBe("1.00");
     expect(lines.slice(1).every((line) => line.includes(",VERIFIED,"))).toBe(true);

@@ -16,11 +16,28 @@ describe("a refund observed by webhook", () => {
     const op = await operationFor(h.db, refundGid(refund.id));
     expect(op).toMatchObject({ status: "VERIFIED", origin: "webhook", amount: "25.00", currency: "USD", orderGid: `gid://shopify/Order/${order.id}`, escalate: false, attempts: 1, nextDueAt: null });
     expect(op.contractId).toBe("shopify.refund.created");
-    expect(op.contractDeclaredHash).toBe("3b0c1707cf0adcf1");
+    expect(op.contractDeclaredHash).toBe("69db55d571201139");
+    expect(op.contractVersion).toBe("1.1.0");
     expect(op.orderName).toBe(order.name);
     const last = JSON.parse(op.evaluations.at(-1)!.result);
     expect(last.conditions.find((c: { id: string }) => c.id === "refund_present").actual).toBe(refundGid(refund.id));
     expect(op.observations.map((o) => o.channel).sort()).toEqual(["order_refund_events", "refund_events", "refund_readback"]);
+  });
+
+  it("an operation opened under contract 1.0.0 is judged to its end by 1.0.0, not by the version new refunds get", async () => {
+    const { REFUND_CREATED_1_0_0 } = await import("../../app/contracts/registry.server");
+    const { openOperation } = await import("../../app/verification/operations.server");
+    const order = h.shop.createOrder({ amount: "80.00", presentmentCurrency: "EUR", exchangeRate: "1.1000" });
+    const refund = h.shop.createRefund(order.id, { amount: "10.00" });
+    await openOperation(h.db, REFUND_CREATED_1_0_0, { shop: h.domain, refundGid: refundGid(refund.id), orderGid: `gid://shopify/Order/${order.id}`, origin: "webhook", amount: "10.00", currency: "EUR", startedAt: refund.createdAt }, new Date());
+    await h.deliver(h.refundDelivery(refund));
+    await h.settle();
+    const op = await operationFor(h.db, refundGid(refund.id));
+    expect(op.contractVersion).toBe("1.0.0");
+    const last = JSON.parse(op.evaluations.at(-1)!.result);
+    // 1.0.0 compares shop money (USD): the EUR amount is left unknown instead of contradicting across currencies.
+    expect(last.conditions.find((c: { id: string }) => c.id === "refund_amount_mismatch")).toMatchObject({ path: "$observed.refund_readback.data.refund.totalRefundedSet.shopMoney.amount", status: "unknown" });
+    expect(op.status).toBe("VERIFIED");
   });
 
   it("keeps ids above 2^53 exact from the webhook's raw digits", async () => {

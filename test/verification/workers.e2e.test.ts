@@ -119,13 +119,13 @@ describe("a worker process killed mid-attempt", () => {
 describe("a burst of refunds", () => {
   it("is read back in batches: far fewer GraphQL requests than refunds", async () => {
     await markSwept();
-    const before = { ...h.worker.reader.stats };
+    const before = { ...h.worker.gateway.stats };
     const gids = await deliverRefunds(200);
     await h.settle();
     const results = await finalEvaluations(gids);
     expect(results.every((r) => r.status === "VERIFIED")).toBe(true);
-    const requests = h.worker.reader.stats.requests - before.requests;
+    const requests = h.worker.gateway.stats.requests - before.requests;
     expect(requests).toBeLessThanOrEqual(10);
-    expect(h.worker.reader.stats.requestedCost - before.requestedCost).toBeLessThanOrEqual(requests * 1000);
+    expect(h.worker.gateway.stats.requestedCost - before.requestedCost).toBeLessThanOrEqual(requests * 1000);
   });
 });

@@ -1,4 +1,4 @@
-import type { QueryCost } from "./readback-query";
+import type { QueryCost } from "./transport";
 
 /**
  * Our view of one shop's GraphQL leaky bucket, from the last `throttleStatus` Shopify sent:

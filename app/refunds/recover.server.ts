@@ -1,0 +1,89 @@
+import type { PrismaClient, RefundRecord } from "@prisma/client";
+import type { LoadedContract } from "../contracts/load";
+import { compareDecimalValues, parseInstant, wholeSecond } from "../contracts/values";
+import { fromMinorUnits } from "../money/currency";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { loadOrderRefunds } from "../shopify/admin/refunds.server";
+import { AUTOMATIC_CALLS_PER_RECORD, callShopify, fail, MAX_CALLS_PER_RECORD, stampRefund, type IssueResult } from "./issue.server";
+import { RevisionConflict, rewriteRecord } from "./records.server";
+
+/** Records whose call has no known outcome, left alone long enough that no call of ours is still in flight. */
+export async function unsettledRecords(db: PrismaClient, now: Date, graceMs = 30_000) {
+  return db.refundRecord.findMany({
+    where: { shopifyOutcome: "unknown", calls: { lt: AUTOMATIC_CALLS_PER_RECORD }, updatedAt: { lt: new Date(now.getTime() - graceMs) } },
+    orderBy: { createdAt: "asc" },
+    take: 50,
+  });
+}
+
+/**
+ * The refund Shopify created on the order for this record, by the contract's weak fingerprint
+ * correlation: the same amount in the same currency, created since the record was minted, held by
+ * no other record. For a key Shopify may no longer remember, before calling with it again.
+ */
+async function findByFingerprint(db: PrismaClient, gateway: ShopifyGateway, record: RefundRecord) {
+  const answer = await loadOrderRefunds(gateway, record.shop, record.orderId, { waitThrottled: false });
+  if (!answer.ok) return { ok: false as const };
+  const amount = fromMinorUnits(record.amountMinor, record.currency);
+  const fromSecond = wholeSecond(record.createdAt.getTime());
+  const taken = new Set((await db.refundRecord.findMany({ where: { shop: record.shop, orderId: record.orderId, refundRef: { not: null } }, select: { refundRef: true } })).map((r) => r.refundRef));
+  const match = (answer.data?.refunds ?? [])
+    .map((refund) => ({ refund, createdAt: parseInstant(refund.createdAt) }))
+    .filter(({ refund, createdAt }) => createdAt !== undefined && wholeSecond(createdAt) >= fromSecond && !taken.has(refund.id))
+    .filter(({ refund }) => refund.totalRefundedSet.presentmentMoney.currencyCode === record.currency && compareDecimalValues(refund.totalRefundedSet.presentmentMoney.amount, amount) === 0)
+    .sort((a, b) => a.createdAt! - b.createdAt!)[0]?.refund;
+  return { ok: true as const, match };
+}
+
+/**
+ * Settles a record whose call went unanswered: adopts the refund Shopify shows for it, or asks
+ * Shopify once more with the same key (which answers with the original refund if it exists).
+ */
+export async function recoverRecord(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, record: RefundRecord, now: Date, limit = AUTOMATIC_CALLS_PER_RECORD): Promise<IssueResult> {
+  const found = await findByFingerprint(db, gateway, record);
+  if (!found.ok) return fail(502, "SHOPIFY_UNAVAILABLE", "Shopify did not answer, so the app cannot tell whether the refund exists. Nothing was sent.", record);
+  if (found.match) {
+    const refund = found.match;
+    const stamped = await stampRefund(db, contract, record, refund, { refundCreate: { refund: { id: refund.id }, userErrors: [], adoptedBy: "fingerprint" } }, now);
+    return { ok: true, record: stamped };
+  }
+  return callShopify(db, contract, gateway, record, now, 1, limit);
+}
+
+/** The worker's pass over unanswered calls; a record another writer moved meanwhile is left for the next pass. */
+export async function recoverUnsettledRecords(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, now: Date): Promise<number> {
+  let settled = 0;
+  for (const record of await unsettledRecords(db, now)) {
+    try {
+      const result = await recoverRecord(db, contract, gateway, record, now);
+      if (result.ok || result.record?.shopifyOutcome !== "unknown") settled++;
+    } catch (error) {
+      if (!(error instanceof RevisionConflict)) throw error;
+    }
+  }
+  return settled;
+}
+
+/** A person asks Shopify again about an unanswered attempt, with the same key: it can never refund twice. */
+export async function resendRefund(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, shop: string, recordId: string, revision: string, now: Date): Promise<IssueResult> {
+  const record = await db.refundRecord.findFirst({ where: { id: recordId, shop } });
+  if (!record) return fail(404, "ORDER_NOT_FOUND", "No such refund record in this shop.");
+  if (record.revision !== revision) return fail(409, "CONFLICT", new RevisionConflict().message + " Reload to see its current state.", record);
+  if (record.shopifyOutcome !== "unknown") return fail(409, "NOT_RETRYABLE", `${record.sysId} is settled (${record.shopifyOutcome}); only an attempt without an answer from Shopify can be asked again.`, record);
+  if (record.calls >= MAX_CALLS_PER_RECORD) return fail(409, "NOT_RETRYABLE", `${record.sysId} was sent ${record.calls} times without an answer. Check the order in Shopify admin, then settle the attempt.`, record);
+  return recoverRecord(db, contract, gateway, record, now, MAX_CALLS_PER_RECORD);
+}
+
+/**
+ * A person checked the order in Shopify admin and found no refund for an unsettled attempt (or
+ * settles a key conflict): the record fails with their words, and the order is open to refunds again.
+ */
+export async function settleWithoutRefund(db: PrismaClient, shop: string, recordId: string, revision: string, actor: string, now: Date): Promise<IssueResult> {
+  const record = await db.refundRecord.findFirst({ where: { id: recordId, shop } });
+  if (!record) return fail(404, "ORDER_NOT_FOUND", "No such refund record in this shop.");
+  if (record.revision !== revision) return fail(409, "CONFLICT", new RevisionConflict().message + " Reload to see its current state.", record);
+  if (!["unknown", "key_conflict"].includes(record.shopifyOutcome)) return fail(409, "NOT_RETRYABLE", `${record.sysId} is already settled (${record.shopifyOutcome}).`, record);
+  const reason = `Settled by staff member ${actor}: Shopify admin shows no refund for this attempt.`;
+  const settled = await rewriteRecord(db, record, { status: "failed", shopifyOutcome: "refused", failureReason: reason, outcomeDetail: reason }, now);
+  return { ok: true, record: settled };
+}

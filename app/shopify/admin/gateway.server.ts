@@ -1,0 +1,156 @@
+import type { AdminMutations, AdminQueries } from "@shopify/admin-api-client";
+import { ThrottleGate } from "./throttle";
+import { TransportError, type AdminResponse, type QueryCost, type ShopGraphql, type ShopifyGraphqlError } from "./transport";
+
+type AdminOperations = AdminQueries & AdminMutations;
+export type AdminOperation = keyof AdminOperations & string;
+export type OperationData<Q extends AdminOperation> = AdminOperations[Q]["return"];
+export type OperationVariables<Q extends AdminOperation> = AdminOperations[Q]["variables"];
+
+/**
+ * Why Shopify gave no usable answer, by what Shopify said, never by matching message text:
+ * - `deferred`: not sent, the shop's bucket needs `retryAfterMs` to refill;
+ * - `throttled`: THROTTLED or HTTP 429, Shopify ran nothing;
+ * - `graphql`: an `errors` answer Shopify gave instead of running the operation (code from `extensions.code`);
+ * - `unavailable`: HTTP 5xx, a reset or a timeout: a mutation may or may not have run;
+ * - `rejected`: another HTTP 4xx (access token, not found);
+ * - `session`: the shop has no offline session;
+ * - `malformed`: an answer without the data the document asks for.
+ */
+export type AdminFailureKind = "deferred" | "throttled" | "graphql" | "unavailable" | "rejected" | "session" | "malformed";
+
+export interface AdminFailure {
+  ok: false;
+  kind: AdminFailureKind;
+  /** Shopify's error code (THROTTLED, ACCESS_DENIED, IDEMPOTENCY_…), the HTTP status, or the kind. */
+  code: string;
+  message: string;
+  retryAfterMs: number;
+  apiVersion: string | null;
+}
+
+export interface AdminSuccess<T> {
+  ok: true;
+  data: T;
+  /** Errors Shopify attached to single fields (`path` set), whose value it answered as null. */
+  fieldErrors: ShopifyGraphqlError[];
+  cost?: QueryCost;
+  apiVersion: string | null;
+}
+
+export type AdminResult<T> = AdminSuccess<T> | AdminFailure;
+
+export interface GatewayStats {
+  requests: number;
+  requestedCost: number;
+  throttled: number;
+  errors: number;
+}
+
+/** Waits this long at most before a request; a longer wait is handed back as a reschedule. */
+const MAX_INLINE_WAIT_MS = 5_000;
+
+const failure = (kind: AdminFailureKind, code: string, message: string, retryAfterMs = 0, apiVersion: string | null = null): AdminFailure => ({ ok: false, kind, code, message, retryAfterMs, apiVersion });
+
+/** A field error nulls one field; an error without a path (or on the root field) means nothing ran. */
+function isFieldError(error: ShopifyGraphqlError): boolean {
+  return Array.isArray(error.path) && error.path.length >= 2;
+}
+
+function classifyAnswer<T>(answer: AdminResponse): AdminResult<T> {
+  const errors = answer.errors ?? [];
+  if (errors.length && !(answer.data && errors.every(isFieldError))) {
+    const code = errors[0].extensions?.code ?? "GRAPHQL_ERROR";
+    return failure(code === "THROTTLED" ? "throttled" : "graphql", code, `GraphQL ${code}: ${errors[0].message}`, 0, answer.apiVersion);
+  }
+  if (!answer.data) return failure("malformed", "NO_DATA", "malformed response: no data", 5_000, answer.apiVersion);
+  return { ok: true, data: answer.data as T, fieldErrors: errors, cost: answer.extensions?.cost, apiVersion: answer.apiVersion };
+}
+
+function classifyThrown(error: unknown): AdminFailure {
+  if (error instanceof TransportError) {
+    if (error.kind === "session") return failure("session", "NO_SESSION", error.message, 60_000);
+    if (error.status === 429) return failure("throttled", "429", error.message, error.retryAfterMs ?? 0);
+    if (error.kind === "http" && error.status !== undefined && error.status < 500) return failure("rejected", String(error.status), error.message, 60_000);
+    return failure("unavailable", error.status ? String(error.status) : "NETWORK", error.message);
+  }
+  return failure("unavailable", "NETWORK", `request failed: ${(error as Error)?.message ?? String(error)}`);
+}
+
+/**
+ * The one door to the Admin API: every request goes through the shop's throttle gate (Shopify's
+ * libraries do not pace requests for us), is typed by its document, and comes back classified.
+ */
+export class ShopifyGateway {
+  private readonly gates = new Map<string, ThrottleGate>();
+  /** What Shopify last charged per item of a batch, per shop and document (learned from answers). */
+  readonly learnedCost = new Map<string, number>();
+  readonly stats: GatewayStats = { requests: 0, requestedCost: 0, throttled: 0, errors: 0 };
+
+  /**
+   * `nowMs` and `sleep` are the bucket's clock: real time by default, because Shopify's bucket
+   * refills in real time, whatever clock judges the contract (a test's, a tool's). The bench
+   * passes one virtual clock for both.
+   */
+  constructor(
+    private readonly graphqlFor: (shop: string) => Promise<ShopGraphql>,
+    private readonly nowMs: () => number = () => Date.now(),
+    readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  ) {}
+
+  gate(shop: string): ThrottleGate {
+    let gate = this.gates.get(shop);
+    if (!gate) this.gates.set(shop, (gate = new ThrottleGate()));
+    return gate;
+  }
+
+  /**
+   * One request within the shop's rate limit: waits for the bucket (up to 5 s; longer is handed
+   * back as `deferred`), learns the bucket from every answer. With `waitThrottled`, THROTTLED and
+   * 429 answers are waited out and sent again (Shopify ran nothing, so this is safe even for a
+   * mutation); an unavailable answer never is, because the request may have run.
+   */
+  async request<Q extends AdminOperation>(shop: string, query: Q, variables: OperationVariables<Q>, estimatedCost: number, options: { waitThrottled?: boolean } = {}): Promise<AdminResult<OperationData<Q>>> {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await this.requestOnce<OperationData<Q>>(shop, query, variables as Record<string, unknown>, estimatedCost);
+      if (!options.waitThrottled || answer.ok || answer.kind !== "throttled" || attempt >= 2 || answer.retryAfterMs > MAX_INLINE_WAIT_MS) return answer;
+      await this.sleep(Math.max(answer.retryAfterMs, 1_000));
+    }
+  }
+
+  /** Milliseconds until a request of this cost fits in the shop's bucket, as far as we know it. */
+  waitMs(shop: string, cost: number): number {
+    return this.gate(shop).waitMs(cost, this.nowMs());
+  }
+
+  private async requestOnce<T>(shop: string, query: string, variables: Record<string, unknown>, estimatedCost: number): Promise<AdminResult<T>> {
+    let graphql: ShopGraphql;
+    try {
+      graphql = await this.graphqlFor(shop);
+    } catch (error) {
+      return classifyThrown(new TransportError("session", `no offline session for ${shop}: ${(error as Error).message}`));
+    }
+    const gate = this.gate(shop);
+    const wait = gate.waitMs(estimatedCost, this.nowMs());
+    if (wait > MAX_INLINE_WAIT_MS) return failure("deferred", "BUCKET_EMPTY", "waiting for the shop's rate limit bucket to refill", wait);
+    if (wait > 0) await this.sleep(wait);
+    gate.reserve(estimatedCost, this.nowMs());
+    this.stats.requests++;
+    let result: AdminResult<T>;
+    try {
+      const answer = await graphql(query, variables);
+      gate.observe(answer.extensions?.cost, this.nowMs());
+      this.stats.requestedCost += answer.extensions?.cost?.requestedQueryCost ?? 0;
+      result = classifyAnswer<T>(answer);
+    } catch (error) {
+      result = classifyThrown(error);
+    }
+    if (result.ok) return result;
+    if (result.kind === "throttled") {
+      this.stats.throttled++;
+      return { ...result, retryAfterMs: Math.max(result.retryAfterMs, 1_000, gate.waitMs(estimatedCost, this.nowMs())) };
+    }
+    this.stats.errors++;
+    return result;
+  }
+}

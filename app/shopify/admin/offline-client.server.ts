@@ -1,0 +1,45 @@
+import { GraphqlQueryError, HttpResponseError, HttpThrottlingError } from "@shopify/shopify-api";
+import { unauthenticated } from "../../shopify.server";
+import { TransportError, type AdminResponse, type ShopGraphql, type ShopifyGraphqlError } from "./transport";
+
+/** A request Shopify has not answered by then is abandoned (and retried later): a hung answer must not stall the worker. */
+const REQUEST_TIMEOUT_MS = Number(process.env.VERIFIER_REQUEST_TIMEOUT_MS || 10_000);
+
+function headerValue(headers: unknown, name: string): string | null {
+  const value = (headers as Record<string, string | string[] | undefined> | undefined)?.[name];
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+/**
+ * The GraphQL Admin API with the shop's offline session, through Shopify's own client. The
+ * client throws on any `errors` entry; the thrown error carries the whole body, which is handed
+ * on as an answer so that per-node errors leave the other nodes' data usable.
+ */
+export function offlineGraphql(shop: string): Promise<ShopGraphql> {
+  return Promise.resolve(async (query, variables) => {
+    let admin;
+    try {
+      ({ admin } = await unauthenticated.admin(shop));
+    } catch (error) {
+      throw new TransportError("session", `no offline session for ${shop}: ${(error as Error).message}`);
+    }
+    try {
+      const response = await admin.graphql(query, { variables, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const body = (await response.json()) as { data?: unknown; extensions?: AdminResponse["extensions"]; headers?: unknown };
+      return { data: body.data, extensions: body.extensions, apiVersion: headerValue(body.headers, "X-Shopify-Api-Version") };
+    } catch (error) {
+      if (error instanceof GraphqlQueryError) {
+        const body = error.body as { data?: unknown; errors?: { graphQLErrors?: ShopifyGraphqlError[] }; extensions?: AdminResponse["extensions"] } | undefined;
+        return { data: body?.data, errors: body?.errors?.graphQLErrors ?? [{ message: error.message }], extensions: body?.extensions, apiVersion: headerValue(error.headers, "X-Shopify-Api-Version") };
+      }
+      if (error instanceof HttpThrottlingError) {
+        const retryAfter = (error.response as { retryAfter?: number }).retryAfter;
+        throw new TransportError("http", "HTTP 429 Too Many Requests", 429, retryAfter !== undefined && Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined);
+      }
+      if (error instanceof HttpResponseError) {
+        throw new TransportError("http", `HTTP ${error.response.code} ${error.response.statusText ?? ""}`.trim(), error.response.code);
+      }
+      throw new TransportError("network", `no answer from Shopify: ${(error as Error)?.message ?? String(error)}`);
+    }
+  });
+}

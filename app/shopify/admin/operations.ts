@@ -1,0 +1,142 @@
+/**
+ * Every GraphQL document the app sends to the Admin API (2026-10). `npm run graphql-codegen` types
+ * them into `types/admin.generated.d.ts`; a test validates each against the vendored schema and
+ * checks the cost constants below against the fake Shopify's cost calculator.
+ */
+
+/**
+ * The refund_readback channel: `nodes(ids:)` with the selection a `refund(id:)` read would make,
+ * so one request reads back many refunds. Every transaction is read: a refund with more than
+ * REFUND_TRANSACTIONS_PAGE of them is completed with REFUND_TRANSACTIONS_QUERY.
+ */
+export const REFUND_READBACK_QUERY = `#graphql
+  query RefundReadback($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      ... on Refund {
+        id
+        createdAt
+        order { id name }
+        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
+        transactions(first: 5) {
+          nodes { id kind status gateway errorCode processedAt }
+          pageInfo { hasNextPage endCursor }
+        }
+      }
+    }
+  }
+`;
+export const REFUND_TRANSACTIONS_PAGE = 5;
+
+export const REFUND_TRANSACTIONS_QUERY = `#graphql
+  query RefundTransactions($id: ID!, $after: String) {
+    node(id: $id) {
+      ... on Refund {
+        transactions(first: 50, after: $after) {
+          nodes { id kind status gateway errorCode processedAt }
+          pageInfo { hasNextPage endCursor }
+        }
+      }
+    }
+  }
+`;
+
+/** The order as the refund form and the capacity check need it, in both currencies. */
+export const ORDER_FOR_REFUND_QUERY = `#graphql
+  query OrderForRefund($id: ID!) {
+    order(id: $id) {
+      id
+      name
+      currencyCode
+      presentmentCurrencyCode
+      totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
+      suggestedRefund(suggestFullRefund: true) {
+        maximumRefundableSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
+        suggestedTransactions {
+          gateway
+          maximumRefundableSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
+          parentTransaction { id kind gateway createdAt }
+        }
+      }
+    }
+  }
+`;
+
+/** From 2026-04 Shopify refuses refundCreate without an idempotency key; the key is the refund record's id. */
+export const REFUND_CREATE_MUTATION = `#graphql
+  mutation RefundCreate($input: RefundInput!, $idempotencyKey: String!) {
+    refundCreate(input: $input) @idempotent(key: $idempotencyKey) {
+      refund {
+        id
+        createdAt
+        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
+        transactions(first: 5) { nodes { id kind status gateway } }
+      }
+      userErrors { field message }
+    }
+  }
+`;
+
+/**
+ * Every refund of one order. `Order.refunds` is a plain list with no cursor: without `first` it
+ * returns them all, so an order with 70 refunds is read whole in one request.
+ */
+export const ORDER_REFUNDS_QUERY = `#graphql
+  query OrderRefunds($id: ID!) {
+    order(id: $id) {
+      id
+      name
+      refunds {
+        id
+        createdAt
+        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
+        transactions(first: 5) {
+          nodes { kind status amountSet { presentmentMoney { amount currencyCode } } }
+          pageInfo { hasNextPage }
+        }
+      }
+    }
+  }
+`;
+
+/**
+ * Orders updated since the sweep's cursor, with their first refunds and what those refunded (the
+ * REFUND transactions, as a webhook states it). An order whose list comes back full
+ * (SWEEP_REFUNDS_PER_ORDER) may hold more, and is read whole with ORDER_REFUNDS_QUERY.
+ */
+export const REFUND_SWEEP_QUERY = `#graphql
+  query RefundSweep($query: String!, $after: String) {
+    orders(first: 10, after: $after, query: $query, sortKey: UPDATED_AT) {
+      nodes {
+        id
+        name
+        updatedAt
+        refunds(first: 5) {
+          id
+          createdAt
+          transactions(first: 5) {
+            nodes { kind status amountSet { presentmentMoney { amount currencyCode } } }
+            pageInfo { hasNextPage }
+          }
+        }
+      }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`;
+export const SWEEP_REFUNDS_PER_ORDER = 5;
+
+/**
+ * Requested costs by Shopify's published rules (objects 1, connections 2 + first × nodes, lists
+ * with `first` first × element, `nodes(ids:)` per id, mutations 10 + selection). A test computes
+ * each with the fake Shopify's calculator, so these cannot drift from the documents above.
+ */
+export const QUERY_COSTS = {
+  /** Per refund in RefundReadback: nodes(ids:) is priced per id. */
+  refundReadbackPerRefund: 13,
+  refundTransactions: 54,
+  orderForRefund: 13,
+  refundCreate: 22,
+  /** The order and one refund (a list without `first` is priced as one element; the fake counts every refund returned in the actual cost). */
+  orderRefunds: 23,
+  refundSweep: 963,
+} as const;

@@ -1,0 +1,96 @@
+/* eslint-disable eslint-comments/disable-enable-pair */
+/* eslint-disable eslint-comments/no-unlimited-disable */
+/* eslint-disable */
+import type * as AdminTypes from './admin.types.js';
+
+export type RefundReadbackQueryVariables = AdminTypes.Exact<{
+  ids: Array<AdminTypes.Scalars['ID']['input']> | AdminTypes.Scalars['ID']['input'];
+}>;
+
+
+export type RefundReadbackQuery = { nodes: Array<AdminTypes.Maybe<(
+    Pick<AdminTypes.Refund, 'id' | 'createdAt'>
+    & { order: Pick<AdminTypes.Order, 'id' | 'name'>, totalRefundedSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'>, presentmentMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, transactions: { nodes: Array<Pick<AdminTypes.OrderTransaction, 'id' | 'kind' | 'status' | 'gateway' | 'errorCode' | 'processedAt'>>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage' | 'endCursor'> } }
+  )>> };
+
+export type RefundTransactionsQueryVariables = AdminTypes.Exact<{
+  id: AdminTypes.Scalars['ID']['input'];
+  after?: AdminTypes.InputMaybe<AdminTypes.Scalars['String']['input']>;
+}>;
+
+
+export type RefundTransactionsQuery = { node?: AdminTypes.Maybe<{ transactions: { nodes: Array<Pick<AdminTypes.OrderTransaction, 'id' | 'kind' | 'status' | 'gateway' | 'errorCode' | 'processedAt'>>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage' | 'endCursor'> } }> };
+
+export type OrderForRefundQueryVariables = AdminTypes.Exact<{
+  id: AdminTypes.Scalars['ID']['input'];
+}>;
+
+
+export type OrderForRefundQuery = { order?: AdminTypes.Maybe<(
+    Pick<AdminTypes.Order, 'id' | 'name' | 'currencyCode' | 'presentmentCurrencyCode'>
+    & { totalRefundedSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'>, presentmentMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, suggestedRefund?: AdminTypes.Maybe<{ maximumRefundableSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'>, presentmentMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, suggestedTransactions: Array<(
+        Pick<AdminTypes.SuggestedOrderTransaction, 'gateway'>
+        & { maximumRefundableSet?: AdminTypes.Maybe<{ shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'>, presentmentMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }>, parentTransaction?: AdminTypes.Maybe<Pick<AdminTypes.OrderTransaction, 'id' | 'kind' | 'gateway' | 'createdAt'>> }
+      )> }> }
+  )> };
+
+export type RefundCreateMutationVariables = AdminTypes.Exact<{
+  input: AdminTypes.RefundInput;
+  idempotencyKey: AdminTypes.Scalars['String']['input'];
+}>;
+
+
+export type RefundCreateMutation = { refundCreate?: AdminTypes.Maybe<{ refund?: AdminTypes.Maybe<(
+      Pick<AdminTypes.Refund, 'id' | 'createdAt'>
+      & { totalRefundedSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'>, presentmentMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, transactions: { nodes: Array<Pick<AdminTypes.OrderTransaction, 'id' | 'kind' | 'status' | 'gateway'>> } }
+    )>, userErrors: Array<Pick<AdminTypes.UserError, 'field' | 'message'>> }> };
+
+export type OrderRefundsQueryVariables = AdminTypes.Exact<{
+  id: AdminTypes.Scalars['ID']['input'];
+}>;
+
+
+export type OrderRefundsQuery = { order?: AdminTypes.Maybe<(
+    Pick<AdminTypes.Order, 'id' | 'name'>
+    & { refunds: Array<(
+      Pick<AdminTypes.Refund, 'id' | 'createdAt'>
+      & { totalRefundedSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'>, presentmentMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, transactions: { nodes: Array<(
+          Pick<AdminTypes.OrderTransaction, 'kind' | 'status'>
+          & { amountSet: { presentmentMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> } }
+        )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage'> } }
+    )> }
+  )> };
+
+export type RefundSweepQueryVariables = AdminTypes.Exact<{
+  query: AdminTypes.Scalars['String']['input'];
+  after?: AdminTypes.InputMaybe<AdminTypes.Scalars['String']['input']>;
+}>;
+
+
+export type RefundSweepQuery = { orders: { nodes: Array<(
+      Pick<AdminTypes.Order, 'id' | 'name' | 'updatedAt'>
+      & { refunds: Array<(
+        Pick<AdminTypes.Refund, 'id' | 'createdAt'>
+        & { transactions: { nodes: Array<(
+            Pick<AdminTypes.OrderTransaction, 'kind' | 'status'>
+            & { amountSet: { presentmentMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> } }
+          )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage'> } }
+      )> }
+    )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage' | 'endCursor'> } };
+
+interface GeneratedQueryTypes {
+  "#graphql\n  query RefundReadback($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Refund {\n        id\n        createdAt\n        order { id name }\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundReadbackQuery, variables: RefundReadbackQueryVariables},
+  "#graphql\n  query RefundTransactions($id: ID!, $after: String) {\n    node(id: $id) {\n      ... on Refund {\n        transactions(first: 50, after: $after) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundTransactionsQuery, variables: RefundTransactionsQueryVariables},
+  "#graphql\n  query OrderForRefund($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      currencyCode\n      presentmentCurrencyCode\n      totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n      suggestedRefund(suggestFullRefund: true) {\n        maximumRefundableSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        suggestedTransactions {\n          gateway\n          maximumRefundableSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n          parentTransaction { id kind gateway createdAt }\n        }\n      }\n    }\n  }\n": {return: OrderForRefundQuery, variables: OrderForRefundQueryVariables},
+  "#graphql\n  query OrderRefunds($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      refunds {\n        id\n        createdAt\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) {\n          nodes { kind status amountSet { presentmentMoney { amount currencyCode } } }\n          pageInfo { hasNextPage }\n        }\n      }\n    }\n  }\n": {return: OrderRefundsQuery, variables: OrderRefundsQueryVariables},
+  "#graphql\n  query RefundSweep($query: String!, $after: String) {\n    orders(first: 10, after: $after, query: $query, sortKey: UPDATED_AT) {\n      nodes {\n        id\n        name\n        updatedAt\n        refunds(first: 5) {\n          id\n          createdAt\n          transactions(first: 5) {\n            nodes { kind status amountSet { presentmentMoney { amount currencyCode } } }\n            pageInfo { hasNextPage }\n          }\n        }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": {return: RefundSweepQuery, variables: RefundSweepQueryVariables},
+}
+
+interface GeneratedMutationTypes {
+  "#graphql\n  mutation RefundCreate($input: RefundInput!, $idempotencyKey: String!) {\n    refundCreate(input: $input) @idempotent(key: $idempotencyKey) {\n      refund {\n        id\n        createdAt\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) { nodes { id kind status gateway } }\n      }\n      userErrors { field message }\n    }\n  }\n": {return: RefundCreateMutation, variables: RefundCreateMutationVariables},
+}
+declare module '@shopify/admin-api-client' {
+  type InputMaybe<T> = AdminTypes.InputMaybe<T>;
+  interface AdminQueries extends GeneratedQueryTypes {}
+  interface AdminMutations extends GeneratedMutationTypes {}
+}

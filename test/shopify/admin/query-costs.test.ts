@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { ORDER_FOR_REFUND_QUERY, ORDER_REFUNDS_QUERY, QUERY_COSTS, REFUND_CREATE_MUTATION, REFUND_READBACK_QUERY, REFUND_SWEEP_QUERY, REFUND_TRANSACTIONS_QUERY } from "../../../app/shopify/admin/operations";
+import { batchSize } from "../../../app/shopify/admin/refund-readback.server";
+import { requestedQueryCost } from "../../../fake-shopify/cost";
+
+describe("the gateway's query costs are Shopify's, as the fake computes them from the published schema", () => {
+  it.each([
+    ["refundReadbackPerRefund", REFUND_READBACK_QUERY, { ids: ["gid://shopify/Refund/1"] }],
+    ["refundTransactions", REFUND_TRANSACTIONS_QUERY, { id: "gid://shopify/Refund/1" }],
+    ["orderForRefund", ORDER_FOR_REFUND_QUERY, { id: "gid://shopify/Order/1" }],
+    ["refundCreate", REFUND_CREATE_MUTATION, { input: { orderId: "gid://shopify/Order/1" }, idempotencyKey: "k" }],
+    ["orderRefunds", ORDER_REFUNDS_QUERY, { id: "gid://shopify/Order/1" }],
+    ["refundSweep", REFUND_SWEEP_QUERY, { query: "updated_at:>='2026-11-30T00:00:00Z'" }],
+  ] as const)("%s", (name, query, variables) => {
+    expect(QUERY_COSTS[name]).toBe(requestedQueryCost(query, variables));
+  });
+
+  it("a read-back batch stays within Shopify's 1,000-point single-query limit, and nodes(ids:) is priced per id", () => {
+    const ids = Array.from({ length: batchSize(QUERY_COSTS.refundReadbackPerRefund) }, (_, i) => `gid://shopify/Refund/${i}`);
+    const cost = requestedQueryCost(REFUND_READBACK_QUERY, { ids });
+    expect(cost).toBe(ids.length * QUERY_COSTS.refundReadbackPerRefund);
+    expect(cost).toBeLessThanOrEqual(1000);
+    expect(cost + QUERY_COSTS.refundReadbackPerRefund).toBeGreaterThan(1000);
+  });
+
+  it("a sweep page stays within the single-query limit", () => {
+    expect(QUERY_COSTS.refundSweep).toBeLessThanOrEqual(1000);
+  });
+});
