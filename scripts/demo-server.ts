@@ -126,7 +126,7 @@ export async function startAppProcess(options: { port: number; databaseUrl: stri
     await gone;
   };
   for (let i = 0; ; i++) {
-    if (exited) throw new Error("the app exited while starting");
+    if (exited) throw new Error(`the app exited while starting:\n${output.slice(-2000)}`);
     if (await fetch(`${appUrl}/healthz`).then((r) => r.ok, () => false)) break;
     if (i > 150) {
       await stop();

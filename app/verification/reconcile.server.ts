@@ -8,8 +8,8 @@ import { openOperation } from "./operations.server";
 
 /** Sweeps overlap by this much, so an order updated during the last sweep is not missed. */
 const OVERLAP_MS = 5 * 60_000;
-/** A shop's first sweep looks back this far. */
-const FIRST_LOOK_BACK_MS = 24 * 3600_000;
+/** A shop's first sweep looks back this far (older history is the backfill's). */
+export const DEFAULT_FIRST_LOOK_BACK_MS = 24 * 3600_000;
 export const DEFAULT_SWEEP_INTERVAL_MS = 15 * 60_000;
 
 export interface SweepResult {
@@ -62,10 +62,10 @@ async function refundsOf(gateway: ShopifyGateway, shop: string, order: SweptOrde
  * after each page, so a throttled bucket, a crash or a restart resumes it where it stopped
  * (redoing at most one page, which opens nothing twice). Only a complete sweep moves the window.
  */
-export async function sweepShop(db: PrismaClient, gateway: ShopifyGateway, contract: LoadedContract, shop: string, now: Date): Promise<SweepResult> {
+export async function sweepShop(db: PrismaClient, gateway: ShopifyGateway, contract: LoadedContract, shop: string, now: Date, firstLookBackMs = DEFAULT_FIRST_LOOK_BACK_MS): Promise<SweepResult> {
   let state = await db.shopState.findUnique({ where: { shop } });
   if (!state?.sweepStartedAt || !state.sweepSince) {
-    const since = new Date((state?.lastSweepAt?.getTime() ?? now.getTime() - FIRST_LOOK_BACK_MS + OVERLAP_MS) - OVERLAP_MS);
+    const since = new Date((state?.lastSweepAt?.getTime() ?? now.getTime() - firstLookBackMs + OVERLAP_MS) - OVERLAP_MS);
     const begin = { sweepStartedAt: now, sweepSince: since, sweepCursor: null };
     state = await db.shopState.upsert({ where: { shop }, create: { shop, ...begin }, update: begin });
   }

@@ -9,7 +9,7 @@ import type { ShopGraphql } from "../shopify/admin/transport";
 import { recoverUnsettledRecords } from "../refunds/recover.server";
 import { syncRecordStatus } from "../refunds/sync.server";
 import { groupBy, nextDueTime, processDue, type RuntimeDeps } from "./runtime.server";
-import { DEFAULT_SWEEP_INTERVAL_MS, shopsDueForSweep, sweepShop } from "./reconcile.server";
+import { DEFAULT_FIRST_LOOK_BACK_MS, DEFAULT_SWEEP_INTERVAL_MS, shopsDueForSweep, sweepShop } from "./reconcile.server";
 
 /** Refunds issued in the app whose transactions still settle are read again this often. */
 const SETTLE_INTERVAL_MS = 60_000;
@@ -68,6 +68,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     log,
   };
   const sweepIntervalMs = options.sweepIntervalMs ?? Number(process.env.VERIFIER_SWEEP_INTERVAL_MS || DEFAULT_SWEEP_INTERVAL_MS);
+  const firstLookBackMs = Number(process.env.VERIFIER_FIRST_SWEEP_LOOKBACK_MS || DEFAULT_FIRST_LOOK_BACK_MS);
   const idleMs = options.idleMs ?? 1_000;
   let running = false;
   let loop: Promise<void> | undefined;
@@ -95,7 +96,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     await followIssuedRefunds();
     let opened = 0;
     for (const shop of await shopsDueForSweep(database, now(), sweepIntervalMs)) {
-      const sweep = await sweepShop(database, gateway, REFUND_CREATED, shop, now());
+      const sweep = await sweepShop(database, gateway, REFUND_CREATED, shop, now(), firstLookBackMs);
       opened += sweep.opened;
       if (!sweep.completed) log("sweep paused; it resumes from its cursor", { shop, error: sweep.error });
     }

@@ -95,6 +95,20 @@ describe("the demo in Chromium", () => {
     }
   });
 
+  it("a refund whose webhook was lost is found by the sweep within a minute", async () => {
+    const shop = demo.shopify.shop(SHOP);
+    const order = shop.createOrder({ amount: "42.00" });
+    const lost = shop.createRefund(order.id, { amount: "12.00" });
+    const db = createPrismaClient(database.url);
+    try {
+      const started = Date.now();
+      await expect.poll(() => db.operation.count({ where: { refundGid: `gid://shopify/Refund/${lost.id}`, origin: "reconciliation" } }), { timeout: 60_000, interval: 1_000 }).toBe(1);
+      console.log(`lost webhook found by the sweep after ${Math.round((Date.now() - started) / 1000)} s`);
+    } finally {
+      await db.$disconnect();
+    }
+  }, 70_000);
+
   it("resolving from the review queue removes the refund from the queue", async () => {
     await page.getByText("Review queue", { exact: true }).click();
     await app.getByText("Refunds a person must look at").waitFor();
