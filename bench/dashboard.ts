@@ -9,7 +9,7 @@ import { parseFilters } from "../app/dashboard/filters";
 import { migrate, quantile, root, row, scratchSqlite, type BenchRow } from "./support";
 
 const SHOP = "bench-dashboard.myshopify.com";
-const DASHBOARD_INDEXES = ["Operation_shop_startedAt_id_idx", "Operation_shop_status_startedAt_id_idx", "Operation_shop_reviewState_decidedAt_idx", "Operation_shop_orderGid_idx", "Operation_status_nextDueAt_idx"];
+const DASHBOARD_INDEXES = ["OperationReason_shop_class_idx", "OperationReason_shop_reason_idx", "Operation_shop_startedAt_id_idx", "Operation_shop_status_startedAt_id_idx", "Operation_shop_reviewState_decidedAt_idx", "Operation_shop_orderGid_idx", "Operation_status_nextDueAt_idx"];
 const STATUSES = [...Array(85).fill("VERIFIED"), ...Array(5).fill("CONTRADICTED"), ...Array(4).fill("FAILED"), "UNVERIFIABLE", ...Array(5).fill("PENDING")];
 const REASONS: Record<string, string[]> = { CONTRADICTED: ["refund_amount_mismatch", "duplicate_refund_present", "refund_on_wrong_order"], FAILED: ["transaction_failed"], UNVERIFIABLE: ["evidence_unavailable_before_timeout"], VERIFIED: ["all_conditions_hold"], PENDING: ["awaiting_evidence"] };
 const CLASS_OF: Record<string, string> = { refund_amount_mismatch: "wrong amount", duplicate_refund_present: "duplicate side effect", refund_on_wrong_order: "wrong subject" };
@@ -24,6 +24,7 @@ async function seed(db: PrismaClient, shop: string, count: number, now: number) 
         const minor = BigInt(100 + ((i * 104729) % 50000));
         const startedAt = new Date(now - i * 26_000);
         return {
+          id: `${shop}-${i}`,
           shop,
           refundGid: `gid://shopify/Refund/${9_000_000_000_000_000 + i}`,
           orderGid: `gid://shopify/Order/${8_000_000_000_000_000 + i}`,
@@ -47,6 +48,15 @@ async function seed(db: PrismaClient, shop: string, count: number, now: number) 
           decidedAt: status === "PENDING" ? null : new Date(startedAt.getTime() + 1500),
           reviewState: status !== "VERIFIED" && status !== "PENDING" ? (i % 3 === 0 ? "resolved" : "open") : "none",
         };
+      }),
+    });
+    // The reasons that held, as rows (what the problem filters read).
+    await db.operationReason.createMany({
+      data: Array.from({ length: Math.min(5000, count - start) }, (_, k) => start + k).flatMap((i) => {
+        const status = STATUSES[(i * 7919) % STATUSES.length];
+        const reason = REASONS[status][i % REASONS[status].length];
+        if (status !== "CONTRADICTED" && status !== "FAILED") return [];
+        return [{ operationId: `${shop}-${i}`, shop, reason, kind: status === "FAILED" ? "rule" : "contradiction", class: CLASS_OF[reason] ?? null }];
       }),
     });
   }

@@ -153,6 +153,22 @@ function decide(contract: Contract, bindings: Bindings, { unmet, contradictions,
 }
 
 /**
+ * Whether a channel's output is evidence about this operation, not just an answer: a `webhook`
+ * verifier's output counts once it holds at least one event, an `http` read-back once its `data`
+ * holds a record (a body whose fields are all null is Shopify saying it has nothing), any other
+ * verifier's once it is there at all.
+ */
+function producedEvidence(verifier: string, output: unknown): boolean {
+  if (output == null) return false;
+  if (verifier === "webhook") return typeof (output as { count?: unknown }).count === "number" && (output as { count: number }).count >= 1;
+  if (verifier === "http") {
+    const data = (output as { data?: unknown }).data;
+    return Boolean(data) && typeof data === "object" && Object.values(data as object).some((value) => value != null);
+  }
+  return true;
+}
+
+/**
  * Every condition of the contract against the bindings, the evidence requirement, and the
  * verdict with its reasons. Pure: no I/O, and the clock is `bindings.now`. The contract's plan
  * (paths parsed, channels ranked) was made when it was loaded.
@@ -162,7 +178,7 @@ export function evaluate(loaded: LoadedContract, bindings: Bindings): Evaluation
   const observed: string[] = [];
   const qualifying: string[] = [];
   for (const channel of plan.channels) {
-    if (bindings.observed[channel.id] == null) continue;
+    if (!producedEvidence(channel.verifier, bindings.observed[channel.id])) continue;
     observed.push(channel.id);
     if (channel.qualifies) qualifying.push(channel.id);
   }

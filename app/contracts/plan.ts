@@ -20,7 +20,7 @@ export interface PlannedCondition {
 export interface EvaluationPlan {
   /** Verified conditions, then contradictions, then rules: the order of an evaluation's `conditions`. */
   conditions: PlannedCondition[];
-  channels: { id: string; qualifies: boolean }[];
+  channels: { id: string; verifier: string; qualifies: boolean }[];
   channelsNeeded: number;
 }
 
@@ -43,6 +43,7 @@ export function planEvaluation(contract: Contract): EvaluationPlan {
     // and is independent if the contract asks for independence.
     channels: contract.channels.map((channel) => ({
       id: channel.id,
+      verifier: channel.verifier,
       qualifies:
         levelRank(channel.level) >= levelRank(evidence.minimum_level) &&
         levelRank(channel.level) > levelRank(evidence.action_response_level) &&

@@ -21,14 +21,20 @@ export interface RefundRow {
   classes: string[];
   startedAt: string;
   reviewState: string;
+  /** resource_id, or fingerprint: matched by order and amount only. */
+  correlation: string;
+  /** Admin API versions outside the contract's that served the evidence, if any. */
+  apiVersionsOutside: string | null;
 }
 
 /** Filters that select rows; the period applies to figures only unless dates were chosen. */
 export function rowFilter(shop: string, filters: DashboardFilters): Prisma.OperationWhereInput {
   const and: Prisma.OperationWhereInput[] = [{ shop }];
   if (filters.verdicts.length) and.push({ status: { in: filters.verdicts } });
-  if (filters.classes.length) and.push({ OR: filters.classes.map((key) => ({ classes: { contains: JSON.stringify(CLASSES[key]) } })) });
-  if (filters.gatewayFailures) and.push({ reason: "transaction_failed" });
+  // Every contradiction and rule that held is a row: a refund that is both a duplicate and of a
+  // wrong amount is found by either filter, not only by its first reason.
+  if (filters.classes.length) and.push({ reasonRows: { some: { class: { in: filters.classes.map((key) => CLASSES[key]) } } } });
+  if (filters.gatewayFailures) and.push({ reasonRows: { some: { reason: "transaction_failed" } } });
   if (filters.origins.length) and.push({ origin: { in: filters.origins } });
   if (filters.from) and.push({ startedAt: { gte: new Date(filters.from) } });
   if (filters.to) and.push({ startedAt: { lt: new Date(Date.parse(filters.to) + 86_400_000) } });
@@ -115,6 +121,8 @@ export function toRow(contract: Contract, op: Operation): RefundRow {
     classes: JSON.parse(op.classes) as string[],
     startedAt: op.startedAt.toISOString(),
     reviewState: op.reviewState,
+    correlation: op.correlation,
+    apiVersionsOutside: op.apiVersionsOutside,
   };
 }
 
@@ -123,6 +131,8 @@ export interface Figures {
   to: string;
   counts: Record<string, number>;
   waitingForReview: number;
+  /** Refunds of the period whose evidence an API version outside their contract served. */
+  outsideContractVersions: number;
   money: { status: string; currency: string; amount: string; display: string }[];
 }
 
@@ -130,10 +140,11 @@ export interface Figures {
 export async function figures(db: PrismaClient, shop: string, filters: DashboardFilters, now: Date): Promise<Figures> {
   const { from, to } = period(filters, now);
   const inPeriod = { shop, startedAt: { gte: from, lt: to } };
-  const [byStatus, byCurrency, waitingForReview] = await Promise.all([
+  const [byStatus, byCurrency, waitingForReview, outsideContractVersions] = await Promise.all([
     db.operation.groupBy({ by: ["status"], where: inPeriod, _count: { _all: true } }),
     db.operation.groupBy({ by: ["status", "currency"], where: { ...inPeriod, amountMinor: { not: null } }, _sum: { amountMinor: true } }),
     db.operation.count({ where: { shop, reviewState: "open" } }),
+    db.operation.count({ where: { ...inPeriod, apiVersionsOutside: { not: null } } }),
   ]);
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
   for (const row of byStatus) counts[row.status] = row._count._all;
@@ -142,6 +153,7 @@ export async function figures(db: PrismaClient, shop: string, filters: Dashboard
     to: to.toISOString(),
     counts,
     waitingForReview,
+    outsideContractVersions,
     money: byCurrency
       .filter((row) => row.currency && row._sum.amountMinor !== null)
       .map((row) => ({

@@ -74,7 +74,7 @@ export async function loadRefundDetail(db: PrismaClient, loaded: LoadedContract,
   ].sort((a, b) => a.at.localeCompare(b.at));
 
   return {
-    refund: { ...toRow(contract, op), shopAmount: op.shopAmount, shopCurrency: op.shopCurrency, refundGid: op.refundGid, orderGid: op.orderGid, attempts: op.attempts, revision: op.revision, escalate: op.escalate, reasons: JSON.parse(op.reasons) as string[], decidedAt: op.decidedAt?.toISOString() ?? null },
+    refund: { ...toRow(contract, op), provisionalVerdict: op.provisionalVerdict, shopAmount: op.shopAmount, shopCurrency: op.shopCurrency, refundGid: op.refundGid, orderGid: op.orderGid, attempts: op.attempts, revision: op.revision, escalate: op.escalate, reasons: JSON.parse(op.reasons) as string[], decidedAt: op.decidedAt?.toISOString() ?? null },
     nextAttemptAt: op.status === "PENDING" ? (op.nextDueAt?.toISOString() ?? null) : null,
     observing: op.status === "PENDING" && op.nextDueAt !== null,
     timeoutAt: new Date(op.startedAt.getTime() + contract.timing.timeout_ms).toISOString(),

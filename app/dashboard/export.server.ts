@@ -3,7 +3,7 @@ import type { Contract } from "../contracts/schema";
 import { listRefunds } from "./dashboard.server";
 import type { DashboardFilters } from "./filters";
 
-const HEADER = ["order", "order_id", "amount", "currency", "shop_amount", "shop_currency", "verdict", "reason", "reason_text", "classes", "origin", "started_at", "review"];
+const HEADER = ["order", "order_id", "amount", "currency", "shop_amount", "shop_currency", "verdict", "reason", "reason_text", "classes", "origin", "started_at", "review", "matched_by", "api_versions_outside_contract"];
 
 /** RFC 4180 quoting, and a leading ' for text a spreadsheet would run as a formula. */
 export function csvCell(value: unknown): string {
@@ -25,7 +25,7 @@ export function exportCsv(db: PrismaClient, contract: Contract, shop: string, fi
       }
       const page = await listRefunds(db, contract, shop, { ...filters, after, before: undefined, pageSize: 500 });
       const lines = page.rows.map((r) =>
-        [r.orderName, r.orderId, r.amount, r.currency, r.shopAmount, r.shopCurrency, r.status, r.reason, r.reasonText, r.classes.join("; "), r.origin, r.startedAt, r.reviewState].map(csvCell).join(","),
+        [r.orderName, r.orderId, r.amount, r.currency, r.shopAmount, r.shopCurrency, r.status, r.reason, r.reasonText, r.classes.join("; "), r.origin, r.startedAt, r.reviewState, r.correlation === "fingerprint" ? "order and amount only" : "refund id", r.apiVersionsOutside].map(csvCell).join(","),
       );
       if (lines.length) controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
       if (!page.pageInfo.hasNext) controller.close();

@@ -1,6 +1,7 @@
 import db from "../db.server";
 import { REFUND_CREATED } from "../contracts/registry.server";
 import { figures, listRefunds, rowFilter, toRow } from "./dashboard.server";
+import { reasonInWords } from "./reasons";
 import { parseFilters } from "./filters";
 import { exportCsv } from "./export.server";
 
@@ -30,12 +31,16 @@ export function csvExportResponse(shop: string, params: URLSearchParams, now: Da
 /** One order's refunds and verdicts, for the order-page block; an unknown or foreign order has none. */
 export async function orderRefunds(shop: string, orderId: string) {
   const order = `gid://shopify/Order/${/^\d+$/.test(orderId) ? orderId : "0"}`;
-  const operations = await db.operation.findMany({ where: { shop, orderGid: order }, orderBy: { startedAt: "asc" }, take: 64 });
+  const operations = await db.operation.findMany({ where: { shop, orderGid: order }, orderBy: { startedAt: "asc" }, take: 64, include: { reasonRows: true } });
+  const contract = REFUND_CREATED.contract;
   return {
     order,
     refunds: operations.map((op) => {
-      const row = toRow(REFUND_CREATED.contract, op);
-      return { id: row.id, amount: row.amount, currency: row.currency, status: row.status, reasonText: row.reasonText, reviewState: row.reviewState };
+      const row = toRow(contract, op);
+      // Every contradiction and rule that held, in words, not only the first.
+      const texts = op.reasonRows.map((r) => reasonInWords(contract, op.status, r.reason));
+      return { id: row.id, amount: row.amount, currency: row.currency, status: row.status, reasonText: texts.length ? texts.join(" ") : row.reasonText, reviewState: row.reviewState, correlation: row.correlation };
     }),
+    doNotRetry: operations.some((op) => op.reasonRows.some((r) => r.reason === "duplicate_refund_present")),
   };
 }

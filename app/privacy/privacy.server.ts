@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 
 const orderGids = (ids: unknown): string[] =>
@@ -15,9 +16,11 @@ export async function stopObservingShop(db: PrismaClient, shop: string, now: Dat
 export async function redactShop(db: PrismaClient, shop: string): Promise<void> {
   // Idempotent steps, no transaction (see recordEvaluation); a repeated delivery completes it.
   await db.reviewEvent.deleteMany({ where: { shop } });
+  await db.operationReason.deleteMany({ where: { shop } });
   await db.evaluation.deleteMany({ where: { operation: { shop } } });
   await db.observation.deleteMany({ where: { operation: { shop } } });
   await db.operation.deleteMany({ where: { shop } });
+  await db.refundRecord.deleteMany({ where: { shop } });
   await db.webhookDelivery.deleteMany({ where: { shop } });
   await db.complianceRequest.deleteMany({ where: { shop } });
   await db.shopState.deleteMany({ where: { shop } });
@@ -36,10 +39,28 @@ export async function redactCustomerOrders(db: PrismaClient, shop: string, paylo
   await db.observation.deleteMany({ where: { operationId: { in: ids } } });
   await db.evaluation.updateMany({ where: { operationId: { in: ids } }, data: { result: JSON.stringify({ redacted: true }), observationIds: "[]" } });
   // Staff notes are free text and may name the customer.
-  await db.reviewEvent.updateMany({ where: { operationId: { in: ids }, note: { not: null } }, data: { note: "[redacted on the customer's request]" } });
+  await db.reviewEvent.updateMany({ where: { operationId: { in: ids }, note: { not: null } }, data: { note: REDACTED } });
   await db.webhookDelivery.deleteMany({ where: { shop, orderGid: { in: orders } } });
+  await redactRefundRecordNotes(db, shop, orders);
   await db.complianceRequest.create({ data: { shop, topic: "customers/redact", detail: JSON.stringify({ orders, operations: ids.length }) } });
   return ids.length;
+}
+
+const REDACTED = "[redacted on the customer's request]";
+
+/**
+ * The free text of refunds issued from the app on those orders (the note a person typed, also in
+ * the stored RefundInput). An attempt still waiting for Shopify's answer keeps its input as sent:
+ * its retries must repeat it byte for byte (same idempotency key); its note goes once it settles.
+ */
+async function redactRefundRecordNotes(db: PrismaClient, shop: string, orders: string[]): Promise<void> {
+  const records = await db.refundRecord.findMany({ where: { shop, orderId: { in: orders }, note: { not: null } }, select: { id: true, refundInput: true, shopifyOutcome: true } });
+  for (const record of records) {
+    const settled = !["unknown", "key_conflict"].includes(record.shopifyOutcome);
+    const input = settled && record.refundInput ? JSON.stringify({ ...JSON.parse(record.refundInput), note: REDACTED }) : record.refundInput;
+    // A write like any other: the OCC token rotates, so a form opened before cannot overwrite it.
+    await db.refundRecord.update({ where: { id: record.id }, data: { note: REDACTED, refundInput: input, revision: randomUUID(), revisionNum: { increment: 1 } } });
+  }
 }
 
 /** customers/data_request: what the app holds for the listed orders, kept for the merchant to hand over. */

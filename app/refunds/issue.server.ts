@@ -5,10 +5,8 @@ import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { createRefund, loadOrderForRefund, type CreatedRefund, type OrderForRefund } from "../shopify/admin/refunds.server";
 import { markDue, openOperation } from "../verification/operations.server";
 import { allocate, presentmentCurrency, refundableMinor, type RefundTransactionInput } from "./plan";
-import { mintRecord, rewriteRecord } from "./records.server";
+import { AttemptLimitReached, MAX_ATTEMPTS_PER_ORDER, mintRecord, rewriteRecord } from "./records.server";
 
-/** The seed's bound: at most 64 refund attempts on one order. */
-export const MAX_ATTEMPTS_PER_ORDER = 64;
 /** refundCreate calls the app makes by itself for one record, all with the record's key; past it, a person decides. */
 export const AUTOMATIC_CALLS_PER_RECORD = 5;
 /** A person may ask again with the same key a few more times than the app does by itself. */
@@ -84,14 +82,14 @@ export async function issueRefund(
   const unsettled = await unsettledRecord(db, request.shop, request.orderId);
   if (unsettled) return fail(409, "OUTCOME_PENDING", unsettledMessage(unsettled), unsettled);
   if ((await db.refundRecord.count({ where: { shop: request.shop, orderId: request.orderId } })) >= MAX_ATTEMPTS_PER_ORDER) {
-    return fail(409, "ATTEMPT_LIMIT", `This order already has ${MAX_ATTEMPTS_PER_ORDER} refund attempts, the most the app allows on one order.`);
+    return fail(409, "ATTEMPT_LIMIT", new AttemptLimitReached().message);
   }
   const plan = await prepareRefund(gateway, request.shop, request.orderId, request.amount);
   if (!plan.ok) return plan;
   const { order, currency, amountMinor, transactions } = plan;
   const parent = transactions[0]?.parentId ?? null;
   const note = request.note?.trim() || null;
-  const record = await mintRecord(
+  const record = await mintAttempt(
     db,
     {
       shop: request.shop,
@@ -107,7 +105,17 @@ export async function issueRefund(
     },
     now,
   );
+  if (!record) return fail(409, "ATTEMPT_LIMIT", new AttemptLimitReached().message);
   return callShopify(db, contract, gateway, record, now, INLINE_CALLS);
+}
+
+async function mintAttempt(...args: Parameters<typeof mintRecord>): Promise<RefundRecord | null> {
+  try {
+    return await mintRecord(...args);
+  } catch (error) {
+    if (error instanceof AttemptLimitReached) return null;
+    throw error;
+  }
 }
 
 /**
@@ -154,7 +162,15 @@ export async function callShopify(db: PrismaClient, contract: LoadedContract, ga
  * mutation's answer as `$action.result` and the record's mint time as `$operation.created_at`.
  * If its webhook already opened an operation, that one is taken over.
  */
-export async function stampRefund(db: PrismaClient, contract: LoadedContract, record: RefundRecord, refund: Pick<CreatedRefund, "id"> & Partial<Pick<CreatedRefund, "totalRefundedSet">>, actionResult: unknown, now: Date): Promise<RefundRecord> {
+export async function stampRefund(
+  db: PrismaClient,
+  contract: LoadedContract,
+  record: RefundRecord,
+  refund: Pick<CreatedRefund, "id"> & Partial<Pick<CreatedRefund, "totalRefundedSet">>,
+  actionResult: unknown,
+  now: Date,
+  correlation: "resource_id" | "fingerprint" = "resource_id",
+): Promise<RefundRecord> {
   const shopMoney = refund.totalRefundedSet?.shopMoney;
   const shopAmountMinor = shopMoney ? toMinorUnits(shopMoney.amount, shopMoney.currencyCode) : undefined;
   const stamped = await rewriteRecord(
@@ -179,11 +195,12 @@ export async function stampRefund(db: PrismaClient, contract: LoadedContract, re
     startedAt: stamped.createdAt,
     actionResult,
     orderName: orderNameOf(stamped),
+    correlation,
   };
   if (!(await openOperation(db, contract, facts, now))) {
     await db.operation.updateMany({
       where: { shop: stamped.shop, refundGid: refund.id, status: "PENDING" },
-      data: { origin: "app", amount: facts.amount, currency: facts.currency, amountMinor: stamped.amountMinor, startedAt: stamped.createdAt, actionResult: JSON.stringify(actionResult) },
+      data: { origin: "app", amount: facts.amount, currency: facts.currency, amountMinor: stamped.amountMinor, startedAt: stamped.createdAt, actionResult: JSON.stringify(actionResult), correlation },
     });
     await markDue(db, { shop: stamped.shop, refundGid: refund.id }, now);
   }

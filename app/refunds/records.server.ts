@@ -26,17 +26,35 @@ export async function rewriteRecord(db: PrismaClient, record: RefundRecord, data
 
 export const formatSysId = (n: number) => `RF-${String(n).padStart(6, "0")}`;
 
-/** Mints a record in status created, with the shop's next RF- number (retrying if another mint took it). */
-export async function mintRecord(db: PrismaClient, data: Omit<Prisma.RefundRecordUncheckedCreateInput, "id" | "sysId" | "sysNumber" | "revision" | "createdAt" | "updatedAt" | "status">, now: Date): Promise<RefundRecord> {
+/** The seed's bound: at most 64 refund attempts on one order. */
+export const MAX_ATTEMPTS_PER_ORDER = 64;
+
+export class AttemptLimitReached extends Error {
+  constructor() {
+    super(`This order already has ${MAX_ATTEMPTS_PER_ORDER} refund attempts, the most the app allows on one order.`);
+  }
+}
+
+/**
+ * Mints a record in status created, with the shop's next RF- number and the order's next attempt
+ * slot. Both are unique in the database, so two mints at once cannot take the same number or the
+ * same slot: the loser retries with the next one, and past slot 64 there is none.
+ */
+export async function mintRecord(db: PrismaClient, data: Omit<Prisma.RefundRecordUncheckedCreateInput, "id" | "sysId" | "sysNumber" | "attemptNumber" | "revision" | "createdAt" | "updatedAt" | "status">, now: Date): Promise<RefundRecord> {
   for (let attempt = 0; ; attempt++) {
-    const last = await db.refundRecord.findFirst({ where: { shop: data.shop }, orderBy: { sysNumber: "desc" }, select: { sysNumber: true } });
+    const [last, lastOnOrder] = await Promise.all([
+      db.refundRecord.findFirst({ where: { shop: data.shop }, orderBy: { sysNumber: "desc" }, select: { sysNumber: true } }),
+      db.refundRecord.findFirst({ where: { shop: data.shop, orderId: data.orderId }, orderBy: { attemptNumber: "desc" }, select: { attemptNumber: true } }),
+    ]);
+    const attemptNumber = (lastOnOrder?.attemptNumber ?? 0) + 1;
+    if (attemptNumber > MAX_ATTEMPTS_PER_ORDER) throw new AttemptLimitReached();
     const sysNumber = (last?.sysNumber ?? 0) + 1;
     try {
       return await db.refundRecord.create({
-        data: { ...data, id: randomUUID(), sysNumber, sysId: formatSysId(sysNumber), status: "created", revision: randomUUID(), createdAt: now, updatedAt: now },
+        data: { ...data, id: randomUUID(), sysNumber, sysId: formatSysId(sysNumber), attemptNumber, status: "created", revision: randomUUID(), createdAt: now, updatedAt: now },
       });
     } catch (error) {
-      if ((error as { code?: string }).code !== "P2002" || attempt >= 5) throw error;
+      if ((error as { code?: string }).code !== "P2002" || attempt >= 20) throw error;
     }
   }
 }
@@ -52,9 +70,10 @@ export function recordView(record: RefundRecord, verdict: { status: string; reas
     orderId: record.orderId,
     parentId: record.parentId,
     returnId: record.returnId,
-    amountMinor: record.amountMinor.toString(),
+    // An integer on the wire, as the seed's record has it (minor units stay far below 2^53).
+    amountMinor: Number(record.amountMinor),
     currency: record.currency,
-    shopAmountMinor: record.shopAmountMinor?.toString() ?? null,
+    shopAmountMinor: record.shopAmountMinor === null ? null : Number(record.shopAmountMinor),
     shopCurrency: record.shopCurrency,
     note: record.note,
     notify: record.notify,
@@ -63,6 +82,7 @@ export function recordView(record: RefundRecord, verdict: { status: string; reas
     refundRef: record.refundRef,
     failureReason: record.failureReason,
     refCaptions: JSON.parse(record.refCaptions) as { id: string; caption: string }[],
+    attemptNumber: record.attemptNumber,
     calls: record.calls,
     idempotencyKey: record.id,
     shopifyOutcome: record.shopifyOutcome,

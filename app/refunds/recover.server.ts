@@ -44,7 +44,7 @@ export async function recoverRecord(db: PrismaClient, contract: LoadedContract, 
   if (!found.ok) return fail(502, "SHOPIFY_UNAVAILABLE", "Shopify did not answer, so the app cannot tell whether the refund exists. Nothing was sent.", record);
   if (found.match) {
     const refund = found.match;
-    const stamped = await stampRefund(db, contract, record, refund, { refundCreate: { refund: { id: refund.id }, userErrors: [], adoptedBy: "fingerprint" } }, now);
+    const stamped = await stampRefund(db, contract, record, refund, { refundCreate: { refund: { id: refund.id }, userErrors: [], adoptedBy: "fingerprint" } }, now, "fingerprint");
     return { ok: true, record: stamped };
   }
   return callShopify(db, contract, gateway, record, now, 1, limit);

@@ -46,7 +46,8 @@ export async function refundFormData(shop: string, orderId: string) {
       };
     }),
     unsettledSysId: unsettled?.sysId ?? null,
-    duplicateOnOrder: Boolean(await db.operation.findFirst({ where: { shop, orderGid: order.id, reason: "duplicate_refund_present" }, select: { id: true } })),
+    // Any verdict on the order in which a duplicate held, whatever its first reason was.
+    duplicateOnOrder: Boolean(await db.operationReason.findFirst({ where: { shop, reason: "duplicate_refund_present", operation: { orderGid: order.id } }, select: { id: true } })),
   };
 }
 

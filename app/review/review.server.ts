@@ -27,11 +27,23 @@ export async function resolveReview(db: PrismaClient, shop: string, id: string, 
   return { ok: true };
 }
 
-/** Re-check now: a pending refund is read back on the worker's next pass. */
+/**
+ * Re-check now: a pending refund is read back on the worker's next pass. An UNVERIFIABLE one is
+ * reopened (the timeout said only that no evidence came in time; evidence may have come since):
+ * read again at once, and VERIFIED if it now holds, else UNVERIFIABLE again.
+ */
 export async function requestRecheck(db: PrismaClient, shop: string, id: string, actor: string, now: Date): Promise<ReviewOutcome> {
-  const op = await db.operation.findFirst({ where: { id, shop }, select: { status: true } });
+  const op = await db.operation.findFirst({ where: { id, shop }, select: { status: true, revision: true } });
   if (!op) return { ok: false, status: 404, message: "No such refund in this shop." };
-  if (op.status !== "PENDING") return { ok: false, status: 409, message: `This refund's verdict is final (${op.status}).` };
+  if (op.status === "UNVERIFIABLE") {
+    const { count } = await db.operation.updateMany({
+      where: { id, shop, revision: op.revision, status: "UNVERIFIABLE" },
+      data: { status: "PENDING", nextDueAt: now, decidedAt: null, reviewState: "none", claimedBy: null, claimedUntil: null, revision: { increment: 1 } },
+    });
+    if (count !== 1) return { ok: false, status: 409, message: "Someone else changed this refund since you opened it. Reload to see its current state." };
+  } else if (op.status !== "PENDING") {
+    return { ok: false, status: 409, message: `This refund's verdict is final (${op.status}).` };
+  }
   await markDue(db, { id, shop }, now);
   await db.reviewEvent.create({ data: { operationId: id, shop, action: "recheck", actor, createdAt: now } });
   return { ok: true };

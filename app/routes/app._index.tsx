@@ -155,6 +155,11 @@ export default function Dashboard() {
             </BlockStack>
           </Card>
         </InlineGrid>
+        {figures.outsideContractVersions ? (
+          <Banner tone="warning" title={`${figures.outsideContractVersions} refund${figures.outsideContractVersions === 1 ? "'s" : "s'"} evidence came from an Admin API version the contract does not cover`}>
+            <p>Shopify answered with a version outside the contract's list (an old version falls forward to the oldest supported one). Their verdicts are flagged on their evidence pages and in the CSV.</p>
+          </Banner>
+        ) : null}
 
         <Card padding="0">
           <Box padding="200">
@@ -247,6 +252,11 @@ export default function Dashboard() {
                 </IndexTable.Cell>
                 <IndexTable.Cell>
                   <VerdictBadge status={row.status} />
+                  {row.correlation === "fingerprint" ? (
+                    <Text as="p" variant="bodySm" tone="subdued">
+                      matched by order and amount only
+                    </Text>
+                  ) : null}
                 </IndexTable.Cell>
                 <IndexTable.Cell>
                   <div style={{ maxWidth: 360, whiteSpace: "normal" }}>

@@ -35,7 +35,7 @@ export default function RefundDetail() {
   const navigation = useNavigation();
   const [note, setNote] = useState("");
   const { refund } = detail;
-  const doNotRetry = refund.reason === "duplicate_refund_present";
+  const doNotRetry = refund.reasons.includes("duplicate_refund_present");
   return (
     <Page
       backAction={{ content: "Refunds", url: "/app" }}
@@ -60,6 +60,12 @@ export default function RefundDetail() {
                   What the verdict means
                 </Text>
                 <Text as="p">{detail.explanation ?? refund.reasonText}</Text>
+                {refund.correlation === "fingerprint" ? (
+                  <Text as="p" tone="caution">Matched by order and amount only: Shopify did not confirm this refund's id when it was issued, so the app adopted the refund with the same amount on the order.</Text>
+                ) : null}
+                {refund.provisionalVerdict ? (
+                  <Text as="p" tone="subdued">{`The evidence says ${refund.provisionalVerdict}. Final after Shopify's stale read window, at ${when(detail.nextAttemptAt ?? refund.startedAt)}, when the refund is read once more.`}</Text>
+                ) : null}
                 {refund.reasons.length > 1 ? <Text as="p" tone="subdued">{`Everything that decided it: ${refund.reasons.join(", ")}`}</Text> : null}
                 {detail.observing && detail.nextAttemptAt ? (
                   <Text as="p" tone="subdued">{`Next check ${when(detail.nextAttemptAt)} (attempt ${refund.attempts + 1}); gives up at ${when(detail.timeoutAt)}.`}</Text>
@@ -140,8 +146,8 @@ export default function RefundDetail() {
               <BlockStack gap="200">
                 <Text as="h2" variant="headingMd">Actions</Text>
                 <Link url={adminOrderUrl(refund.orderId)} target="_top">Open the order in Shopify admin</Link>
-                {refund.reason === "duplicate_refund_present" ? null : <Link url={`/app/orders/${refund.orderId}/refund`}>Issue a refund on this order</Link>}
-                {refund.status === "PENDING" ? (
+                {doNotRetry ? null : <Link url={`/app/orders/${refund.orderId}/refund`}>Issue a refund on this order</Link>}
+                {refund.status === "PENDING" || refund.status === "UNVERIFIABLE" ? (
                   <Form method="post">
                     <input type="hidden" name="intent" value="recheck" />
                     <Button submit loading={navigation.state === "submitting"}>Re-check now</Button>
@@ -167,14 +173,22 @@ export default function RefundDetail() {
               <BlockStack gap="100">
                 <Text as="h2" variant="headingMd">Decided by</Text>
                 <Text as="p">{`${detail.contract.id} ${detail.contract.version}`}</Text>
-                <Text as="p" variant="bodySm" tone="subdued">{`hash ${detail.contract.hash} (declared ${detail.contract.declaredHash})`}</Text>
+                <Text as="p" variant="bodySm" tone="subdued">{`Hash declared by the contract's author: ${detail.contract.declaredHash}; computed by this app: ${detail.contract.hash}.`}</Text>
+                {detail.contract.declaredHash !== detail.contract.hash ? (
+                  <Text as="p" variant="bodySm" tone="subdued">
+                    They differ: the author hashed the contract with its own tool, whose exact form this app does not have. The contract's content is what decided this refund.
+                  </Text>
+                ) : null}
                 <Text as="p" variant="bodySm">{detail.contract.summary}</Text>
                 <Text as="p" variant="bodySm" tone="subdued">{`Refund ${refund.refundGid}`}</Text>
                 {refund.shopAmount && refund.shopCurrency && refund.shopCurrency !== refund.currency ? (
                   <Text as="p" variant="bodySm">{`Shopify recorded ${refund.shopAmount} ${refund.shopCurrency} in the shop's currency.`}</Text>
                 ) : null}
+                {refund.apiVersionsOutside ? (
+                  <Text as="p" variant="bodySm" tone="critical">{`Evidence was served by Admin API ${refund.apiVersionsOutside}, which this contract version does not cover.`}</Text>
+                ) : null}
                 {detail.apiVersions.map((v) => (
-                  <Text key={v.channel} as="p" variant="bodySm" tone="subdued" data-api-version={v.channel}>{`${v.channel}: answered by Admin API ${v.apiVersion}`}</Text>
+                  <Text key={v.channel} as="p" variant="bodySm" tone="subdued">{`${v.channel}: answered by Admin API ${v.apiVersion}`}</Text>
                 ))}
               </BlockStack>
             </Card>

@@ -18,6 +18,8 @@ export interface NewOperation {
   startedAt: Date;
   actionResult?: unknown;
   orderName?: string | null;
+  /** How the refund is bound to the operation; fingerprint when adopted by order and amount only. */
+  correlation?: "resource_id" | "fingerprint";
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -44,6 +46,7 @@ export async function openOperation(db: PrismaClient | Prisma.TransactionClient,
         amountMinor: op.amount && op.currency ? (toMinorUnits(op.amount, op.currency) ?? null) : null,
         startedAt: op.startedAt,
         actionResult: op.actionResult === undefined ? null : JSON.stringify(op.actionResult),
+        correlation: op.correlation ?? "resource_id",
         contractId: contract.contract.id,
         contractVersion: contract.contract.version,
         contractHash: contract.computedHash,
@@ -114,6 +117,39 @@ export interface ObservationRecord {
 
 export class StaleClaimError extends Error {}
 
+/** How the read-back of this evaluation counts. */
+export interface ReadbackAccount {
+  /**
+   * counted: a read that used one of the contract's attempts; failed: an error (no attempt, a
+   * back-off); not_evidence: Shopify did not show the refund yet inside the stale read window (no
+   * attempt, no back-off: read again at `dueAt`).
+   */
+  kind: "counted" | "failed" | "not_evidence";
+  retryAfterMs: number;
+  /** Overrides the schedule: the end of the stale read window for a provisional verdict or a read not yet evidence. */
+  dueAt?: Date;
+  /** The verdict the evidence points to before the stale read window has passed (recorded as PENDING). */
+  provisional?: string | null;
+  orderName?: string;
+  shopMoney?: { amount: string; currencyCode: string };
+}
+
+/** Versions among those that served the observations which the contract does not list, joined with what was already flagged. */
+function versionsOutside(contract: LoadedContract, observations: ObservationRecord[], already: string | null): string | null {
+  const allowed = new Set(contract.contract.provider_api_versions);
+  const outside = new Set(already ? already.split(", ") : []);
+  for (const o of observations) for (const version of o.apiVersion?.split(", ") ?? []) if (!allowed.has(version)) outside.add(version);
+  return outside.size ? [...outside].sort().join(", ") : null;
+}
+
+/** The contradictions and rules that held, as rows: what the dashboard's filters and the retry guard ask for. */
+function reasonRows(contract: LoadedContract, operation: Operation, result: Evaluation) {
+  const classes = new Map(contract.contract.contradicted_when.map((c) => [c.id, c.class]));
+  return result.conditions
+    .filter((c) => c.status === "holds" && (c.group === "contradicted" || c.group === "rule"))
+    .map((c) => ({ operationId: operation.id, shop: operation.shop, reason: c.id, kind: c.group === "rule" ? "rule" : "contradiction", class: classes.get(c.id) ?? null }));
+}
+
 /**
  * Writes one evaluation: the operation's new state, checked against the claim's revision, then
  * its observations and the engine's result. If anything else touched the operation meanwhile
@@ -126,16 +162,19 @@ export async function recordEvaluation(
   observations: ObservationRecord[],
   result: Evaluation,
   now: Date,
-  readback: { counted: boolean; retryAfterMs: number; orderName?: string; shopMoney?: { amount: string; currencyCode: string } },
+  readback: ReadbackAccount,
 ): Promise<void> {
   const final = result.verdict !== "PENDING";
-  const attempts = claimed.attempts + (readback.counted ? 1 : 0);
-  const readFailures = readback.counted ? 0 : claimed.readFailures + 1;
+  const counted = readback.kind === "counted";
+  const attempts = claimed.attempts + (counted ? 1 : 0);
+  const readFailures = readback.kind === "failed" ? claimed.readFailures + 1 : 0;
   const timing = contract.contract.timing;
   let nextDueAt: Date | null = null;
   if (final) {
     nextDueAt = null;
-  } else if (readback.counted) {
+  } else if (readback.dueAt) {
+    nextDueAt = new Date(Math.max(readback.dueAt.getTime(), now.getTime()));
+  } else if (counted) {
     nextDueAt = new Date(Math.max(nextCheckAt(timing, claimed.startedAt.getTime(), attempts).atMs, now.getTime()));
   } else {
     // A failed read is no attempt: back off (1 s doubling to 60 s, or what Shopify asked); before
@@ -162,12 +201,19 @@ export async function recordEvaluation(
       claimedBy: null,
       claimedUntil: null,
       revision: claimed.revision + 1,
+      provisionalVerdict: final ? null : (readback.provisional ?? null),
+      apiVersionsOutside: versionsOutside(contract, observations, claimed.apiVersionsOutside),
       ...(final ? { decidedAt: now, reviewState: result.escalate ? "open" : "none" } : {}),
       ...(readback.orderName ? { orderName: readback.orderName } : {}),
       ...(readback.shopMoney ? { shopAmount: readback.shopMoney.amount, shopCurrency: readback.shopMoney.currencyCode } : {}),
     },
   });
   if (count !== 1) throw new StaleClaimError(`operation ${claimed.id} changed while it was being evaluated`);
+  if (final) {
+    await db.operationReason.deleteMany({ where: { operationId: claimed.id } });
+    const rows = reasonRows(contract, claimed, result);
+    if (rows.length) await db.operationReason.createMany({ data: rows });
+  }
   const ids = observations.map(() => randomUUID());
   await db.observation.createMany({
     data: observations.map((observation, i) => ({

@@ -1,4 +1,4 @@
-import type { PrismaClient } from "@prisma/client";
+import type { Operation, PrismaClient } from "@prisma/client";
 import { evaluate } from "../contracts/evaluate";
 import type { LoadedContract } from "../contracts/load";
 import { buildBindings } from "./bindings";
@@ -22,15 +22,18 @@ export interface RuntimeDeps {
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
-/** How long past the timeout failing read-backs may hold back an UNVERIFIABLE verdict. */
-export const TIMEOUT_GRACE_MS = 24 * 3600_000;
-
 export interface PassResult {
   claimed: number;
   decided: number;
   stale: number;
   /** Claimed, then handed back unread to wait for the shop's rate limit. */
   deferred: number;
+}
+
+/** The contract's stale read window of an operation: open until `operation.created_at + stale_read_window_ms`. */
+function staleWindow(loaded: LoadedContract, op: Pick<Operation, "startedAt">, now: Date): { open: boolean; end: Date } {
+  const end = new Date(op.startedAt.getTime() + loaded.contract.timing.stale_read_window_ms);
+  return { open: now.getTime() < end.getTime(), end };
 }
 
 /** What the read-back tells about the refund beyond the verdict: the order's name, and the shop-money amount. */
@@ -70,24 +73,29 @@ export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
         { channel: "refund_events", observedAt, ok: true, data: webhooks.refund_events, apiVersion: apiVersions.refund_events },
         { channel: "order_refund_events", observedAt, ok: true, data: webhooks.order_refund_events, apiVersion: apiVersions.order_refund_events },
       ];
-      if (readback.ok) observed.refund_readback = readback.body;
       // An operation is judged to its end by the contract version it was opened under.
       const opContract = contractByVersion(op.contractId, op.contractVersion) ?? contract;
+      const window = staleWindow(opContract, op, observedAt);
+      // Shopify's reads lag its writes: inside the window, "no such refund" is no evidence at all.
+      const notYetVisible = readback.ok && !readback.body.data.refund && window.open;
+      if (readback.ok && !notYetVisible) observed.refund_readback = readback.body;
       const facts = { ...op, actionResult: op.actionResult ? JSON.parse(op.actionResult) : null };
-      const evaluation = evaluate(opContract, buildBindings(opContract, facts, observed, deps.now()));
-      // The timeout means "Shopify showed no evidence", which a failed read cannot tell: keep
-      // reading (with back-off) for up to a day past the timeout before giving up.
-      const timeoutAt = op.startedAt.getTime() + opContract.contract.timing.timeout_ms;
-      const deferTimeout = evaluation.verdict === "UNVERIFIABLE" && !readback.ok && deps.now().getTime() < timeoutAt + TIMEOUT_GRACE_MS;
+      const evaluation = evaluate(opContract, buildBindings(opContract, facts, observed, observedAt));
+      // Nothing is final before the window has passed: a read inside it may be stale, and another
+      // refund on the order may still show up. The verdict is read once more at the window's end.
+      const provisional = window.open && evaluation.verdict !== "PENDING" && evaluation.verdict !== "UNVERIFIABLE" ? evaluation.verdict : null;
+      const recorded = provisional ? { ...evaluation, verdict: "PENDING" as const, escalate: false } : evaluation;
       try {
-        await recordEvaluation(db, opContract, op, observations, deferTimeout ? { ...evaluation, verdict: "PENDING", escalate: false } : evaluation, deps.now(), {
-          counted: readback.ok,
+        await recordEvaluation(db, opContract, op, observations, recorded, deps.now(), {
+          kind: !readback.ok ? "failed" : notYetVisible ? "not_evidence" : "counted",
           retryAfterMs: readback.ok ? 0 : readback.retryAfterMs,
+          dueAt: provisional ? window.end : notYetVisible ? new Date(observedAt.getTime() + opContract.contract.timing.poll_interval_ms) : undefined,
+          provisional,
           ...(readback.ok ? readbackFacts(readback.body) : {}),
         });
         // A refund issued in the app: its record's status follows what Shopify reports of the transaction.
         if (op.origin === "app" && readback.ok) await syncRecordStatus(db, op.shop, op.refundGid, readback.body, deps.now());
-        if (evaluation.verdict !== "PENDING") {
+        if (recorded.verdict !== "PENDING") {
           result.decided++;
           deps.log?.("verdict", { shop, refund: op.refundGid, verdict: evaluation.verdict, reason: evaluation.reason });
         }

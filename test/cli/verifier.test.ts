@@ -30,7 +30,8 @@ describe("verifier CLI", () => {
       reason: "refund_amount_mismatch",
       reasons: ["refund_amount_mismatch"],
       escalate: true,
-      attempts: 1,
+      // Read once inside the stale read window (provisional), once after it.
+      attempts: 2,
       next_due_at: null,
       contract: "shopify.refund.created@1.1.0",
     });

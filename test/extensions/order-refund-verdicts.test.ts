@@ -21,6 +21,12 @@ describe("the order-page block", () => {
     expect(blockView({ order: "o", refunds: [refund("VERIFIED")] }).headline).toBe("Refund verified");
   });
 
+  it("says do not refund again when any verdict on the order found a duplicate, and names a weak match", () => {
+    const view = blockView({ order: "o", doNotRetry: true, refunds: [{ ...refund("CONTRADICTED", "a"), correlation: "fingerprint" }, refund("VERIFIED", "b")] });
+    expect(view).toMatchObject({ headline: "Do not refund this order again: Shopify holds a duplicate refund", tone: "critical" });
+    expect(view.rows[0].reason).toBe("why (matched by order and amount only)");
+  });
+
   it("links each refund into the app and shows its exact amount", () => {
     const [row] = blockView({ order: "o", refunds: [refund("CONTRADICTED", "op-1")] }).rows;
     expect(row).toMatchObject({ url: "app:app/refunds/op-1", amount: "25.00 USD" });

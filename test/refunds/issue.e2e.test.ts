@@ -92,11 +92,27 @@ describe("a refund issued in the app", () => {
   });
 });
 
+describe("the 64-attempt bound", () => {
+  it("holds under concurrency: two requests for the 64th slot at once, one wins, the other is refused before Shopify", async () => {
+    const order = h.shop.createOrder({ amount: "90.00" });
+    const { mintRecord } = await import("../../app/refunds/records.server");
+    for (let i = 0; i < 63; i++) await mintRecord(h.db, { shop: h.domain, caption: "old attempt", orderId: orderGid(order.id), amountMinor: 1n, currency: "USD" }, new Date());
+    const before = calls();
+    const responses = await Promise.all([issueForm(order.id, "1.00"), issueForm(order.id, "2.00")]);
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(calls()).toBe(before + 1);
+    const records = await h.db.refundRecord.findMany({ where: { orderId: orderGid(order.id) }, select: { attemptNumber: true } });
+    expect(records).toHaveLength(64);
+    expect(new Set(records.map((r) => r.attemptNumber)).size).toBe(64);
+    expect(Math.max(...records.map((r) => r.attemptNumber))).toBe(64);
+  });
+});
+
 describe("GET /app/api/refunds/:id", () => {
   it("is a read-only JSON view of the shop's own records", async () => {
     const record = await h.db.refundRecord.findFirstOrThrow({ where: { shop: h.domain, status: "succeeded" } });
     const view = await (await asShop(`/app/api/refunds/${record.id}`)).json();
-    expect(view).toMatchObject({ id: record.id, sysId: record.sysId, type: "Refund", status: "succeeded", amountMinor: String(record.amountMinor), currency: "USD", refundRef: record.refundRef, revision: record.revision, verdict: { status: "VERIFIED" } });
+    expect(view).toMatchObject({ id: record.id, sysId: record.sysId, type: "Refund", status: "succeeded", amountMinor: Number(record.amountMinor), currency: "USD", refundRef: record.refundRef, revision: record.revision, verdict: { status: "VERIFIED" } });
     expect((await asShop(`/app/api/refunds/${record.id}`, { method: "POST", body: "{}" })).status).toBe(405);
     const other = "someone-else.myshopify.com";
     await installShop(h.db, h.app.shopify, other);

@@ -158,7 +158,7 @@ describe("CSV export", () => {
     const response = await asShop("/app/refunds.csv?verdict=VERIFIED&sort=amount_asc");
     expect(response.headers.get("content-type")).toContain("text/csv");
     const lines = (await response.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("order,order_id,amount,currency,shop_amount,shop_currency,verdict,reason,reason_text,classes,origin,started_at,review");
+    expect(lines[0]).toBe("order,order_id,amount,currency,shop_amount,shop_currency,verdict,reason,reason_text,classes,origin,started_at,review,matched_by,api_versions_outside_contract");
     expect(lines).toHaveLength(29);
     expect(lines[1].split(",")[2]).toBe("1.00");
     expect(lines.slice(1).every((line) => line.includes(",VERIFIED,"))).toBe(true);

@@ -43,7 +43,7 @@ describe("a per-node error in nodes(ids:)", () => {
     await h.settle(60_000);
     const [first, denied, third] = await Promise.all(separate.map((r) => operationFor(h.db, refundGid(r.id))));
     expect([first.status, third.status]).toEqual(["VERIFIED", "VERIFIED"]);
-    expect([first.attempts, third.attempts]).toEqual([1, 1]);
+    expect([first.attempts, third.attempts]).toEqual([2, 2]);
     expect(denied.status).toBe("PENDING");
     const failed = denied.observations.filter((o) => o.channel === "refund_readback" && !o.ok);
     expect(failed.length).toBeGreaterThan(0);

@@ -1,7 +1,9 @@
 /** What the app's backend answers for one order (GET /app/api/orders/:orderId/refunds). */
 export interface OrderRefundsResponse {
   order: string;
-  refunds: { id: string; amount: string | null; currency: string | null; status: string; reasonText: string; reviewState: string }[];
+  refunds: { id: string; amount: string | null; currency: string | null; status: string; reasonText: string; reviewState: string; correlation?: string }[];
+  /** Some verdict on the order found a duplicate refund (whatever its first reason). */
+  doNotRetry?: boolean;
 }
 
 export type Tone = "success" | "critical" | "warning" | "info";
@@ -22,13 +24,14 @@ export function blockView(response: OrderRefundsResponse): BlockView {
     label: LABELS[refund.status] ?? refund.status,
     amount: refund.amount && refund.currency ? `${refund.amount} ${refund.currency}` : "",
     tone: TONES[refund.status] ?? "info",
-    reason: refund.reasonText,
+    reason: refund.correlation === "fingerprint" ? `${refund.reasonText} (matched by order and amount only)` : refund.reasonText,
     // `app:` opens a path of this app inside the admin.
     url: `app:app/refunds/${refund.id}`,
   }));
   if (rows.length === 0) return { headline: "No refunds on this order", tone: "info", rows };
   const problems = response.refunds.filter((r) => ["CONTRADICTED", "FAILED", "UNVERIFIABLE"].includes(r.status));
   const pending = response.refunds.filter((r) => r.status === "PENDING");
+  if (response.doNotRetry) return { headline: "Do not refund this order again: Shopify holds a duplicate refund", tone: "critical", rows };
   if (problems.length) {
     return { headline: `${problems.length} of ${rows.length} refund${rows.length === 1 ? "" : "s"} need${problems.length === 1 ? "s" : ""} a person`, tone: "critical", rows };
   }

@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { buildClientSchema, parse, validate, type GraphQLSchema } from "graphql";
+import { buildClientSchema, parse, printSchema, validate, type GraphQLSchema } from "graphql";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_API_VERSION } from "../../../app/shopify/api-version";
+import { adminSchema } from "../../../fake-shopify/versions";
 
 const root = new URL("../../../", import.meta.url).pathname;
 let schema: GraphQLSchema;
@@ -47,6 +48,10 @@ describe(`Shopify's published Admin API schema ${ADMIN_API_VERSION}`, () => {
   it("refuses a document the 2026-10 schema does not allow (so the check above can fail)", () => {
     const errors = validate(schema, parse("query { refund(id: \"gid://shopify/Refund/1\") { id totalRefunded { amount } amountSet { shopMoney { amount } } } }"));
     expect(errors.map((e) => e.message)).toEqual([expect.stringContaining('Cannot query field "amountSet" on type "Refund"')]);
+  });
+
+  it("is what the fake Shopify executes, type for type and nullability for nullability", () => {
+    expect(printSchema(adminSchema())).toBe(printSchema(schema));
   });
 
   it("is the version in shopify.app.toml's [webhooks] and in the order-page block's extension", () => {

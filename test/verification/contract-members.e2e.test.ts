@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dataPath, embeddedFetch } from "../support/embedded";
+import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
+
+let h: VerificationHarness;
+let asShop: ReturnType<typeof embeddedFetch>;
+const SECOND = 1000;
+const WINDOW = 20 * SECOND;
+const TIMEOUT = 7 * 24 * 3600 * SECOND;
+
+beforeAll(async () => {
+  h = await startVerificationHarness("members-shop.myshopify.com");
+  // Shopify's clock is the test's here: refunds become visible, and are created, in test time.
+  h.app.shopify.now = h.clock.now;
+  asShop = embeddedFetch(h.app.url, h.domain, "77");
+  await h.db.shopState.create({ data: { shop: h.domain, lastSweepAt: h.clock.now() } });
+});
+afterAll(async () => h.close());
+
+const orderGid = (id: bigint) => `gid://shopify/Order/${id}`;
+
+describe("the stale read window (20 s)", () => {
+  it("a read inside the window that does not show the refund is no evidence and uses no attempt", async () => {
+    const order = h.shop.createOrder({ amount: "50.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "10.00", visibleAfterMs: 4 * SECOND });
+    await h.deliver(h.refundDelivery(refund));
+    await h.settle();
+    const op = await operationFor(h.db, refundGid(refund.id));
+    expect(op.status).toBe("VERIFIED");
+    const first = op.evaluations[0];
+    expect(JSON.parse(op.observations.find((o) => o.channel === "refund_readback" && o.observedAt.getTime() === first.evaluatedAt.getTime())!.data!).data.refund).toBeNull();
+    expect(first.attempt).toBe(0);
+    expect(JSON.parse(first.result).evidence.observed_channels).not.toContain("refund_readback");
+  });
+
+  it("no verdict is final before the window has passed: two refunds two seconds apart on one order make the first a duplicate", async () => {
+    const order = h.shop.createOrder({ amount: "80.00" });
+    const first = h.shop.createRefund(order.id, { amount: "20.00" });
+    await h.deliver(h.refundDelivery(first));
+    // The first is read at +1 s and looks VERIFIED; the second refund comes a second later.
+    h.clock.advance(1_100);
+    await h.worker.runOnce();
+    expect(await h.db.operation.findFirstOrThrow({ where: { refundGid: refundGid(first.id) } })).toMatchObject({ status: "PENDING", provisionalVerdict: "VERIFIED" });
+    h.clock.advance(900);
+    const second = h.shop.createRefund(order.id, { amount: "20.00" });
+    await h.deliver(h.refundDelivery(second));
+    await h.settle();
+    const op = await operationFor(h.db, refundGid(first.id));
+    expect(op).toMatchObject({ status: "CONTRADICTED", reason: "duplicate_refund_present", provisionalVerdict: null });
+    expect(op.decidedAt!.getTime()).toBeGreaterThanOrEqual(op.startedAt.getTime() + WINDOW);
+    expect((await operationFor(h.db, refundGid(second.id))).status).toBe("VERIFIED");
+  });
+
+  it("a CONTRADICTED read inside the window is read once more after it: a stale amount that Shopify then corrects ends VERIFIED", async () => {
+    const order = h.shop.createOrder({ amount: "60.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "15.00", recordedAmount: "16.00" });
+    await h.deliver(h.refundDelivery(refund));
+    h.clock.advance(1_100);
+    await h.worker.runOnce();
+    expect(await h.db.operation.findFirstOrThrow({ where: { refundGid: refundGid(refund.id) } })).toMatchObject({ status: "PENDING", provisionalVerdict: "CONTRADICTED" });
+    refund.totalOverrideMinor = null;
+    await h.settle();
+    expect((await operationFor(h.db, refundGid(refund.id))).status).toBe("VERIFIED");
+  });
+});
+
+describe("the timeout", () => {
+  it("at created_at + 7 days an undecided refund is UNVERIFIABLE and escalated even while its reads fail; a person's re-check reopens it", async () => {
+    const order = h.shop.createOrder({ amount: "40.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "10.00" });
+    h.shop.denyAccess(refund.id);
+    await h.deliver(h.refundDelivery(refund));
+    await h.settle(60 * SECOND);
+    let op = await operationFor(h.db, refundGid(refund.id));
+    expect(op.status).toBe("PENDING");
+    h.clock.ms = op.startedAt.getTime() + TIMEOUT + SECOND;
+    await h.worker.runOnce();
+    op = await operationFor(h.db, refundGid(refund.id));
+    expect(op).toMatchObject({ status: "UNVERIFIABLE", reason: "evidence_unavailable_before_timeout", escalate: true, reviewState: "open" });
+    expect(op.decidedAt!.getTime() - op.startedAt.getTime()).toBeLessThan(TIMEOUT + 2 * SECOND);
+    const detail = await (await asShop(dataPath(`/app/refunds/${op.id}`, "routes/app.refunds.$id"))).json();
+    expect(detail.timeline.some((t: { title: string; detail: string }) => t.title === "Shopify read-back failed (not evidence)" && /ACCESS_DENIED/.test(t.detail))).toBe(true);
+
+    h.shop.allowAccess(refund.id);
+    const recheck = await asShop(dataPath(`/app/refunds/${op.id}`, "routes/app.refunds.$id"), { method: "POST", body: new URLSearchParams({ intent: "recheck" }) });
+    expect(recheck.status).toBe(200);
+    expect((await h.db.operation.findUniqueOrThrow({ where: { id: op.id } })).status).toBe("PENDING");
+    await h.worker.runOnce();
+    expect((await h.db.operation.findUniqueOrThrow({ where: { id: op.id } })).status).toBe("VERIFIED");
+  });
+});
+
+describe("members shown with the verdict", () => {
+  it("evidence served by an API version outside the contract's list is flagged on the evidence page, in the CSV and on the dashboard", async () => {
+    const { REFUND_CREATED_1_0_0 } = await import("../../app/contracts/registry.server");
+    const { openOperation } = await import("../../app/verification/operations.server");
+    const order = h.shop.createOrder({ amount: "30.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "3.00" });
+    await openOperation(h.db, REFUND_CREATED_1_0_0, { shop: h.domain, refundGid: refundGid(refund.id), orderGid: orderGid(order.id), origin: "webhook", amount: "3.00", currency: "USD", startedAt: refund.createdAt }, h.clock.now());
+    await h.deliver(h.refundDelivery(refund));
+    await h.settle();
+    const op = await operationFor(h.db, refundGid(refund.id));
+    // 1.0.0 was written for 2025-07; the evidence came from 2026-10.
+    expect(op).toMatchObject({ contractVersion: "1.0.0", apiVersionsOutside: "2026-10" });
+    const page = await (await asShop(`/app/refunds/${op.id}`)).text();
+    expect(page).toContain("Evidence was served by Admin API 2026-10, which this contract version does not cover.");
+    expect(page).toContain("They differ: the author hashed the contract with its own tool");
+    const csv = await (await asShop("/app/refunds.csv")).text();
+    expect(csv.split("\r\n")[0]).toContain("api_versions_outside_contract");
+    expect(csv).toContain(",2026-10");
+    // The test's clock runs days ahead of the server's: ask for the day the refund happened.
+    const day = op.startedAt.toISOString().slice(0, 10);
+    const dashboard = await (await asShop(dataPath(`/app?from=${day}&to=${day}`, "routes/app._index"))).json();
+    expect(dashboard.figures.outsideContractVersions).toBeGreaterThanOrEqual(1);
+    const current = await (await asShop(`/app/refunds/${(await h.db.operation.findFirstOrThrow({ where: { contractVersion: "1.1.0", status: "VERIFIED" } })).id}`)).text();
+    expect(current).not.toContain("They differ");
+    expect(current).toContain("computed by this app: 69db55d571201139");
+  });
+
+  it("a refund adopted by fingerprint says it was matched by order and amount only, wherever its verdict is shown", async () => {
+    const target = h.app.shopify.webhookTarget;
+    h.app.shopify.webhookTarget = undefined;
+    try {
+      const order = h.shop.createOrder({ amount: "70.00" });
+      h.app.shopify.inject({ kind: "lost_answer", operation: "mutation" }, 3);
+      const issue = await asShop(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", body: new URLSearchParams({ intent: "issue", amount: "30.00" }) });
+      expect(issue.status).toBe(502);
+      const unsettled = await h.db.refundRecord.findFirstOrThrow({ where: { orderId: orderGid(order.id) } });
+      expect(unsettled).toMatchObject({ shopifyOutcome: "unknown", failureReason: null, status: "created" });
+      h.app.shopify.forgetIdempotencyKeys(h.domain);
+      h.clock.ms = Math.max(h.clock.ms, Date.now()) + 31 * SECOND;
+      await h.worker.runOnce();
+      const record = await h.db.refundRecord.findUniqueOrThrow({ where: { id: unsettled.id } });
+      const op = await h.db.operation.findFirstOrThrow({ where: { refundGid: record.refundRef! } });
+      expect(op).toMatchObject({ correlation: "fingerprint", origin: "app" });
+      const csv = await (await asShop("/app/refunds.csv")).text();
+      expect(csv.split("\r\n").find((line) => line.includes(`,${order.id},`))).toContain("order and amount only");
+      expect(await (await asShop(`/app/refunds/${op.id}`)).text()).toContain("Matched by order and amount only");
+    } finally {
+      h.app.shopify.webhookTarget = target;
+    }
+  });
+});
+
+describe("reasons as data", () => {
+  it("a duplicate whose amount also differs is caught by the refund form's guard, the order-page block and both problem filters", async () => {
+    const order = h.shop.createOrder({ amount: "90.00" });
+    const first = h.shop.createRefund(order.id, { amount: "10.00", recordedAmount: "11.00" });
+    const second = h.shop.createRefund(order.id, { amount: "10.00" });
+    await h.deliver(h.refundDelivery(first));
+    await h.deliver(h.refundDelivery(second));
+    await h.settle();
+    const op = await operationFor(h.db, refundGid(first.id));
+    expect(op).toMatchObject({ status: "CONTRADICTED", reason: "refund_amount_mismatch" });
+    expect((await h.db.operationReason.findMany({ where: { operationId: op.id } })).map((r) => [r.reason, r.class]).sort()).toEqual([
+      ["duplicate_refund_present", "duplicate side effect"],
+      ["refund_amount_mismatch", "wrong amount"],
+    ]);
+    const form = await (await asShop(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"))).json();
+    expect(form.duplicateOnOrder).toBe(true);
+    const block = await (await asShop(`/app/api/orders/${order.id}/refunds`)).json();
+    expect(block.doNotRetry).toBe(true);
+    expect(block.refunds.find((r: { id: string }) => r.id === op.id).reasonText).toContain("more than one refund");
+    for (const cls of ["duplicate", "wrong_amount"]) {
+      const page = await (await asShop(dataPath(`/app?class=${cls}&q=${encodeURIComponent(order.name)}`, "routes/app._index"))).json();
+      expect(page.rows.map((r: { id: string }) => r.id)).toContain(op.id);
+    }
+  });
+});
+
+describe("a refund record's revision", () => {
+  it("changes only when the record changes: no writes while its transaction settles", async () => {
+    const order = h.shop.createOrder({ amount: "25.00" });
+    const issue = await asShop(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", body: new URLSearchParams({ intent: "issue", amount: "5.00" }) });
+    expect(issue.status).toBe(200);
+    const record = await h.db.refundRecord.findFirstOrThrow({ where: { orderId: orderGid(order.id) } });
+    const refund = h.shop.refunds.get(h.shop.orders.get(order.id)!.refundIds[0])!;
+    h.shop.setTransactionStatus(refund, "PENDING");
+    await h.app.shopify.flushWebhooks();
+    await h.settle();
+    const settled = await h.db.refundRecord.findUniqueOrThrow({ where: { id: record.id } });
+    for (let i = 0; i < 3; i++) {
+      h.clock.advance(61 * SECOND);
+      await h.worker.runOnce();
+    }
+    const later = await h.db.refundRecord.findUniqueOrThrow({ where: { id: record.id } });
+    expect(later).toMatchObject({ status: "created", revision: settled.revision, revisionNum: settled.revisionNum, failureReason: null });
+  });
+});
