@@ -212,7 +212,7 @@ export class AdminApi implements RefundCreateHost {
         matches.sort(key ? (a, b) => key(a) - key(b) || Number(a.id - b.id) : (a, b) => Number(a.id - b.id));
         return connection(matches, args, this.views.order);
       },
-      shop: () => ({ __typename: "Shop", id: gid("Shop", 1n), name: shop.name, myshopifyDomain: shop.domain, currencyCode: shop.currency }),
+      shop: () => ({ __typename: "Shop", id: gid("Shop", 1n), name: shop.name, myshopifyDomain: shop.domain, currencyCode: shop.currency, ianaTimezone: shop.ianaTimezone }),
       refundCreate: (args: { input: RefundInput }, context: RequestContext, info: GraphQLResolveInfo) => refundCreate(this, args.input, context.apiVersion, info),
     };
   }

@@ -83,6 +83,9 @@ export class FakeShop {
   private lastId = FIRST_ID;
   private orderNumber = 1000;
 
+  /** The shop's time zone, as merchants set it in Shopify admin (Shop.ianaTimezone). */
+  ianaTimezone = "America/New_York";
+
   constructor(
     readonly domain: string,
     readonly currency = "USD",

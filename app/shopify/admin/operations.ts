@@ -125,6 +125,13 @@ export const REFUND_SWEEP_QUERY = `#graphql
 `;
 export const SWEEP_REFUNDS_PER_ORDER = 5;
 
+/** What the screens need of the shop itself: its time zone (dates are shown in it) and its currency. */
+export const SHOP_PROFILE_QUERY = `#graphql
+  query ShopProfile {
+    shop { name ianaTimezone currencyCode }
+  }
+`;
+
 /**
  * Requested costs by Shopify's published rules (objects 1, connections 2 + first × nodes, lists
  * with `first` first × element, `nodes(ids:)` per id, mutations 10 + selection). A test computes
@@ -139,4 +146,5 @@ export const QUERY_COSTS = {
   /** The order and one refund (a list without `first` is priced as one element; the fake counts every refund returned in the actual cost). */
   orderRefunds: 23,
   refundSweep: 963,
+  shopProfile: 1,
 } as const;

@@ -78,12 +78,18 @@ export type RefundSweepQuery = { orders: { nodes: Array<(
       )> }
     )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage' | 'endCursor'> } };
 
+export type ShopProfileQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
+
+
+export type ShopProfileQuery = { shop: Pick<AdminTypes.Shop, 'name' | 'ianaTimezone' | 'currencyCode'> };
+
 interface GeneratedQueryTypes {
   "#graphql\n  query RefundReadback($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Refund {\n        id\n        createdAt\n        order { id name }\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundReadbackQuery, variables: RefundReadbackQueryVariables},
   "#graphql\n  query RefundTransactions($id: ID!, $after: String) {\n    node(id: $id) {\n      ... on Refund {\n        transactions(first: 50, after: $after) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundTransactionsQuery, variables: RefundTransactionsQueryVariables},
   "#graphql\n  query OrderForRefund($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      currencyCode\n      presentmentCurrencyCode\n      totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n      suggestedRefund(suggestFullRefund: true) {\n        maximumRefundableSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        suggestedTransactions {\n          gateway\n          maximumRefundableSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n          parentTransaction { id kind gateway createdAt }\n        }\n      }\n    }\n  }\n": {return: OrderForRefundQuery, variables: OrderForRefundQueryVariables},
   "#graphql\n  query OrderRefunds($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      refunds {\n        id\n        createdAt\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) {\n          nodes { kind status amountSet { presentmentMoney { amount currencyCode } } }\n          pageInfo { hasNextPage }\n        }\n      }\n    }\n  }\n": {return: OrderRefundsQuery, variables: OrderRefundsQueryVariables},
   "#graphql\n  query RefundSweep($query: String!, $after: String) {\n    orders(first: 10, after: $after, query: $query, sortKey: UPDATED_AT) {\n      nodes {\n        id\n        name\n        updatedAt\n        refunds(first: 5) {\n          id\n          createdAt\n          transactions(first: 5) {\n            nodes { kind status amountSet { presentmentMoney { amount currencyCode } } }\n            pageInfo { hasNextPage }\n          }\n        }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": {return: RefundSweepQuery, variables: RefundSweepQueryVariables},
+  "#graphql\n  query ShopProfile {\n    shop { name ianaTimezone currencyCode }\n  }\n": {return: ShopProfileQuery, variables: ShopProfileQueryVariables},
 }
 
 interface GeneratedMutationTypes {

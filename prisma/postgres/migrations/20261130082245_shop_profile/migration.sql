@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "ShopState" ADD COLUMN     "ianaTimezone" TEXT,
+ADD COLUMN     "shopCurrency" TEXT;
+
