@@ -1,3 +1,4 @@
+import { logger } from "./logging/logger.server";
 import { PassThrough } from "stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { RemixServer } from "@remix-run/react";
@@ -36,7 +37,7 @@ export default async function handleRequest(
       },
       onError(error) {
         responseStatusCode = 500;
-        console.error(error);
+        logger.error({ err: error }, "rendering failed");
       },
     });
     // Let React's rendering finish before Remix gives up on a deferred stream.

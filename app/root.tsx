@@ -1,6 +1,9 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+import type { MetaFunction } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from "@remix-run/react";
 
-export default function App() {
+export const meta: MetaFunction = ({ error }) => [{ title: error ? "Something went wrong · Refund Verifier" : "Refund Verifier" }];
+
+function Document({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
       <head>
@@ -12,10 +15,38 @@ export default function App() {
         <Links />
       </head>
       <body>
-        <Outlet />
+        {children}
         <ScrollRestoration />
         <Scripts />
       </body>
     </html>
+  );
+}
+
+export default function App() {
+  return (
+    <Document>
+      <Outlet />
+    </Document>
+  );
+}
+
+/** The last resort (the app's own layout could not render): a plain page that still says what happened and leads back. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const missing = isRouteErrorResponse(error) && error.status === 404;
+  const title = missing ? "Page not found" : "Something went wrong";
+  return (
+    <Document>
+      <main style={{ fontFamily: "Inter, -apple-system, sans-serif", maxWidth: 640, margin: "48px auto", padding: "0 16px", color: "#303030" }}>
+        <h1 style={{ fontSize: 20 }}>{title}</h1>
+        <p>{missing ? "Refund Verifier has no page at this address." : "Refund Verifier could not show this page. Try again in a moment; if it keeps failing, contact support."}</p>
+        <p>
+          <a href="/app" style={{ color: "#005bd3" }}>
+            Back to the refunds
+          </a>
+        </p>
+      </main>
+    </Document>
   );
 }

@@ -1,7 +1,7 @@
 import type { Operation, Prisma, PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
 import { formatMoney, fromMinorUnits } from "../money/currency";
-import { CLASSES, period, VERDICTS, type DashboardFilters } from "./filters";
+import { CLASSES, dateBounds, period, VERDICTS, type DashboardFilters } from "./filters";
 import { reasonInWords } from "./reasons";
 
 export interface RefundRow {
@@ -25,6 +25,13 @@ export interface RefundRow {
   correlation: string;
   /** Admin API versions outside the contract's that served the evidence, if any. */
   apiVersionsOutside: string | null;
+  /** Shopify's refund id (the number in its admin), and what Shopify recorded once read back, in the shop's currency. */
+  refundId: string;
+  recordedAmount: string | null;
+  recordedCurrency: string | null;
+  decidedAt: string | null;
+  /** The record's revision token, for a resolve that must not overwrite someone else's. */
+  revision: number;
 }
 
 /** Filters that select rows; the period applies to figures only unless dates were chosen. */
@@ -36,8 +43,10 @@ export function rowFilter(shop: string, filters: DashboardFilters): Prisma.Opera
   if (filters.classes.length) and.push({ reasonRows: { some: { class: { in: filters.classes.map((key) => CLASSES[key]) } } } });
   if (filters.gatewayFailures) and.push({ reasonRows: { some: { reason: "transaction_failed" } } });
   if (filters.origins.length) and.push({ origin: { in: filters.origins } });
-  if (filters.from) and.push({ startedAt: { gte: new Date(filters.from) } });
-  if (filters.to) and.push({ startedAt: { lt: new Date(Date.parse(filters.to) + 86_400_000) } });
+  if (filters.review) and.push({ reviewState: filters.review });
+  const bounds = dateBounds(filters);
+  if (bounds.gte) and.push({ startedAt: { gte: bounds.gte } });
+  if (bounds.lt) and.push({ startedAt: { lt: bounds.lt } });
   if (filters.query) {
     const number = filters.query.replace(/^#/, "");
     and.push({ OR: [{ orderName: { contains: filters.query } }, ...(/^\d+$/.test(number) ? [{ orderName: `#${number}` }, { orderGid: { endsWith: `/${number}` } }] : [])] });
@@ -123,6 +132,11 @@ export function toRow(contract: Contract, op: Operation): RefundRow {
     reviewState: op.reviewState,
     correlation: op.correlation,
     apiVersionsOutside: op.apiVersionsOutside,
+    refundId: op.refundGid.split("/").pop()!,
+    recordedAmount: op.shopAmount,
+    recordedCurrency: op.shopCurrency,
+    decidedAt: op.decidedAt?.toISOString() ?? null,
+    revision: op.revision,
   };
 }
 

@@ -3,6 +3,7 @@ import type { LoadedContract } from "../contracts/load";
 import type { ConditionResult, Evaluation } from "../contracts/evaluate";
 import { contractByVersion } from "../contracts/registry.server";
 import { toRow } from "./dashboard.server";
+import { evidenceLead, recordedRefundOf, type RelatedRefund } from "../evidence/lead";
 
 export interface TimelineEntry {
   at: string;
@@ -40,6 +41,32 @@ export async function loadRefundDetail(db: PrismaClient, loaded: LoadedContract,
   const conditions: ConditionView[] =
     result && "conditions" in result ? result.conditions.map((c) => ({ ...c, meaning: meanings.get(c.id) ?? "" })) : [];
 
+  // What Shopify recorded, from the latest read-back that returned the refund.
+  const readback = [...op.observations].reverse().find((o) => o.channel === "refund_readback" && o.ok && recordedRefundOf(JSON.parse(o.data ?? "null")));
+  const recorded = readback ? recordedRefundOf(JSON.parse(readback.data ?? "null")) : null;
+  const related = { id: true, orderName: true, amount: true, currency: true, status: true } as const;
+  const [sameOrder, recordedOrder]: RelatedRefund[][] = await Promise.all([
+    db.operation.findMany({ where: { shop, orderGid: op.orderGid, id: { not: op.id } }, select: related, orderBy: [{ startedAt: "asc" }, { id: "asc" }], take: 20 }),
+    recorded?.orderGid && recorded.orderGid !== op.orderGid
+      ? db.operation.findMany({ where: { shop, orderGid: recorded.orderGid, id: { not: op.id } }, select: related, orderBy: [{ startedAt: "asc" }, { id: "asc" }], take: 20 })
+      : Promise.resolve([]),
+  ]);
+  const reasons = JSON.parse(op.reasons) as string[];
+  // The stored order name comes from the read-back: on a refund Shopify recorded on another order it is that order's name.
+  const orderName = recorded?.orderGid && recorded.orderGid !== op.orderGid && recorded.orderName === op.orderName ? null : op.orderName;
+  const row = toRow(contract, op);
+  const lead = evidenceLead({
+    contract,
+    status: op.status,
+    reason: op.reason,
+    reasons,
+    requested: { amount: row.amount, currency: op.currency },
+    order: { gid: op.orderGid, name: orderName },
+    recorded,
+    sameOrder,
+    recordedOrder,
+  });
+
   const timeline: TimelineEntry[] = [
     ...deliveries.map((d) => ({
       at: d.receivedAt.toISOString(),
@@ -74,10 +101,13 @@ export async function loadRefundDetail(db: PrismaClient, loaded: LoadedContract,
   ].sort((a, b) => a.at.localeCompare(b.at));
 
   return {
-    refund: { ...toRow(contract, op), provisionalVerdict: op.provisionalVerdict, shopAmount: op.shopAmount, shopCurrency: op.shopCurrency, refundGid: op.refundGid, orderGid: op.orderGid, attempts: op.attempts, revision: op.revision, escalate: op.escalate, reasons: JSON.parse(op.reasons) as string[], decidedAt: op.decidedAt?.toISOString() ?? null },
+    refund: { ...row, provisionalVerdict: op.provisionalVerdict, shopAmount: op.shopAmount, shopCurrency: op.shopCurrency, refundGid: op.refundGid, orderGid: op.orderGid, attempts: op.attempts, revision: op.revision, escalate: op.escalate, reasons, decidedAt: op.decidedAt?.toISOString() ?? null },
     nextAttemptAt: op.status === "PENDING" ? (op.nextDueAt?.toISOString() ?? null) : null,
     observing: op.status === "PENDING" && op.nextDueAt !== null,
     timeoutAt: new Date(op.startedAt.getTime() + contract.timing.timeout_ms).toISOString(),
+    lead,
+    /** The name of the order this refund was for, when known (null when Shopify recorded it on another order). */
+    orderName,
     conditions,
     explanation: result && "explanation" in result ? result.explanation : null,
     duplicatesDropped: deliveries.reduce((sum, d) => sum + d.redeliveries, 0),

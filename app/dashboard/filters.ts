@@ -3,17 +3,29 @@ export const ORIGINS = ["webhook", "reconciliation", "app"] as const;
 /** The contract's contradiction classes, by the short names people filter with. */
 export const CLASSES = { duplicate: "duplicate side effect", wrong_amount: "wrong amount", wrong_order: "wrong subject", pre_existing: "pre existing state" } as const;
 export const SORTS = ["newest", "oldest", "amount_desc", "amount_asc"] as const;
+/** Review states a person filters by: open is "Needs review". */
+export const REVIEW_STATES = ["open", "resolved"] as const;
+/** Date presets, in the shop's time zone; custom is the from/to dates. */
+export const RANGES = ["today", "7d", "30d", "custom"] as const;
 
 export type Verdict = (typeof VERDICTS)[number];
 export type ClassKey = keyof typeof CLASSES;
+export type ReviewState = (typeof REVIEW_STATES)[number];
+export type RangeKey = (typeof RANGES)[number];
 
 export interface DashboardFilters {
   verdicts: Verdict[];
   classes: ClassKey[];
   gatewayFailures: boolean;
   origins: string[];
+  review?: ReviewState;
+  /** The date preset chosen, if any (custom when only from/to were given). */
+  range?: RangeKey;
+  /** Days (YYYY-MM-DD) in `timeZone`, both included. */
   from?: string;
   to?: string;
+  /** The shop's IANA time zone: days start and end at its midnight. */
+  timeZone: string;
   query: string;
   sort: (typeof SORTS)[number];
   after?: string;
@@ -28,17 +40,58 @@ const list = <T extends string>(params: URLSearchParams, name: string, allowed: 
     .filter((v): v is T => (allowed as readonly string[]).includes(v));
 
 const day = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined);
+const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined => ((allowed as readonly string[]).includes(value ?? "") ? (value as T) : undefined);
 
-/** The dashboard's filters from the URL; anything unknown is ignored, never an error. */
-export function parseFilters(params: URLSearchParams): DashboardFilters {
+/** The calendar day of an instant in a time zone, as YYYY-MM-DD. */
+export function dayIn(instant: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(instant);
+}
+
+const addDays = (dayText: string, days: number) => new Date(Date.parse(dayText) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** How far a time zone is ahead of UTC at an instant, in ms. */
+function offsetAt(instant: number, timeZone: string): number {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" })
+      .formatToParts(new Date(instant))
+      .map((p) => [p.type, p.value]),
+  );
+  const local = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour) % 24, Number(parts.minute), Number(parts.second));
+  return local - Math.floor(instant / 1000) * 1000;
+}
+
+/** The instant a day starts in a time zone (its local midnight). */
+export function startOfDay(dayText: string, timeZone: string): Date {
+  const utcMidnight = Date.parse(`${dayText}T00:00:00Z`);
+  let start = utcMidnight - offsetAt(utcMidnight, timeZone);
+  start = utcMidnight - offsetAt(start, timeZone);
+  return new Date(start);
+}
+
+/** The dashboard's filters from the URL; anything unknown is ignored, never an error. Presets are resolved to days in the shop's time zone. */
+export function parseFilters(params: URLSearchParams, context: { now?: Date; timeZone?: string } = {}): DashboardFilters {
+  const timeZone = context.timeZone ?? "UTC";
   const sort = params.get("sort");
+  let range = oneOf(params.get("range"), RANGES);
+  let from = day(params.get("from"));
+  let to = day(params.get("to"));
+  if (range && range !== "custom") {
+    const today = dayIn(context.now ?? new Date(), timeZone);
+    to = today;
+    from = range === "today" ? today : addDays(today, range === "7d" ? -6 : -29);
+  } else if (!range && (from || to)) {
+    range = "custom";
+  }
   return {
     verdicts: list(params, "verdict", VERDICTS),
     classes: list(params, "class", Object.keys(CLASSES) as ClassKey[]),
     gatewayFailures: params.get("gateway") === "failed",
     origins: list(params, "origin", ORIGINS),
-    from: day(params.get("from")),
-    to: day(params.get("to")),
+    review: oneOf(params.get("review"), REVIEW_STATES),
+    range,
+    from,
+    to,
+    timeZone,
     query: (params.get("q") ?? "").trim().slice(0, 100),
     sort: (SORTS as readonly string[]).includes(sort ?? "") ? (sort as DashboardFilters["sort"]) : "newest",
     after: params.get("after") ?? undefined,
@@ -47,9 +100,18 @@ export function parseFilters(params: URLSearchParams): DashboardFilters {
   };
 }
 
+/** The instants the chosen days cover: [start of from, start of the day after to). */
+export function dateBounds(filters: Pick<DashboardFilters, "from" | "to" | "timeZone">): { gte?: Date; lt?: Date } {
+  return {
+    gte: filters.from ? startOfDay(filters.from, filters.timeZone) : undefined,
+    lt: filters.to ? startOfDay(addDays(filters.to, 1), filters.timeZone) : undefined,
+  };
+}
+
 /** The period the figures cover: the chosen dates, else the last 30 days. */
 export function period(filters: DashboardFilters, now: Date): { from: Date; to: Date } {
-  const to = filters.to ? new Date(Date.parse(filters.to) + 86_400_000) : now;
-  const from = filters.from ? new Date(filters.from) : new Date(to.getTime() - 30 * 86_400_000);
+  const bounds = dateBounds(filters);
+  const to = bounds.lt ?? now;
+  const from = bounds.gte ?? new Date(to.getTime() - 30 * 86_400_000);
   return { from, to };
 }

@@ -4,22 +4,41 @@ import { figures, listRefunds, rowFilter, toRow } from "./dashboard.server";
 import { reasonInWords } from "./reasons";
 import { parseFilters } from "./filters";
 import { exportCsv } from "./export.server";
+import { shopSettings } from "../shops/profile.server";
+import { interactiveGateway } from "../verification/worker.server";
+
+/** The shop's time zone for the screens (UTC while Shopify has not told us). */
+export async function shopTimeZone(shop: string): Promise<string> {
+  return (await shopSettings(db, interactiveGateway(), shop)).timeZone;
+}
+
+/** How often the worker sweeps for lost webhooks, and how far back a shop's first sweep reads. */
+export function sweepSchedule() {
+  return {
+    intervalMs: Number(process.env.VERIFIER_SWEEP_INTERVAL_MS) || 900_000,
+    firstLookBackMs: Number(process.env.VERIFIER_FIRST_SWEEP_LOOKBACK_MS) || 86_400_000,
+  };
+}
 
 /** The dashboard's data for one shop: figures for the period, one page of rows, and the filters as understood. */
-export async function loadDashboard(shop: string, params: URLSearchParams, now: Date) {
-  const filters = parseFilters(params);
-  const [figureData, page, total, state] = await Promise.all([
+export async function loadDashboard(shop: string, params: URLSearchParams, now: Date, timeZone = "UTC") {
+  const filters = parseFilters(params, { now, timeZone });
+  const [figureData, page, total, state, any] = await Promise.all([
     figures(db, shop, filters, now),
     listRefunds(db, REFUND_CREATED.contract, shop, filters),
     db.operation.count({ where: rowFilter(shop, filters) }),
     db.shopState.findUnique({ where: { shop }, select: { sweepCompletedAt: true, sweepStartedAt: true } }),
+    db.operation.findFirst({ where: { shop }, select: { id: true } }),
   ]);
-  const sweep = { lastCompletedAt: state?.sweepCompletedAt?.toISOString() ?? null, runningSince: state?.sweepStartedAt?.toISOString() ?? null };
-  return { figures: figureData, ...page, total, filters, sweep, now: now.toISOString() };
+  const sweep = { lastCompletedAt: state?.sweepCompletedAt?.toISOString() ?? null, runningSince: state?.sweepStartedAt?.toISOString() ?? null, ...sweepSchedule() };
+  // A shop with no refund at all yet sees what the app does and will do, not an empty table.
+  const firstRun = !any;
+  return { figures: figureData, ...page, total, filters, sweep, firstRun, timeZone, now: now.toISOString() };
 }
 
-export function csvExportResponse(shop: string, params: URLSearchParams, now: Date): Response {
-  return new Response(exportCsv(db, REFUND_CREATED.contract, shop, parseFilters(params)), {
+export async function csvExportResponse(shop: string, params: URLSearchParams, now: Date): Promise<Response> {
+  const timeZone = await shopTimeZone(shop);
+  return new Response(exportCsv(db, REFUND_CREATED.contract, shop, parseFilters(params, { now, timeZone })), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="refunds-${now.toISOString().slice(0, 10)}.csv"`,

@@ -1,4 +1,5 @@
-import { Badge, Text } from "@shopify/polaris";
+import { Badge, BlockStack, Button, Card, InlineStack, Page, Text } from "@shopify/polaris";
+import { formatInstant, utcTitle } from "../time/format";
 import { VERDICT_LABELS, VERDICT_TONES } from "./reasons";
 
 export function VerdictBadge({ status }: { status: string }) {
@@ -35,3 +36,36 @@ export function adminOrderUrl(orderId: string): string {
 }
 
 export const ORIGIN_LABELS: Record<string, string> = { webhook: "Webhook", reconciliation: "Found by sweep", app: "Issued in app" };
+
+/** An instant in the shop's time zone, the exact UTC instant on hover. */
+export function Instant({ iso, timeZone }: { iso: string; timeZone: string }) {
+  return (
+    <time dateTime={iso} title={utcTitle(iso)}>
+      {formatInstant(iso, timeZone)}
+    </time>
+  );
+}
+
+/** The refund form on an order, coming back to `back` when done. */
+export function refundFormUrl(orderId: string, back = "/app"): string {
+  return `/app/orders/${orderId}/refund?back=${/^\/[\w/.-]*$/.test(back) ? back : encodeURIComponent(back)}`;
+}
+
+/** A page that is not there (unknown refund, order or address): said in the app's frame, with a way back. */
+export function NotFoundPage({ title, message }: { title: string; message: string }) {
+  return (
+    <Page backAction={{ content: "Refunds", url: "/app" }} title={title}>
+      <Card>
+        <BlockStack gap="300">
+          <Text as="p">{message}</Text>
+          <InlineStack gap="300">
+            <Button url="/app" variant="primary">
+              Back to refunds
+            </Button>
+            <Button url="/app/review">Open the review queue</Button>
+          </InlineStack>
+        </BlockStack>
+      </Card>
+    </Page>
+  );
+}

@@ -1,9 +1,10 @@
 import type { PrismaClient, RefundRecord } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
-import { fromMinorUnits, toMinorUnits } from "../money/currency";
+import { formatMoney, fromMinorUnits, toMinorUnits } from "../money/currency";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { createRefund, loadOrderForRefund, type CreatedRefund, type OrderForRefund } from "../shopify/admin/refunds.server";
 import { markDue, openOperation } from "../verification/operations.server";
+import { minutesAgo, overRefundMessage, parseAmount, RECENT_REFUND_WINDOW_MS, type FieldErrors } from "./form";
 import { allocate, presentmentCurrency, refundableMinor, type RefundTransactionInput } from "./plan";
 import { AttemptLimitReached, MAX_ATTEMPTS_PER_ORDER, mintRecord, rewriteRecord } from "./records.server";
 
@@ -26,11 +27,13 @@ export type IssueCode =
   | "OUTCOME_PENDING"
   | "KEY_CONFLICT"
   | "CONFLICT"
-  | "NOT_RETRYABLE";
-export type IssueResult = { ok: true; record: RefundRecord } | { ok: false; status: number; code: IssueCode; message: string; record?: RefundRecord };
+  | "NOT_RETRYABLE"
+  | "RECENT_REFUND"
+  | "INVALID_FORM";
+export type IssueResult = { ok: true; record: RefundRecord } | { ok: false; status: number; code: IssueCode; message: string; record?: RefundRecord; fieldErrors?: FieldErrors };
 
 type IssueFailure = Extract<IssueResult, { ok: false }>;
-export const fail = (status: number, code: IssueCode, message: string, record?: RefundRecord): IssueFailure => ({ ok: false, status, code, message, record });
+export const fail = (status: number, code: IssueCode, message: string, record?: RefundRecord, fieldErrors?: FieldErrors): IssueFailure => ({ ok: false, status, code, message, record, ...(fieldErrors ? { fieldErrors } : {}) });
 
 const orderNameOf = (record: RefundRecord) => (JSON.parse(record.refCaptions) as { caption: string }[])[0]?.caption ?? "the order";
 const amountOf = (record: RefundRecord) => `${fromMinorUnits(record.amountMinor, record.currency)} ${record.currency}`;
@@ -47,6 +50,28 @@ export async function unsettledRecord(db: PrismaClient, shop: string, orderId: s
   return db.refundRecord.findFirst({ where: { shop, orderId, shopifyOutcome: { in: ["unknown", "key_conflict"] } }, orderBy: { createdAt: "asc" } });
 }
 
+/**
+ * A refund on the order in the last ten minutes: one issued from the app (Shopify created it), or
+ * any refund the app has a verdict operation for (webhook, sweep or app), by its refund's time.
+ * Words for a person, or null.
+ */
+export async function recentRefund(db: PrismaClient, shop: string, orderId: string, now: Date): Promise<{ at: Date; message: string } | null> {
+  const since = new Date(now.getTime() - RECENT_REFUND_WINDOW_MS);
+  const [record, operation] = await Promise.all([
+    db.refundRecord.findFirst({ where: { shop, orderId, shopifyOutcome: "created", createdAt: { gte: since } }, orderBy: { createdAt: "desc" } }),
+    db.operation.findFirst({ where: { shop, orderGid: orderId, startedAt: { gte: since } }, orderBy: { startedAt: "desc" } }),
+  ]);
+  if (record && (!operation || record.createdAt >= operation.startedAt)) {
+    return { at: record.createdAt, message: `${record.sysId}, a refund of ${formatMoney(record.amountMinor, record.currency)} on ${orderNameOf(record)}, was issued from the app ${minutesAgo(record.createdAt, now)}.` };
+  }
+  if (operation) {
+    const minor = operation.amount && operation.currency ? toMinorUnits(operation.amount, operation.currency) : undefined;
+    const money = minor !== undefined && operation.currency ? `of ${formatMoney(minor, operation.currency)} ` : "";
+    return { at: operation.startedAt, message: `A refund ${money}was made on ${operation.orderName ?? "this order"} ${minutesAgo(operation.startedAt, now)}.` };
+  }
+  return null;
+}
+
 type RefundPlan = { ok: true; order: OrderForRefund; currency: string; amountMinor: bigint; transactions: RefundTransactionInput[] } | IssueFailure;
 
 /** The order as Shopify has it now, the amount in its presentment currency, and the refund transactions; or why it cannot be refunded. */
@@ -56,12 +81,14 @@ export async function prepareRefund(gateway: ShopifyGateway, shop: string, order
   const order = answer.data;
   if (!order) return fail(404, "ORDER_NOT_FOUND", "Shopify does not show this order.");
   const currency = presentmentCurrency(order);
-  const amountMinor = toMinorUnits(amount.trim(), currency);
-  if (amountMinor === undefined || amountMinor <= 0n) return fail(422, "INVALID_AMOUNT", `Enter a positive amount in ${currency}, such as 25.00.`);
+  const parsed = parseAmount(amount, currency);
+  if (!parsed.ok) return fail(422, "INVALID_AMOUNT", parsed.message, undefined, { amount: parsed.message });
+  const amountMinor = parsed.minor;
   const capacity = refundableMinor(order);
   const { transactions, unallocated } = allocate(order, amountMinor);
   if (amountMinor > capacity || unallocated > 0n) {
-    return fail(409, "OVER_TENDERED", `OVER_TENDERED: ${fromMinorUnits(amountMinor, currency)} ${currency} is more than the ${fromMinorUnits(capacity, currency)} ${currency} Shopify can still refund on ${order.name}.`);
+    const words = overRefundMessage(capacity, currency, order.name);
+    return fail(409, "OVER_TENDERED", words, undefined, { amount: words });
   }
   return { ok: true, order, currency, amountMinor, transactions };
 }
@@ -76,13 +103,17 @@ export async function issueRefund(
   db: PrismaClient,
   contract: LoadedContract,
   gateway: ShopifyGateway,
-  request: { shop: string; orderId: string; amount: string; note?: string | null; notify: boolean },
+  request: { shop: string; orderId: string; amount: string; note?: string | null; notify: boolean; confirmAnother?: boolean },
   now: Date,
 ): Promise<IssueResult> {
   const unsettled = await unsettledRecord(db, request.shop, request.orderId);
   if (unsettled) return fail(409, "OUTCOME_PENDING", unsettledMessage(unsettled), unsettled);
   if ((await db.refundRecord.count({ where: { shop: request.shop, orderId: request.orderId } })) >= MAX_ATTEMPTS_PER_ORDER) {
     return fail(409, "ATTEMPT_LIMIT", new AttemptLimitReached().message);
+  }
+  if (!request.confirmAnother) {
+    const recent = await recentRefund(db, request.shop, request.orderId, now);
+    if (recent) return fail(409, "RECENT_REFUND", `${recent.message} To refund this order again, confirm "Yes, another refund".`);
   }
   const plan = await prepareRefund(gateway, request.shop, request.orderId, request.amount);
   if (!plan.ok) return plan;

@@ -1,11 +1,13 @@
 import db from "../db.server";
 import { REFUND_CREATED } from "../contracts/registry.server";
-import { fromMinorUnits } from "../money/currency";
+import { fromMinorUnits, toMinorUnits } from "../money/currency";
 import { loadOrderForRefund } from "../shopify/admin/refunds.server";
 import { interactiveGateway } from "../verification/worker.server";
-import { issueRefund, unsettledRecord, type IssueResult } from "./issue.server";
+import { parseInstant } from "../contracts/values";
+import { fail, issueRefund, recentRefund, unsettledRecord, type IssueResult } from "./issue.server";
+import { parseRefundAction, type RefundSource } from "./form";
 import { presentmentCurrency, refundableMinor } from "./plan";
-import { recordView } from "./records.server";
+import { recordView, RevisionConflict } from "./records.server";
 import { resendRefund, settleWithoutRefund } from "./recover.server";
 
 const notFound = (what: string) => new Response(`No such ${what} in this shop`, { status: 404 });
@@ -17,7 +19,7 @@ async function verdictsByRef(shop: string, refs: string[]) {
 }
 
 /** The refund form's data: the order as Shopify has it now (in the currency the customer paid in), and the attempts made from the app. */
-export async function refundFormData(shop: string, orderId: string) {
+export async function refundFormData(shop: string, orderId: string, now = new Date()) {
   const answer = await loadOrderForRefund(interactiveGateway(), shop, orderGid(orderId));
   if (!answer.ok) throw new Response(`Shopify did not answer (${answer.message}). Try again in a moment.`, { status: 502 });
   const order = answer.data;
@@ -26,6 +28,12 @@ export async function refundFormData(shop: string, orderId: string) {
   const records = await db.refundRecord.findMany({ where: { shop, orderId: order.id }, orderBy: { createdAt: "desc" } });
   const verdicts = await verdictsByRef(shop, records.flatMap((r) => (r.refundRef ? [r.refundRef] : [])));
   const unsettled = await unsettledRecord(db, shop, order.id);
+  const recent = await recentRefund(db, shop, order.id, now);
+  // Where the money goes: the order's payments Shopify can still refund, newest first (as allocate takes them).
+  const sources: RefundSource[] = (order.suggestedRefund?.suggestedTransactions ?? [])
+    .flatMap((t) => (t.parentTransaction ? [{ gateway: t.gateway ?? t.parentTransaction.gateway ?? "manual", refundable: fromMinorUnits(toMinorUnits(t.maximumRefundableSet?.presentmentMoney.amount ?? "0", currency) ?? 0n, currency), at: parseInstant(t.parentTransaction.createdAt) ?? 0 }] : []))
+    .sort((a, b) => b.at - a.at)
+    .map(({ gateway, refundable }) => ({ gateway, refundable }));
   return {
     order: {
       id: order.id,
@@ -33,7 +41,7 @@ export async function refundFormData(shop: string, orderId: string) {
       name: order.name,
       currency,
       shopCurrency: order.currencyCode,
-      refunded: order.totalRefundedSet.presentmentMoney.amount,
+      refunded: fromMinorUnits(toMinorUnits(order.totalRefundedSet.presentmentMoney.amount, currency) ?? 0n, currency),
       refundable: fromMinorUnits(refundableMinor(order), currency),
     },
     records: records.map((r) => {
@@ -46,22 +54,35 @@ export async function refundFormData(shop: string, orderId: string) {
       };
     }),
     unsettledSysId: unsettled?.sysId ?? null,
+    sources,
+    recentRefund: recent ? { message: recent.message, at: recent.at.toISOString() } : null,
     // Any verdict on the order in which a duplicate held, whatever its first reason was.
     duplicateOnOrder: Boolean(await db.operationReason.findFirst({ where: { shop, reason: "duplicate_refund_present", operation: { orderGid: order.id } }, select: { id: true } })),
   };
 }
 
+/** The form's action; another writer that moved the record meanwhile (the worker settling it, another tab) is a 409, not a 500. */
 export async function refundFormAction(shop: string, orderId: string, form: FormData, actor: string, now: Date): Promise<IssueResult> {
+  try {
+    return await runRefundAction(shop, orderId, form, actor, now);
+  } catch (error) {
+    if (error instanceof RevisionConflict) return fail(409, "CONFLICT", `${error.message} Reload to see what happened to it.`);
+    throw error;
+  }
+}
+
+async function runRefundAction(shop: string, orderId: string, form: FormData, actor: string, now: Date): Promise<IssueResult> {
+  const parsed = parseRefundAction(form);
+  if (!parsed.ok) return fail(422, parsed.fieldErrors.amount ? "INVALID_AMOUNT" : "INVALID_FORM", parsed.message, undefined, parsed.fieldErrors);
   const gateway = interactiveGateway();
-  const recordId = String(form.get("recordId") ?? "");
-  const revision = String(form.get("revision") ?? "");
-  switch (form.get("intent")) {
+  const input = parsed.data;
+  switch (input.intent) {
     case "resend":
-      return resendRefund(db, REFUND_CREATED, gateway, shop, recordId, revision, now);
+      return resendRefund(db, REFUND_CREATED, gateway, shop, input.recordId, input.revision, now);
     case "settle":
-      return settleWithoutRefund(db, shop, recordId, revision, actor, now);
-    default:
-      return issueRefund(db, REFUND_CREATED, gateway, { shop, orderId: orderGid(orderId), amount: String(form.get("amount") ?? ""), note: String(form.get("note") ?? ""), notify: form.get("notify") === "on" }, now);
+      return settleWithoutRefund(db, shop, input.recordId, input.revision, actor, now);
+    case "issue":
+      return issueRefund(db, REFUND_CREATED, gateway, { shop, orderId: orderGid(orderId), amount: input.amount, note: input.note, notify: input.notify, confirmAnother: input.confirmAnother }, now);
   }
 }
 

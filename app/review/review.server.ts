@@ -1,13 +1,54 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
 import { markDue } from "../verification/operations.server";
-import { toRow } from "../dashboard/dashboard.server";
+import { listRefunds, rowFilter, toRow, type RefundRow } from "../dashboard/dashboard.server";
+import { parseFilters } from "../dashboard/filters";
 
-export type ReviewOutcome = { ok: true } | { ok: false; status: 404 | 409 | 422; message: string };
+export type ReviewOutcome =
+  | { ok: true }
+  | { ok: false; status: 404 | 422; message: string }
+  /** A resolve that lost a race says who resolved it first, with their note. */
+  | { ok: false; status: 409; message: string; resolvedBy?: string; resolvedNote?: string | null; resolvedAt?: string };
+
+/** The digits of a staff member's id: a session token's subject is "42" or "gid://shopify/User/42". */
+const userIdOf = (actor: string) => /(\d+)$/.exec(actor)?.[1];
+
+/**
+ * People's names for actors (session-token subjects), where the app has one: an online session of
+ * that user in this shop carries Shopify's first and last name. Else "Staff member 42".
+ */
+export async function staffNames(db: PrismaClient, shop: string, actors: string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(actors.map(userIdOf).filter((id): id is string => Boolean(id)))];
+  const sessions = ids.length ? await db.session.findMany({ where: { shop, userId: { in: ids.map((id) => BigInt(id)) } }, select: { userId: true, firstName: true, lastName: true } }) : [];
+  const byId = new Map<string, string>();
+  for (const s of sessions) {
+    const name = [s.firstName, s.lastName].filter(Boolean).join(" ").trim();
+    if (name && s.userId !== null) byId.set(String(s.userId), name);
+  }
+  return new Map(actors.map((actor) => [actor, byId.get(userIdOf(actor) ?? "") ?? `Staff member ${userIdOf(actor) ?? actor}`]));
+}
+
+export interface Resolution {
+  note: string | null;
+  actor: string;
+  by: string;
+  at: string;
+}
+
+/** The latest resolution of each of these refunds (ReviewEvent "resolved"), with the resolver's name. */
+export async function resolutions(db: PrismaClient, shop: string, ids: string[]): Promise<Map<string, Resolution>> {
+  if (!ids.length) return new Map();
+  const events = await db.reviewEvent.findMany({ where: { shop, operationId: { in: ids }, action: "resolved" }, orderBy: { createdAt: "asc" } });
+  const names = await staffNames(db, shop, events.map((e) => e.actor));
+  const latest = new Map<string, Resolution>();
+  for (const e of events) latest.set(e.operationId, { note: e.note, actor: e.actor, by: names.get(e.actor)!, at: e.createdAt.toISOString() });
+  return latest;
+}
 
 /**
  * Resolves an escalated refund with a note. The form carries the revision it was shown; if the
- * record moved on since (another person resolved it), nothing is overwritten: a conflict.
+ * record moved on since (another person resolved it), nothing is overwritten: a conflict that
+ * says who resolved it and with what note.
  */
 export async function resolveReview(db: PrismaClient, shop: string, id: string, revision: number, note: string, actor: string, now: Date): Promise<ReviewOutcome> {
   const text = note.trim();
@@ -21,6 +62,15 @@ export async function resolveReview(db: PrismaClient, shop: string, id: string, 
     data: { reviewState: "resolved", revision: { increment: 1 } },
   });
   if (count !== 1) {
+    // The winner writes its audit row just after its guarded update: give it a moment.
+    let winner: Resolution | undefined;
+    for (let i = 0; i < 10 && !winner; i++) {
+      winner = (await resolutions(db, shop, [id])).get(id);
+      if (!winner) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (winner) {
+      return { ok: false, status: 409, message: `Someone else changed this refund since you opened it: ${winner.by} resolved it first. Your note was not saved.`, resolvedBy: winner.by, resolvedNote: winner.note, resolvedAt: winner.at };
+    }
     return { ok: false, status: 409, message: "Someone else changed this refund since you opened it (it may already be resolved). Reload to see its current state." };
   }
   await db.reviewEvent.create({ data: { operationId: id, shop, action: "resolved", note: text, actor, createdAt: now } });
@@ -53,4 +103,28 @@ export async function requestRecheck(db: PrismaClient, shop: string, id: string,
 export async function reviewQueue(db: PrismaClient, contract: Contract, shop: string) {
   const ops = await db.operation.findMany({ where: { shop, reviewState: "open" }, orderBy: [{ decidedAt: "asc" }, { startedAt: "asc" }, { id: "asc" }], take: 200 });
   return ops.map((op) => ({ ...toRow(contract, op), revision: op.revision, decidedAt: op.decidedAt?.toISOString() ?? null }));
+}
+
+export type ReviewView = "open" | "resolved";
+export type ReviewItem = RefundRow & { resolution: Resolution | null };
+
+/**
+ * One page of the review queue: open (needs review, oldest first) or resolved (newest first),
+ * with the dashboard's filters, sorts and keyset pages; resolved items carry who resolved them and their note.
+ */
+export async function reviewPage(db: PrismaClient, contract: Contract, shop: string, params: URLSearchParams, now: Date, timeZone: string) {
+  const view: ReviewView = params.get("view") === "resolved" ? "resolved" : "open";
+  const withDefaults = new URLSearchParams(params);
+  if (!withDefaults.get("sort")) withDefaults.set("sort", view === "open" ? "oldest" : "newest");
+  withDefaults.set("review", view);
+  const filters = parseFilters(withDefaults, { now, timeZone });
+  const [page, total, open, resolved] = await Promise.all([
+    listRefunds(db, contract, shop, filters),
+    db.operation.count({ where: rowFilter(shop, filters) }),
+    db.operation.count({ where: { shop, reviewState: "open" } }),
+    db.operation.count({ where: { shop, reviewState: "resolved" } }),
+  ]);
+  const resolvedBy = view === "resolved" ? await resolutions(db, shop, page.rows.map((r) => r.id)) : new Map<string, Resolution>();
+  const items: ReviewItem[] = page.rows.map((row) => ({ ...row, resolution: resolvedBy.get(row.id) ?? null }));
+  return { view, items, pageInfo: page.pageInfo, total, counts: { open, resolved }, filters, now: now.toISOString(), timeZone };
 }

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import db from "../db.server";
 import { REFUND_CREATED } from "../contracts/registry.server";
 import { loadRefundDetail } from "../dashboard/detail.server";
@@ -12,18 +13,65 @@ export async function refundDetail(shop: string, id: string, now: Date) {
   return detail;
 }
 
-export async function refundAction(shop: string, id: string, form: FormData, actor: string, now: Date) {
-  const intent = form.get("intent");
+const MAX_REVISION = 2_147_483_647;
+const STALE = "This page is out of date. Reload it and try again.";
+
+/** What the evidence page and the review queue can post: resolve with a note and the revision shown, or re-check. */
+const refundActionSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({
+      intent: z.literal("resolve"),
+      revision: z
+        .string({ required_error: STALE, invalid_type_error: STALE })
+        .trim()
+        .regex(/^\d{1,10}$/, STALE)
+        .transform(Number)
+        .refine((n) => n <= MAX_REVISION, STALE),
+      note: z
+        .string({ invalid_type_error: "Write the note as text." })
+        .optional()
+        .transform((note) => (note ?? "").trim())
+        .refine((note) => note.length > 0, "Write a note that says how this refund was resolved.")
+        .refine((note) => note.length <= 2000, "The note is longer than 2,000 characters."),
+    }),
+    z.object({ intent: z.literal("recheck") }),
+  ],
+  {
+    errorMap: (issue, ctx) =>
+      issue.code === z.ZodIssueCode.invalid_union_discriminator ? { message: "Unknown action." } : { message: ctx.defaultError },
+  },
+);
+
+export type RefundActionFieldErrors = Partial<Record<"intent" | "revision" | "note", string>>;
+export type RefundActionOutcome =
+  | { ok: true; status: 200; message: string }
+  | { ok: false; status: 409 | 422; message: string; fieldErrors?: RefundActionFieldErrors; resolvedBy?: string; resolvedNote?: string | null; resolvedAt?: string };
+
+/** Resolve or re-check one refund. Malformed input is a 422 with words for the field, never an exception. */
+export async function refundAction(shop: string, id: string, form: FormData, actor: string, now: Date): Promise<RefundActionOutcome> {
+  const parsed = refundActionSchema.safeParse(Object.fromEntries([...form.keys()].map((key) => [key, form.get(key)])));
+  if (!parsed.success) {
+    const fieldErrors: RefundActionFieldErrors = {};
+    for (const issue of parsed.error.issues) {
+      const field = (issue.path[0] ?? "intent") as keyof RefundActionFieldErrors;
+      fieldErrors[field] ??= issue.message;
+    }
+    return { ok: false, status: 422, message: Object.values(fieldErrors)[0] ?? "The form could not be read. Reload the page and try again.", fieldErrors };
+  }
+  const input = parsed.data;
   const outcome =
-    intent === "resolve"
-      ? await resolveReview(db, shop, id, Number(form.get("revision")), String(form.get("note") ?? ""), actor, now)
-      : intent === "recheck"
-        ? await requestRecheck(db, shop, id, actor, now)
-        : ({ ok: false, status: 422, message: "Unknown action." } as const);
-  if (!outcome.ok && outcome.status === 404) throw notFound();
-  return outcome.ok
-    ? { ok: true as const, status: 200, message: intent === "resolve" ? "Resolved. The note is in the audit trail." : "Re-check requested: the worker reads this refund back on its next pass." }
-    : outcome;
+    input.intent === "resolve" ? await resolveReview(db, shop, id, input.revision, input.note, actor, now) : await requestRecheck(db, shop, id, actor, now);
+  if (!outcome.ok) {
+    if (outcome.status === 404) throw notFound();
+    // Everything the outcome says (a lost race names who won) passes through.
+    return { ...outcome, ok: false, status: outcome.status as 409 | 422 };
+  }
+  return {
+    ok: true,
+    status: 200,
+    message: input.intent === "resolve" ? "Resolved. The note is in the audit trail." : "Re-check requested: the worker reads this refund back on its next pass.",
+  };
 }
 
 export async function reviewQueueData(shop: string, now: Date) {

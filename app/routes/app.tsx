@@ -1,36 +1,77 @@
-import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, Outlet, isRouteErrorResponse, useLoaderData, useLocation, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { authenticateAdmin } from "../shopify/admin-auth.server";
+import { NotFoundPage } from "../dashboard/ui";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
+
+/** Every page has a title; routes name themselves, this is the default and the error page's. */
+export const meta: MetaFunction = ({ error, location }) => [{ title: error ? `${notFoundText(location.pathname).title} · Refund Verifier` : "Refund Verifier" }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticateAdmin(request);
   return { apiKey: process.env.SHOPIFY_API_KEY || "", appBridgeUrl: process.env.APP_BRIDGE_URL || undefined };
 };
 
-export default function App() {
-  const { apiKey, appBridgeUrl } = useLoaderData<typeof loader>();
+type LayoutData = { apiKey: string; appBridgeUrl?: string };
+
+/** The embedded frame every screen lives in: App Bridge, Polaris, the app's navigation and the main landmark. */
+function Shell({ data, children }: { data: LayoutData | undefined; children: React.ReactNode }) {
   return (
-    <AppProvider isEmbeddedApp apiKey={apiKey} {...(appBridgeUrl ? { __APP_BRIDGE_URL: appBridgeUrl } : {})}>
+    <AppProvider isEmbeddedApp apiKey={data?.apiKey ?? ""} {...(data?.appBridgeUrl ? { __APP_BRIDGE_URL: data.appBridgeUrl } : {})}>
       <NavMenu>
         <Link to="/app" rel="home">
           Refunds
         </Link>
         <Link to="/app/review">Review queue</Link>
       </NavMenu>
-      <Outlet />
+      <main>{children}</main>
     </AppProvider>
   );
 }
 
-// Shopify needs Remix to catch some thrown responses, so that their headers are included in the response.
+export default function App() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <Shell data={data}>
+      <Outlet />
+    </Shell>
+  );
+}
+
+/** What is missing, from the address that was asked for. */
+function notFoundText(pathname: string | undefined): { title: string; message: string } {
+  if (pathname && /^\/app\/refunds\/[^/]+/.test(pathname)) {
+    return { title: "Refund not found", message: "This shop has no refund with this id. The link may be wrong or old, or the refund's data was erased at the shop's request." };
+  }
+  if (pathname && /^\/app\/orders\/[^/]+/.test(pathname)) {
+    return { title: "Order not found", message: "This shop has no order with this id, or the app may not read it. Find the order in Shopify admin and start the refund from there." };
+  }
+  return { title: "Page not found", message: "The app has no page at this address." };
+}
+
+/**
+ * A nested route that throws a 404 (an unknown refund or order) lands here: a Polaris page in the
+ * app's frame with its navigation and a way back. Every other thrown response goes to Shopify's
+ * boundary, which needs to see them (their headers carry the re-authentication).
+ */
 export function ErrorBoundary() {
-  return boundary.error(useRouteError());
+  const error = useRouteError();
+  const data = useRouteLoaderData<typeof loader>("routes/app");
+  const { pathname } = useLocation();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    const text = notFoundText(pathname);
+    return (
+      <Shell data={data}>
+        <NotFoundPage title={text.title} message={text.message} />
+      </Shell>
+    );
+  }
+  return boundary.error(error);
 }
 
 export const headers: HeadersFunction = (headersArgs) => boundary.headers(headersArgs);

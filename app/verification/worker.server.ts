@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { REFUND_CREATED } from "../contracts/registry.server";
 import db from "../db.server";
+import { logger } from "../logging/logger.server";
 import { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readRefunds } from "../shopify/admin/refund-readback.server";
 import { offlineGraphql } from "../shopify/admin/offline-client.server";
@@ -57,13 +58,15 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   const now = options.now ?? (() => new Date());
   const database = options.db ?? db;
   const gateway = options.gateway ?? new ShopifyGateway(options.graphqlFor ?? offlineGraphql);
-  const log = options.log ?? ((message, fields) => console.log(JSON.stringify({ level: "info", message, ...fields })));
+  const workerId = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const workerLogger = logger.child({ worker: workerId });
+  const log = options.log ?? ((message: string, fields?: Record<string, unknown>) => workerLogger.info(fields ?? {}, message));
   const deps: RuntimeDeps = {
     db: database,
     contract: REFUND_CREATED,
     gateway,
     now,
-    workerId: options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`,
+    workerId,
     leaseMs: options.leaseMs ?? Number(process.env.VERIFIER_LEASE_MS || 30_000),
     log,
   };

@@ -41,6 +41,8 @@ describe("the demo in Chromium", () => {
   it("dashboard: shows the figures and the refunds", async () => {
     await page.goto(demo.adminUrl);
     await app.getByRole("heading", { name: "Refunds", exact: true }).waitFor();
+    // Clicks reach React only once Remix has hydrated the frame.
+    await expect.poll(() => page.frames().find((f) => f.parentFrame() === page.mainFrame())?.evaluate(() => "__remixRouter" in window).catch(() => false), { timeout: 20_000 }).toBe(true);
     const verified = Number(await app.locator("#figure-verified").textContent());
     const contradicted = Number(await app.locator("#figure-contradicted").textContent());
     expect(verified).toBeGreaterThan(10);
@@ -118,7 +120,7 @@ describe("the demo in Chromium", () => {
     const title = await first.locator("a").first().textContent();
     await page.screenshot({ path: `${SCREENS}/review-queue.png` });
     await first.getByPlaceholder("What you checked and what you did").fill("Checked the order in Shopify admin: refunded once, customer informed.");
-    await first.getByRole("button", { name: "Resolve" }).click();
+    await first.getByRole("button", { name: `Resolve the refund on ${title}` }).click();
     await expect.poll(async () => app.locator("[data-review-item]").count()).toBe(before - 1);
     expect(await app.locator("[data-review-item] a").allTextContents()).not.toContain(title);
     await page.screenshot({ path: `${SCREENS}/review-queue-resolved.png` });

@@ -16,6 +16,8 @@ const orderGid = (id: bigint) => `gid://shopify/Order/${id}`;
 const refundForm = (orderId: bigint, fields: Record<string, string>) =>
   asShop(dataPath(`/app/orders/${orderId}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", body: new URLSearchParams(fields) });
 const issue = (orderId: bigint, amount: string) => refundForm(orderId, { intent: "issue", amount, note: "Damaged in transit" });
+/** A further refund on an order refunded minutes ago: the person said "yes, another refund". */
+const issueAnother = (orderId: bigint, amount: string) => refundForm(orderId, { intent: "issue", amount, note: "Damaged in transit", confirmAnother: "yes" });
 const refundsInShopify = (orderId: bigint) => h.shop.orders.get(orderId)!.refundIds.length;
 const recordOn = (orderId: bigint) => h.db.refundRecord.findFirstOrThrow({ where: { orderId: orderGid(orderId) }, orderBy: { createdAt: "desc" } });
 /** The worker's recovery waits 30 s after the last call, so no call of the request itself is still in flight. */
@@ -76,7 +78,7 @@ describe("refundCreate on API 2026-10 carries the record's id as its idempotency
     expect(settled).toMatchObject({ shopifyOutcome: "created", calls: 4 });
     expect(refundsInShopify(order.id)).toBe(1);
     expect(api().idempotencyKeys.has(record.id)).toBe(true);
-    expect((await issue(order.id, "5.00")).status).toBe(200);
+    expect((await issueAnother(order.id, "5.00")).status).toBe(200);
   });
 
   it("a key Shopify forgot is not sent again blindly: the refund it made is adopted by fingerprint", async () => {
@@ -122,7 +124,7 @@ describe("refundCreate on API 2026-10 carries the record's id as its idempotency
     const settle = await refundForm(order.id, { intent: "settle", recordId: conflicted.id, revision: conflicted.revision });
     expect(settle.status).toBe(200);
     expect(await h.db.refundRecord.findUniqueOrThrow({ where: { id: record.id } })).toMatchObject({ status: "failed", shopifyOutcome: "refused", failureReason: expect.stringContaining("staff member 77") });
-    expect((await issue(order.id, "5.00")).status).toBe(200);
+    expect((await issueAnother(order.id, "5.00")).status).toBe(200);
   });
 
   it("a GraphQL error means Shopify ran nothing: the record fails at once, it is not an unknown outcome", async () => {
@@ -156,8 +158,8 @@ describe("an order paid in another currency than the shop's", () => {
     await h.settle();
     const op = await h.db.operation.findFirstOrThrow({ where: { refundGid: record.refundRef! } });
     expect(op).toMatchObject({ status: "VERIFIED", amount: "40.00", currency: "EUR", shopCurrency: "USD", contractVersion: "1.1.0" });
-    const over = await issue(order.id, "60.01");
-    expect(await over.json()).toMatchObject({ code: "OVER_TENDERED", message: expect.stringContaining("60.00 EUR") });
+    const over = await issueAnother(order.id, "60.01");
+    expect(await over.json()).toMatchObject({ code: "OVER_TENDERED", message: `You can refund at most €60.00 on ${order.name}.` });
   });
 });
 

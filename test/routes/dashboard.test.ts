@@ -87,6 +87,22 @@ describe("the dashboard's data", () => {
     expect(amounts).toBe(30);
   });
 
+  it("narrows to refunds that need review, and to date presets in the shop's time zone", async () => {
+    const open = await dashboard("?review=open");
+    expect(open.rows.map((r: { status: string }) => r.status).sort()).toEqual(["CONTRADICTED", "FAILED"]);
+    expect(open.rows.every((r: { reviewState: string }) => r.reviewState === "open")).toBe(true);
+    const today = await dashboard("?range=today");
+    expect(today.filters).toMatchObject({ range: "today", timeZone: "America/New_York" });
+    expect(today.filters.from).toBe(today.filters.to);
+    const week = await dashboard("?range=7d");
+    expect(week.total).toBe(30);
+    expect(Date.parse(week.filters.to) - Date.parse(week.filters.from)).toBe(6 * 86_400_000);
+    const custom = await dashboard("?from=2020-01-01&to=2020-01-31");
+    expect(custom.filters.range).toBe("custom");
+    expect(custom.total).toBe(0);
+    expect(today.firstRun).toBe(false);
+  });
+
   it("never shows another shop's refunds", async () => {
     const data = await dashboard("?size=100");
     expect(data.rows.map((r: { id: string }) => r.id)).not.toContain(await opId(ids.other));
@@ -132,6 +148,8 @@ describe("the review queue", () => {
     const resolve = (who: ReturnType<typeof embeddedFetch>, note: string) =>
       who(dataPath("/app/review", "routes/app.review"), { method: "POST", body: new URLSearchParams({ intent: "resolve", id: item.id, revision: String(item.revision), note }) });
     const second = embeddedFetch(h.app.url, h.domain, "303");
+    // Staff member 303 has an online session in the app: their name is known; 101's is not.
+    await h.db.session.create({ data: { id: "online_303", shop: h.domain, state: "", isOnline: true, accessToken: "online-token", userId: 303n, firstName: "Ada", lastName: "Lovelace" } });
     const [a, b] = await Promise.all([resolve(asShop, "Refunded by hand at the gateway"), resolve(second, "Called the customer")]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const conflict = await (a.status === 409 ? a : b).json();
@@ -139,6 +157,12 @@ describe("the review queue", () => {
     const events = await h.db.reviewEvent.findMany({ where: { operationId: item.id } });
     expect(events).toHaveLength(1);
     expect(["101", "303"]).toContain(events[0].actor);
+    // The loser is told who won, by name where the app has one, and what they wrote.
+    expect(conflict.resolvedBy).toBe(events[0].actor === "303" ? "Ada Lovelace" : "Staff member 101");
+    expect(conflict.resolvedNote).toBe(events[0].note);
+    const resolved = await (await asShop(dataPath("/app/review?view=resolved", "routes/app.review"))).json();
+    expect(resolved.view).toBe("resolved");
+    expect(resolved.items.find((i: { id: string }) => i.id === item.id).resolution).toMatchObject({ note: events[0].note, by: conflict.resolvedBy });
     const after = await (await asShop(dataPath("/app/review", "routes/app.review"))).json();
     expect(after.items.map((i: { id: string }) => i.id)).not.toContain(item.id);
     const detail = await (await asShop(dataPath(`/app/refunds/${item.id}`, "routes/app.refunds.$id"))).json();
@@ -158,10 +182,23 @@ describe("CSV export", () => {
     const response = await asShop("/app/refunds.csv?verdict=VERIFIED&sort=amount_asc");
     expect(response.headers.get("content-type")).toContain("text/csv");
     const lines = (await response.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("order,order_id,amount,currency,shop_amount,shop_currency,verdict,reason,reason_text,classes,origin,started_at,review,matched_by,api_versions_outside_contract");
+    expect(lines[0]).toBe(
+      "order,order_id,amount,currency,shop_amount,shop_currency,verdict,reason,reason_text,classes,origin,started_at,review,matched_by,api_versions_outside_contract,refund_id,recorded_amount,recorded_currency,resolution_note,resolved_by",
+    );
     expect(lines).toHaveLength(29);
     expect(lines[1].split(",")[2]).toBe("1.00");
     expect(lines.slice(1).every((line) => line.includes(",VERIFIED,"))).toBe(true);
+  });
+});
+
+describe("CSV export of resolutions", () => {
+  it("holds Shopify's refund id, the amount Shopify recorded (its decimal as read back), the resolution note and who resolved it", async () => {
+    const wrong = await h.db.operation.findFirstOrThrow({ where: { refundGid: ids.wrong } });
+    const form = new URLSearchParams({ intent: "resolve", id: wrong.id, revision: String(wrong.revision), note: "Refunded the extra 1.00, note to the customer" });
+    expect((await asShop(dataPath("/app/review", "routes/app.review"), { method: "POST", body: form })).status).toBe(200);
+    const lines = (await (await asShop("/app/refunds.csv?class=wrong_amount")).text()).trim().split("\r\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1].endsWith(`,${ids.wrong.split("/").pop()},21.0,USD,"Refunded the extra 1.00, note to the customer",Staff member 101`)).toBe(true);
   });
 });
 

@@ -83,7 +83,8 @@ function mutate(delivery: Delivery, m: Mutation): { headers: Record<string, stri
       return { headers, body, genuine: false };
     case "header":
       headers[m.header] = m.value;
-      return { headers, body, genuine: m.header === "Content-Type" || (m.header === "X-Shopify-Triggered-At" && !(Date.now() - Date.parse(m.value) > 48 * 3600_000)) || (m.header === "X-Shopify-Webhook-Id" && m.value.length > 0) || (m.header === "X-Shopify-API-Version" && m.value.length > 0) };
+      // HTTP trims a header value's surrounding whitespace: " " arrives as an empty header.
+      return { headers, body, genuine: m.header === "Content-Type" || (m.header === "X-Shopify-Triggered-At" && !(Date.now() - Date.parse(m.value) > 48 * 3600_000)) || (m.header === "X-Shopify-Webhook-Id" && m.value.trim().length > 0) || (m.header === "X-Shopify-API-Version" && m.value.trim().length > 0) };
     case "resignedGarbage":
       headers["X-Shopify-Hmac-Sha256"] = createHmac("sha256", TEST_APP.secret).update(m.bytes).digest("base64");
       return { headers, body: m.bytes, genuine: false };

@@ -1,0 +1,215 @@
+import { useState } from "react";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Layout, Link, Page, Text, TextField } from "@shopify/polaris";
+import { TitleBar } from "@shopify/app-bridge-react";
+import { authenticateAdmin } from "../../shopify/admin-auth.server";
+import { refundDetail, refundAction } from "../../review/routes.server";
+import db from "../../db.server";
+import { shopSettings } from "../../shops/profile.server";
+import { interactiveGateway } from "../../verification/worker.server";
+import { formatInstant } from "../../time/format";
+import conditionStyles from "../../dashboard/conditions.css?url";
+import { ReviewBadge, VerdictBadge, adminOrderUrl, ORIGIN_LABELS } from "../../dashboard/ui";
+import { money } from "../../evidence/lead";
+import { Instant } from "./components/Instant";
+import { KeepWhole } from "./components/KeepWhole";
+import { TechnicalDetails } from "./components/TechnicalDetails";
+
+export const links = () => [{ rel: "stylesheet", href: conditionStyles }];
+
+/** The shop's time zone; UTC when Shopify cannot say (the page says so), never an error page. */
+async function timeZoneOf(shop: string): Promise<string> {
+  try {
+    return (await shopSettings(db, interactiveGateway(), shop)).timeZone;
+  } catch {
+    return "UTC";
+  }
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.refund.orderName ? `Refund on ${data.refund.orderName}` : "Refund"} · Refund Verifier` }];
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { session } = await authenticateAdmin(request);
+  const [detail, timeZone] = await Promise.all([refundDetail(session.shop, params.id ?? "", new Date()), timeZoneOf(session.shop)]);
+  // Every instant on the page, formatted here once so the server's and the browser's text agree.
+  const instants = [detail.refund.startedAt, detail.refund.decidedAt, detail.nextAttemptAt, detail.timeoutAt, ...detail.timeline.map((t) => t.at)].filter((iso): iso is string => !!iso);
+  const times = Object.fromEntries(instants.map((iso) => [iso, formatInstant(iso, timeZone)]));
+  return json({ ...detail, timeZone, times });
+};
+
+export const action = async ({ request, params }: ActionFunctionArgs) => {
+  const { session, sessionToken } = await authenticateAdmin(request);
+  const outcome = await refundAction(session.shop, params.id ?? "", await request.formData(), String(sessionToken?.sub ?? "unknown"), new Date());
+  return json(outcome, { status: outcome.status });
+};
+
+export default function RefundDetail() {
+  const detail = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [note, setNote] = useState("");
+  const { refund, lead, times } = detail;
+  const doNotRetry = refund.reasons.includes("duplicate_refund_present");
+  const fieldErrors = result && !result.ok ? result.fieldErrors : undefined;
+  const at = (iso: string) => <Instant iso={iso} times={times} />;
+  return (
+    <Page
+      backAction={{ content: "Refunds", url: "/app" }}
+      title={`Refund on ${detail.orderName ?? `order ${refund.orderId}`}`}
+      titleMetadata={<VerdictBadge status={refund.status} />}
+      subtitle={`${refund.amountDisplay ?? "—"} ${refund.currency ?? ""} · ${ORIGIN_LABELS[refund.origin] ?? refund.origin}`}
+    >
+      <TitleBar title="Refund" />
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            {result && !result.ok ? <Banner tone={result.status === 409 ? "warning" : "critical"} title={result.message} /> : null}
+            {result?.ok ? <Banner tone="success" title={result.message} /> : null}
+            {doNotRetry ? (
+              <Banner tone="critical" title="Do not retry this refund">
+                <p>Shopify created more than one refund on this order since this one started. Check the order before doing anything else.</p>
+              </Banner>
+            ) : null}
+            <Card>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  What the verdict means
+                </Text>
+                <div data-evidence-lead="">
+                  <Text as="p" variant="headingLg" fontWeight="semibold">{lead.sentence}</Text>
+                </div>
+                {lead.details.map((line) => (
+                  <Text key={line} as="p">{line}</Text>
+                ))}
+                {lead.nextStep ? (
+                  <Text as="p">
+                    <Text as="span" fontWeight="semibold">Next step: </Text>
+                    {lead.nextStep}
+                  </Text>
+                ) : null}
+                {lead.links.length ? (
+                  <ul style={{ margin: 0, paddingInlineStart: 20 }} aria-label="Related">
+                    {lead.links.map((l) => (
+                      <li key={l.url}>
+                        <Link url={l.url} target={l.admin ? "_top" : undefined}>{l.label}</Link>
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+                {refund.correlation === "fingerprint" ? (
+                  <Text as="p" tone="caution">Matched by order and amount only: Shopify did not confirm this refund's id when it was issued, so the app adopted the refund with the same amount on the order.</Text>
+                ) : null}
+                {refund.shopAmount && refund.shopCurrency && refund.shopCurrency !== refund.currency ? (
+                  <Text as="p">{`In the shop's currency Shopify recorded ${money(refund.shopAmount, refund.shopCurrency)} ${refund.shopCurrency}.`}</Text>
+                ) : null}
+                {refund.provisionalVerdict ? (
+                  <Text as="p" tone="subdued">
+                    {`The evidence says ${refund.provisionalVerdict}. Final after Shopify's stale read window, at `}
+                    {at(detail.nextAttemptAt ?? refund.startedAt)}
+                    {", when the refund is read once more."}
+                  </Text>
+                ) : null}
+                {refund.apiVersionsOutside ? (
+                  <Text as="p" tone="critical">{`Evidence was served by Admin API ${refund.apiVersionsOutside}, which this contract version does not cover.`}</Text>
+                ) : null}
+                <Text as="p" variant="bodySm" tone="subdued">
+                  {"Started "}
+                  {at(refund.startedAt)}
+                  {refund.decidedAt ? <>{" · decided "}{at(refund.decidedAt)}</> : null}
+                  {detail.observing && detail.nextAttemptAt ? (
+                    <>
+                      {` · next check `}
+                      {at(detail.nextAttemptAt)}
+                      {` (attempt ${refund.attempts + 1}); gives up `}
+                      {at(detail.timeoutAt)}
+                    </>
+                  ) : null}
+                  {detail.timeZone === "UTC" ? " · times in UTC: Shopify did not say the shop's time zone" : null}
+                </Text>
+              </BlockStack>
+            </Card>
+            <Card>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  Timeline
+                </Text>
+                {detail.duplicatesDropped ? <Text as="p" tone="subdued">{`${detail.duplicatesDropped} duplicate webhook deliver${detail.duplicatesDropped === 1 ? "y was" : "ies were"} dropped.`}</Text> : null}
+                <BlockStack gap="300">
+                  {detail.timeline.map((entry, i) => (
+                    <BlockStack key={i} gap="050">
+                      <InlineStack gap="200" blockAlign="center">
+                        <Text as="span" fontWeight="semibold">{entry.title}</Text>
+                        {entry.tone ? <Badge tone={entry.tone}>{entry.kind}</Badge> : <Badge>{entry.kind}</Badge>}
+                      </InlineStack>
+                      <Text as="span" variant="bodySm" tone="subdued">
+                        {at(entry.at)}
+                        {entry.detail ? <KeepWhole text={` · ${entry.detail}`} /> : null}
+                      </Text>
+                    </BlockStack>
+                  ))}
+                </BlockStack>
+              </BlockStack>
+            </Card>
+            <TechnicalDetails
+              facts={{
+                contract: detail.contract,
+                refundGid: refund.refundGid,
+                orderGid: refund.orderGid,
+                reasons: refund.reasons,
+                apiVersions: detail.apiVersions,
+                instants: [
+                  { label: "Started", iso: refund.startedAt },
+                  ...(refund.decidedAt ? [{ label: "Decided", iso: refund.decidedAt }] : []),
+                  ...(detail.nextAttemptAt ? [{ label: "Next check", iso: detail.nextAttemptAt }] : []),
+                  { label: "Gives up", iso: detail.timeoutAt },
+                ],
+                conditions: detail.conditions,
+              }}
+            />
+          </BlockStack>
+        </Layout.Section>
+        <Layout.Section variant="oneThird">
+          <Card>
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingMd">Actions</Text>
+              <Link url={adminOrderUrl(refund.orderId)} target="_top">Open the order in Shopify admin</Link>
+              {doNotRetry ? null : <Link url={`/app/orders/${refund.orderId}/refund`}>Issue a refund on this order</Link>}
+              {refund.status === "PENDING" || refund.status === "UNVERIFIABLE" ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="recheck" />
+                  <Button submit loading={navigation.state === "submitting"}>Re-check now</Button>
+                </Form>
+              ) : null}
+              <InlineStack gap="200" blockAlign="center">
+                <Text as="span">Review:</Text>
+                <ReviewBadge state={refund.reviewState} />
+              </InlineStack>
+              {refund.reviewState === "open" ? (
+                <Form method="post">
+                  <BlockStack gap="200">
+                    <input type="hidden" name="intent" value="resolve" />
+                    <input type="hidden" name="revision" value={refund.revision} />
+                    <TextField
+                      label="Resolution note"
+                      name="note"
+                      value={note}
+                      onChange={setNote}
+                      multiline={3}
+                      autoComplete="off"
+                      error={fieldErrors?.note}
+                      helpText="Say what you checked and what you did; it stays in the audit trail."
+                    />
+                    <Box>
+                      <Button submit variant="primary" loading={navigation.state === "submitting"}>Resolve</Button>
+                    </Box>
+                  </BlockStack>
+                </Form>
+              ) : null}
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}

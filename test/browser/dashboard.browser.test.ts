@@ -1,0 +1,272 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { chromium, type Browser, type Frame, type FrameLocator, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createPrismaClient } from "../../app/db/client";
+import { installApp, startDemo, type Demo } from "../../scripts/demo-server";
+import { CHROME_UA, dataPath, embeddedFetch } from "../support/embedded";
+import { createTestDatabase } from "../support/database";
+import { seriousAccessibilityViolations } from "../support/axe";
+import { freePort } from "../../bench/support";
+import { TEST_APP } from "../support/credentials";
+import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../../fake-shopify/webhooks";
+
+const CHROMIUM = "/usr/bin/chromium";
+const SCREENS = "test-results/screens";
+const SHOP = "browser-dash.myshopify.com";
+/** A shop that installed the app a moment ago and has no refund yet. */
+const NEW_SHOP = "fresh-install.myshopify.com";
+const WIDTHS = [1280, 390] as const;
+// Every screen is checked at two widths with axe-core: slower than one look.
+vi.setConfig({ testTimeout: 120_000 });
+
+let demo: Demo;
+let browser: Browser;
+let page: Page;
+let app: FrameLocator;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: ReturnType<typeof createPrismaClient>;
+let storeUrl: (shop: string, path?: string) => string;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+  mkdirSync(SCREENS, { recursive: true });
+  database = await createTestDatabase();
+  demo = await startDemo({ appPort: await freePort(), shopifyPort: await freePort(), shop: SHOP, databaseUrl: database.url, prepared: true, liveEveryMs: 0, historyCount: 40, log: "ignore" });
+  const origin = new URL(demo.adminUrl).origin;
+  storeUrl = (shop, path = "") => `${origin}/store/${shop.replace(".myshopify.com", "")}/apps/refund-verifier${path}`;
+  demo.shopify.addShop(NEW_SHOP, "USD");
+  await installApp(demo.appUrl, NEW_SHOP);
+  db = createPrismaClient(database.url);
+  for (let i = 0; i < 150 && (await db.operation.count({ where: { status: "PENDING", nextDueAt: { lte: new Date() } } })) > 0; i++) await new Promise((r) => setTimeout(r, 200));
+  // A colleague whose online session the app has seen: their name is known.
+  await db.session.create({ data: { id: "online_303", shop: SHOP, state: "", isOnline: true, accessToken: "online-token", userId: 303n, firstName: "Ada", lastName: "Lovelace" } });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  // axe-core needs a page of its own context.
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: CHROME_UA })).newPage();
+  app = page.frameLocator("#app-frame");
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await db?.$disconnect();
+  await demo?.stop();
+  await database?.drop();
+});
+
+const appFrame = (): Frame => page.frames().find((f) => f.parentFrame() === page.mainFrame())!;
+
+/** The simulated admin as on a phone: Shopify admin hides its sidebar there and gives the app the whole width. */
+async function setWidth(width: number) {
+  await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+  await page.evaluate((phone) => {
+    let style = document.getElementById("rv-phone");
+    if (!style) {
+      style = document.createElement("style");
+      style.id = "rv-phone";
+      document.head.appendChild(style);
+    }
+    style.textContent = phone ? "body{grid-template-columns:1fr !important} body>header{grid-column:1 !important} body>nav{display:none !important} body>main{grid-column:1 !important;padding:0 !important} iframe{border-radius:0 !important}" : "";
+  }, width < 600);
+  await page.waitForTimeout(400);
+}
+
+/** Nothing the person can use sticks out of the app's frame, and the frame does not scroll sideways. */
+async function clippedControls(): Promise<string[]> {
+  return appFrame().evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const problems: string[] = [];
+    if (document.documentElement.scrollWidth > width + 1) problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>("button, a[href], input, select, textarea, [role=tab]"))) {
+      const rect = el.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0) continue;
+      // A control inside a row that scrolls sideways on purpose (Polaris's filter pills) is reached by scrolling it.
+      let scroller: HTMLElement | null = el.parentElement;
+      while (scroller && !(["auto", "scroll"].includes(getComputedStyle(scroller).overflowX) && scroller.scrollWidth > scroller.clientWidth)) scroller = scroller.parentElement;
+      if (scroller) continue;
+      if (rect.left < -1 || rect.right > width + 1) problems.push(`${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 40)}" at ${Math.round(rect.left)}–${Math.round(rect.right)}`);
+    }
+    return problems;
+  });
+}
+
+/** Each screen at both widths: a screenshot, no serious accessibility violation, nothing clipped. */
+async function everyWidth(screen: string, check?: (width: number) => Promise<void>) {
+  for (const width of WIDTHS) {
+    await setWidth(width);
+    if (check) await check(width);
+    await page.screenshot({ path: `${SCREENS}/${screen}-${width}.png` });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    expect(await clippedControls()).toEqual([]);
+  }
+  await setWidth(1280);
+}
+
+/** Remix has hydrated the app's frame: clicks reach React. */
+async function hydrated() {
+  await expect.poll(() => appFrame()?.evaluate(() => "__remixRouter" in window).catch(() => false), { timeout: 20_000 }).toBe(true);
+  await page.waitForTimeout(300);
+}
+
+async function landmarksAndTitle(title: RegExp) {
+  await expect.poll(() => appFrame().title()).toMatch(title);
+  expect(await app.locator("main").count()).toBe(1);
+}
+
+describe("the dashboard", () => {
+  it("shows times in the shop's time zone, and works at 1280 and 390 px (condensed rows)", async () => {
+    await page.goto(storeUrl(SHOP));
+    await hydrated();
+    await app.getByRole("heading", { name: "Refunds", exact: true }).waitFor();
+    await landmarksAndTitle(/^Refunds · Refund Verifier$/);
+    // The fake shop is in America/New_York: November is EST.
+    expect(await app.locator("#sweep-status time").first().textContent()).toMatch(/EST$/);
+    expect(await app.locator("#sweep-status time").first().getAttribute("title")).toMatch(/ UTC$/);
+    await everyWidth("dashboard", async (width) => {
+      if (width < 600) {
+        await expect.poll(() => app.locator("[data-condensed-row]").count()).toBe(25);
+        await app.locator("[data-condensed-row]").first().scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${SCREENS}/dashboard-rows-${width}.png` });
+        await appFrame().evaluate(() => window.scrollTo(0, 0));
+      } else await expect.poll(() => app.locator("tbody tr").count()).toBe(25);
+    });
+  });
+
+  it("keeps up without a reload: a new refund appears within the refresh interval", async () => {
+    await page.goto(storeUrl(SHOP));
+    await hydrated();
+    await app.getByRole("heading", { name: "Refunds", exact: true }).waitFor();
+    const matching = async () => Number(/(\d+) refunds? match/.exec((await app.getByText(/refunds? match/).textContent()) ?? "")?.[1]);
+    const before = await matching();
+    await appFrame().evaluate(() => ((window as unknown as { rvMarker: number }).rvMarker = 1));
+    const shop = demo.shopify.shop(SHOP);
+    const order = shop.createOrder({ amount: "30.00" });
+    const refund = shop.createRefund(order.id, { amount: "7.00" });
+    const response = await sendDelivery(demo.appUrl, TOPIC_PATHS["refunds/create"], newDelivery("refunds/create", SHOP, refundWebhookBody(shop, refund)), TEST_APP.secret);
+    expect(response.ok).toBe(true);
+    await expect.poll(matching, { timeout: 25_000, interval: 1_000 }).toBe(before + 1);
+    expect(await appFrame().evaluate(() => (window as unknown as { rvMarker?: number }).rvMarker)).toBe(1);
+  }, 40_000);
+
+  it("a row opens the refund's evidence by click and by keyboard; the order and the refund form have their own links", async () => {
+    await page.goto(storeUrl(SHOP));
+    await hydrated();
+    const firstRow = app.locator("tbody tr").first();
+    await firstRow.waitFor();
+    const id = await firstRow.locator("[data-refund-link]").getAttribute("data-refund-link");
+    const op = await db.operation.findUniqueOrThrow({ where: { id: id! } });
+    const orderId = op.orderGid.split("/").pop();
+    const label = op.orderName ?? `Order ${orderId}`;
+    expect(await firstRow.getByRole("link", { name: `Order in admin: ${label}` }).getAttribute("href")).toBe(`shopify://admin/orders/${orderId}`);
+    expect(await firstRow.getByRole("link", { name: `Refund order ${label} again` }).getAttribute("href")).toBe(`/app/orders/${orderId}/refund?back=/app`);
+    // Click anywhere on the row (its reason cell).
+    await firstRow.locator("td").nth(3).click();
+    await expect.poll(() => appFrame().url()).toContain(`/app/refunds/${id}`);
+    await page.goto(storeUrl(SHOP));
+    await hydrated();
+    // Keyboard: Tab to the order's name and press Enter.
+    const link = app.locator(`[data-refund-link="${id}"] a`);
+    await link.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => appFrame().url()).toContain(`/app/refunds/${id}`);
+  });
+
+  it("narrows to refunds that need review and to a date preset, in the URL, and the CSV carries the resolution columns", async () => {
+    await page.goto(storeUrl(SHOP));
+    await hydrated();
+    await app.locator("tbody tr").first().waitFor();
+    await app.getByRole("button", { name: "Needs review" }).first().click();
+    await app.locator(".Polaris-Popover").getByText("Needs review", { exact: true }).click();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => appFrame().url()).toContain("review=open");
+    await expect.poll(async () => (await app.locator("tbody tr").allTextContents()).every((t) => t.includes("Needs review"))).toBe(true);
+    await app.getByRole("button", { name: /^Dates/ }).first().click();
+    await app.locator(".Polaris-Popover").getByText("Last 7 days", { exact: true }).click();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => appFrame().url()).toContain("range=7d");
+    await app.getByRole("heading", { name: "Last 7 days" }).waitFor();
+    await everyWidth("dashboard-needs-review");
+    const header = await appFrame().evaluate(async () => (await (await fetch("/app/refunds.csv?review=open&range=7d")).text()).split("\r\n")[0]);
+    expect(header.endsWith(",refund_id,recorded_amount,recorded_currency,resolution_note,resolved_by")).toBe(true);
+  });
+});
+
+describe("the review queue", () => {
+  it("names the refund on each Resolve button, and works at 1280 and 390 px", async () => {
+    await page.goto(storeUrl(SHOP, "/review"));
+    await hydrated();
+    await app.getByText("Refunds a person must look at").waitFor();
+    await landmarksAndTitle(/^Review queue · Refund Verifier$/);
+    const items = await app.locator("[data-review-item]").count();
+    expect(items).toBeGreaterThan(0);
+    expect(await app.getByRole("button", { name: /^Resolve the refund on .+/ }).count()).toBe(items);
+    await everyWidth("review-queue");
+  });
+
+  it("a resolve that lost the race says who won and shows their note, keeping the typed note", async () => {
+    await page.goto(storeUrl(SHOP, "/review"));
+    await hydrated();
+    const first = app.locator("[data-review-item]").first();
+    await first.waitFor();
+    const id = (await first.getAttribute("data-review-item"))!;
+    const op = await db.operation.findUniqueOrThrow({ where: { id } });
+    const label = op.orderName ?? `Order ${op.orderGid.split("/").pop()}`;
+    // Ada resolves it in her own tab while this page is open.
+    const ada = embeddedFetch(demo.appUrl, SHOP, "303");
+    const won = await ada(dataPath("/app/review", "routes/app.review"), { method: "POST", body: new URLSearchParams({ intent: "resolve", id, revision: String(op.revision), note: "Ada: refunded the difference by hand" }) });
+    expect(won.status).toBe(200);
+    const mine = "Checked the order: customer already refunded once.";
+    await first.getByPlaceholder("What you checked and what you did").fill(mine);
+    await first.getByRole("button", { name: `Resolve the refund on ${label}` }).click();
+    await first.getByText("Ada Lovelace resolved this refund first").waitFor();
+    await first.getByText("Ada: refunded the difference by hand").waitFor();
+    expect(await first.getByPlaceholder("What you checked and what you did").inputValue()).toBe(mine);
+    await everyWidth("review-queue-conflict", async () => {
+      await first.scrollIntoViewIfNeeded();
+    });
+  });
+
+  it("resolved refunds are found under Resolved, with who resolved them and their note", async () => {
+    await page.goto(storeUrl(SHOP, "/review"));
+    await hydrated();
+    await app.getByRole("tab", { name: /^Resolved/ }).click();
+    await expect.poll(() => appFrame().url()).toContain("view=resolved");
+    await app.getByText("Resolved by Ada Lovelace").first().waitFor();
+    await app.getByText("Ada: refunded the difference by hand").waitFor();
+    await everyWidth("review-resolved");
+  });
+});
+
+describe("errors", () => {
+  const cases = [
+    { screen: "error-unknown-refund", path: "/refunds/00000000-0000-0000-0000-000000000000", heading: "Refund not found" },
+    { screen: "error-unknown-order", path: "/orders/999999999/refund", heading: /not found/i },
+    { screen: "error-unknown-page", path: "/no-such-page", heading: "Page not found" },
+  ];
+  for (const { screen, path, heading } of cases) {
+    it(`${path} is a page in the app's frame, with a title, navigation and a way back`, async () => {
+      await page.goto(storeUrl(SHOP, path));
+    await hydrated();
+      await app.getByRole("heading", { name: heading, level: 1 }).waitFor();
+      await landmarksAndTitle(/ · Refund Verifier$/);
+      expect(await app.getByText(/^404$/).count()).toBe(0);
+      await everyWidth(screen);
+      await app.getByRole("link", { name: "Back to refunds" }).click();
+      await app.getByRole("heading", { name: "Refunds", exact: true }).waitFor();
+    });
+  }
+});
+
+describe("first run", () => {
+  it("a shop with no refund yet learns what the app does, what each verdict means and what comes next", async () => {
+    await page.goto(storeUrl(NEW_SHOP));
+    await hydrated();
+    await app.getByRole("heading", { name: "Watching this shop's refunds" }).waitFor();
+    await landmarksAndTitle(/^Refunds · Refund Verifier$/);
+    await app.getByRole("heading", { name: "What each verdict means" }).waitFor();
+    expect(await app.locator("[data-verdict-meaning]").count()).toBe(5);
+    await app.getByText(/refunds\/create/).waitFor();
+    await app.getByText(/first check of this shop's history/).waitFor();
+    expect(await app.locator("table").count()).toBe(0);
+    await everyWidth("first-run");
+  });
+});

@@ -1,0 +1,212 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { chromium, type Browser, type FrameLocator, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Prisma } from "@prisma/client";
+import { createPrismaClient } from "../../app/db/client";
+import { startDemo, type Demo } from "../../scripts/demo-server";
+import { CHROME_UA, dataPath, embeddedFetch } from "../support/embedded";
+import { createTestDatabase } from "../support/database";
+import { seriousAccessibilityViolations } from "../support/axe";
+import { freePort } from "../../bench/support";
+
+const CHROMIUM = "/usr/bin/chromium";
+const SCREENS = "test-results/screens";
+const SHOP = "evidence-demo.myshopify.com";
+
+let demo: Demo;
+let browser: Browser;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: ReturnType<typeof createPrismaClient>;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+  mkdirSync(SCREENS, { recursive: true });
+  database = await createTestDatabase();
+  demo = await startDemo({ appPort: await freePort(), shopifyPort: await freePort(), shop: SHOP, databaseUrl: database.url, prepared: true, liveEveryMs: 0, historyCount: 40, log: "ignore" });
+  db = createPrismaClient(database.url);
+  // Every refund of the history decided (the stale read window holds some back for 20 s).
+  for (let i = 0; i < 300 && (await db.operation.count({ where: { status: "PENDING" } })) > 0; i++) await new Promise((r) => setTimeout(r, 200));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await db?.$disconnect();
+  await demo?.stop();
+  await database?.drop();
+});
+
+async function operation(where: Prisma.OperationWhereInput) {
+  return db.operation.findFirstOrThrow({ where: { shop: SHOP, ...where }, orderBy: { startedAt: "asc" } });
+}
+
+/** The evidence page inside the simulated admin, 1280 px wide. */
+async function openInAdmin(id: string): Promise<{ page: Page; app: FrameLocator }> {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: CHROME_UA })).newPage();
+  await page.goto(`${demo.adminUrl}/refunds/${id}`);
+  const app = page.frameLocator("#app-frame");
+  await app.getByText("What the verdict means").waitFor();
+  await styled(app);
+  return { page, app };
+}
+
+/**
+ * The evidence page 390 px wide, as Shopify's mobile admin shows an embedded app (full width, no
+ * sidebar): the app frame's own address, opened on its own.
+ */
+async function openOnPhone(id: string): Promise<Page> {
+  const admin = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: CHROME_UA })).newPage();
+  await admin.goto(`${demo.adminUrl}/refunds/${id}`);
+  const src = (await admin.locator("#app-frame").getAttribute("src"))!;
+  await admin.context().close();
+  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, userAgent: CHROME_UA, deviceScaleFactor: 2, isMobile: true, hasTouch: true })).newPage();
+  await page.goto(src);
+  await page.getByText("What the verdict means").waitFor();
+  await styled(page);
+  return page;
+}
+
+/** Polaris's stylesheet applied (a rebuild of build/ under a running demo would leave the page unstyled). */
+async function styled(app: FrameLocator | Page) {
+  await expect
+    .poll(() => app.locator("[data-evidence-lead] p").evaluate((el) => parseFloat(getComputedStyle(el).fontSize)), { timeout: 10_000, message: "Polaris styles did not load" })
+    .toBeGreaterThan(18);
+}
+
+/** The whole page at 1280 px: the admin's frame grown to the app's full height. */
+async function screenshotInAdmin(page: Page, path: string) {
+  const frame = page.frames().find((f) => f.url().includes("/app/"))!;
+  const height = await frame.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: 1280, height: Math.max(900, height + 80) });
+  await page.screenshot({ path, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+async function leadOf(app: FrameLocator | Page) {
+  return ((await app.locator("[data-evidence-lead]").textContent()) ?? "").trim();
+}
+
+/** Both widths: the lead sentence, screenshots, no serious accessibility violation, nothing wider than the phone. */
+async function check(name: string, id: string, expectLead: (lead: string) => void) {
+  const { page, app } = await openInAdmin(id);
+  const lead = await leadOf(app);
+  expectLead(lead);
+  await screenshotInAdmin(page, `${SCREENS}/evidence-${name}-1280.png`);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await page.context().close();
+
+  const phone = await openOnPhone(id);
+  expect(await leadOf(phone)).toBe(lead);
+  await phone.screenshot({ path: `${SCREENS}/evidence-${name}-390.png`, fullPage: true });
+  expect(await seriousAccessibilityViolations(phone)).toEqual([]);
+  // Nothing sticks out sideways: the condition table scrolls in its own container.
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await phone.context().close();
+  console.log(`evidence ${name}: ${lead}`);
+  return lead;
+}
+
+describe("the evidence page leads with a sentence in the merchant's words", () => {
+  it("wrong amount: both amounts and the difference, with currencies", async () => {
+    const op = await operation({ status: "CONTRADICTED", reason: "refund_amount_mismatch" });
+    await check("contradicted", op.id, (lead) => expect(lead).toMatch(/^Shopify recorded \$[\d,]+\.\d\d; the refund asked for \$[\d,]+\.\d\d \(\$5\.00 more\)\.$/));
+  }, 60_000);
+
+  it("duplicate: the other refunds on the order, linked to their evidence", async () => {
+    const op = await operation({ status: "CONTRADICTED", reason: "duplicate_refund_present" });
+    const others = await db.operation.findMany({ where: { shop: SHOP, orderGid: op.orderGid, id: { not: op.id } } });
+    expect(others.length).toBeGreaterThan(0);
+    await check("duplicate", op.id, (lead) => expect(lead).toMatch(new RegExp(`^Shopify holds ${others.length + 1} refunds on ${op.orderName}: this one for \\$`)));
+    const { page, app } = await openInAdmin(op.id);
+    for (const other of others) expect(await app.locator(`a[href*="/app/refunds/${other.id}"]`).count()).toBe(1);
+    await app.locator(`a[href*="/app/refunds/${others[0].id}"]`).click();
+    await app.getByText(others[0].refundGid).first().waitFor({ state: "attached" });
+    await page.context().close();
+  }, 60_000);
+
+  it("wrong order: the other order, linked", async () => {
+    const op = await operation({ status: "CONTRADICTED", reason: "refund_on_wrong_order" });
+    await check("wrong-order", op.id, (lead) => expect(lead).toMatch(/^Shopify recorded this refund on #\d+, not on order \d+, the order it was for\.$/));
+    const { page, app } = await openInAdmin(op.id);
+    expect(await app.locator('a[href^="shopify://admin/orders/"]').count()).toBeGreaterThanOrEqual(2);
+    await page.context().close();
+  }, 60_000);
+
+  it("gateway failure: the gateway, its error in words, the next step", async () => {
+    const op = await operation({ status: "FAILED" });
+    await check("failed", op.id, (lead) => expect(lead).toBe(`The refund of $${op.amount} failed at Shopify Payments: the card was declined.`));
+    const { page, app } = await openInAdmin(op.id);
+    expect(await app.getByText("Next step:").count()).toBe(1);
+    await page.context().close();
+  }, 60_000);
+
+  it("verified and unverifiable: the dashboard's plain words", async () => {
+    const verified = await operation({ status: "VERIFIED", currency: "USD" });
+    await check("verified", verified.id, (lead) => expect(lead).toBe("Shopify recorded it as claimed; its webhook arrived."));
+    const unverifiable = await operation({ status: "UNVERIFIABLE" });
+    await check("unverifiable", unverifiable.id, (lead) => expect(lead).toBe("Shopify showed no evidence of this refund within 7 days. Check the order."));
+  }, 90_000);
+});
+
+describe("technical details, times and the review form", () => {
+  it("the condition table is behind a disclosure; ids never break; one time format in the shop's time zone", async () => {
+    const op = await operation({ status: "CONTRADICTED", reason: "refund_amount_mismatch" });
+    const { page, app } = await openInAdmin(op.id);
+    const toggle = app.getByRole("button", { name: "Technical details" });
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    const controls = (await toggle.getAttribute("aria-controls"))!;
+    expect(await app.locator(`tr[data-condition="refund_amount_mismatch"]`).count()).toBe(1);
+    expect(await app.locator(`tr[data-condition="refund_amount_mismatch"]`).isVisible()).toBe(false);
+    await toggle.click();
+    expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+    await app.locator(`#${controls} tr[data-condition="refund_amount_mismatch"]`).waitFor({ state: "visible" });
+    expect(await app.getByText(op.refundGid).first().isVisible()).toBe(true);
+    // A global id or a path is one line, never broken mid-string.
+    const broken = await app.locator(`#${controls}`).evaluate((root) =>
+      [...root.querySelectorAll("code, span")]
+        .filter((el) => /gid:\/\/|\$observed|\$input|\$action/.test(el.textContent ?? "") && el.children.length === 0)
+        .filter((el) => el.getClientRects().length > 1)
+        .map((el) => el.textContent),
+    );
+    expect(broken).toEqual([]);
+    await screenshotInAdmin(page, `${SCREENS}/evidence-technical-1280.png`);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    // Every instant: the shop's zone (the demo shop is in America/New_York), the UTC instant on hover.
+    const times = await app.locator("time").evaluateAll((els) => els.map((el) => ({ text: el.textContent ?? "", title: el.getAttribute("title") ?? "" })));
+    expect(times.length).toBeGreaterThan(3);
+    for (const t of times) {
+      expect(t.text).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d\s[AP]M E[SD]T$/);
+      expect(t.title).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    }
+    expect(await app.getByText(/answered by Admin API 2026-10/).count()).toBeGreaterThan(0);
+    await page.context().close();
+
+    const phone = await openOnPhone(op.id);
+    await phone.getByRole("button", { name: "Technical details" }).click();
+    await phone.locator('tr[data-condition="refund_amount_mismatch"]').waitFor({ state: "visible" });
+    await phone.screenshot({ path: `${SCREENS}/evidence-technical-390.png`, fullPage: true });
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await seriousAccessibilityViolations(phone)).toEqual([]);
+    await phone.context().close();
+  }, 60_000);
+
+  it("malformed form input is a field error, never a 500", async () => {
+    const op = await operation({ status: "FAILED", reviewState: "open" });
+    const asShop = embeddedFetch(demo.appUrl, SHOP, "77");
+    const post = (fields: Record<string, string>) => asShop(dataPath(`/app/refunds/${op.id}`, "routes/app.refunds.$id"), { method: "POST", body: new URLSearchParams(fields) });
+    const bad = await post({ intent: "resolve", revision: "not-a-number", note: "Checked the order" });
+    expect(bad.status).toBe(422);
+    expect((await bad.json()).fieldErrors.revision).toMatch(/out of date/);
+    expect((await post({ intent: "resolve", revision: "99999999999999999999", note: "x" })).status).toBe(422);
+    expect((await post({ intent: "explode" })).status).toBe(422);
+    expect((await post({ intent: "resolve", revision: String(op.revision), note: "   " })).status).toBe(422);
+    expect((await db.operation.findUniqueOrThrow({ where: { id: op.id } })).reviewState).toBe("open");
+
+    // In the page: resolving without a note says so at the field.
+    const { page, app } = await openInAdmin(op.id);
+    await app.getByRole("button", { name: "Resolve" }).click();
+    await app.getByText("Write a note that says how this refund was resolved.").first().waitFor();
+    expect(await app.getByLabel("Resolution note").getAttribute("aria-invalid")).toBe("true");
+    await page.context().close();
+  }, 60_000);
+});
