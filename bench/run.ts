@@ -4,11 +4,6 @@ import { execFileSync } from "node:child_process";
 import { cpus, totalmem } from "node:os";
 import { writeFileSync } from "node:fs";
 import pg from "pg";
-import { benchDashboardPostgres, benchDashboardSqlite } from "./dashboard";
-import { benchEvaluate } from "./evaluate";
-import { benchIntake } from "./intake";
-import { benchReadback } from "./readback";
-import { benchTimeToVerdict } from "./time-to-verdict";
 import { root, type BenchRow } from "./support";
 
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
@@ -25,6 +20,13 @@ const step = async (name: string, part: () => Promise<BenchRow[]> | BenchRow[]) 
 
 execFileSync("node", ["scripts/db.mjs", "generate"], { cwd: root, env: { ...process.env, DATABASE_URL: "file:./prisma/bench.sqlite" }, stdio: "ignore" });
 execFileSync("node_modules/.bin/remix", ["vite:build"], { cwd: root, stdio: "ignore" });
+// Imported once the Prisma client is generated for SQLite: a client left generated for PostgreSQL
+// (by a PostgreSQL test run) would otherwise be the one loaded.
+const { benchDashboardPostgres, benchDashboardSqlite } = await import("./dashboard");
+const { benchEvaluate } = await import("./evaluate");
+const { benchIntake } = await import("./intake");
+const { benchReadback } = await import("./readback");
+const { benchTimeToVerdict } = await import("./time-to-verdict");
 
 await step("4. contract evaluation", () => benchEvaluate());
 await step("1. webhook intake", () => benchIntake(8));

@@ -40,8 +40,10 @@ export function rowFilter(shop: string, filters: DashboardFilters): Prisma.Opera
   if (filters.verdicts.length) and.push({ status: { in: filters.verdicts } });
   // Every contradiction and rule that held is a row: a refund that is both a duplicate and of a
   // wrong amount is found by either filter, not only by its first reason.
-  if (filters.classes.length) and.push({ reasonRows: { some: { class: { in: filters.classes.map((key) => CLASSES[key]) } } } });
-  if (filters.gatewayFailures) and.push({ reasonRows: { some: { reason: "transaction_failed" } } });
+  // The shop inside the relation filter lets the database read the (shop, class) / (shop, reason)
+  // index instead of every shop's reasons of that class.
+  if (filters.classes.length) and.push({ reasonRows: { some: { shop, class: { in: filters.classes.map((key) => CLASSES[key]) } } } });
+  if (filters.gatewayFailures) and.push({ reasonRows: { some: { shop, reason: "transaction_failed" } } });
   if (filters.origins.length) and.push({ origin: { in: filters.origins } });
   if (filters.review) and.push({ reviewState: filters.review });
   const bounds = dateBounds(filters);

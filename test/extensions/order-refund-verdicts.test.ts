@@ -27,6 +27,11 @@ describe("the order-page block", () => {
     expect(view.rows[0].reason).toBe("why (matched by order and amount only)");
   });
 
+  it("links to the app's refund form for the order, except when a duplicate says not to refund again", () => {
+    expect(blockView({ order: "o", refunds: [refund("VERIFIED")] }, "1001").refundUrl).toBe("app:app/orders/1001/refund");
+    expect(blockView({ order: "o", doNotRetry: true, refunds: [refund("CONTRADICTED")] }, "1001").refundUrl).toBeNull();
+  });
+
   it("links each refund into the app and shows its exact amount", () => {
     const [row] = blockView({ order: "o", refunds: [refund("CONTRADICTED", "op-1")] }).rows;
     expect(row).toMatchObject({ url: "app:app/refunds/op-1", amount: "25.00 USD" });

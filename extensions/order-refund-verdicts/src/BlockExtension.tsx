@@ -17,7 +17,7 @@ function RefundVerdicts() {
     // A relative URL goes to the app's backend, with the admin's ID token attached.
     fetch(`/app/api/orders/${orderId}/refunds`)
       .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
-      .then((body: OrderRefundsResponse) => setView(blockView(body)))
+      .then((body: OrderRefundsResponse) => setView(blockView(body, orderId)))
       .catch((e: Error) => setError(e.message));
   }, [orderId]);
 
@@ -37,6 +37,7 @@ function RefundVerdicts() {
               <Link href={row.url}>Details</Link>
             </InlineStack>
           ))}
+          {view.refundUrl ? <Link href={view.refundUrl}>Issue a refund from Refund Verifier</Link> : null}
         </BlockStack>
       )}
     </AdminBlock>

@@ -12,13 +12,16 @@ export interface BlockView {
   headline: string;
   tone: Tone;
   rows: { id: string; label: string; amount: string; tone: Tone; reason: string; url: string }[];
+  /** The app's refund form for this order; none while a duplicate says not to refund again. */
+  refundUrl: string | null;
 }
 
 const TONES: Record<string, Tone> = { VERIFIED: "success", CONTRADICTED: "critical", FAILED: "critical", UNVERIFIABLE: "warning", PENDING: "info" };
 const LABELS: Record<string, string> = { VERIFIED: "Verified", CONTRADICTED: "Contradicted", FAILED: "Failed", UNVERIFIABLE: "Unverifiable", PENDING: "Checking" };
 
 /** The block's content: the worst verdict first in the headline, one row per refund. */
-export function blockView(response: OrderRefundsResponse): BlockView {
+export function blockView(response: OrderRefundsResponse, orderId?: string): BlockView {
+  const refundUrl = orderId && !response.doNotRetry ? `app:app/orders/${orderId}/refund` : null;
   const rows = response.refunds.map((refund) => ({
     id: refund.id,
     label: LABELS[refund.status] ?? refund.status,
@@ -28,13 +31,13 @@ export function blockView(response: OrderRefundsResponse): BlockView {
     // `app:` opens a path of this app inside the admin.
     url: `app:app/refunds/${refund.id}`,
   }));
-  if (rows.length === 0) return { headline: "No refunds on this order", tone: "info", rows };
+  if (rows.length === 0) return { headline: "No refunds on this order", tone: "info", rows, refundUrl };
   const problems = response.refunds.filter((r) => ["CONTRADICTED", "FAILED", "UNVERIFIABLE"].includes(r.status));
   const pending = response.refunds.filter((r) => r.status === "PENDING");
-  if (response.doNotRetry) return { headline: "Do not refund this order again: Shopify holds a duplicate refund", tone: "critical", rows };
+  if (response.doNotRetry) return { headline: "Do not refund this order again: Shopify holds a duplicate refund", tone: "critical", rows, refundUrl };
   if (problems.length) {
-    return { headline: `${problems.length} of ${rows.length} refund${rows.length === 1 ? "" : "s"} need${problems.length === 1 ? "s" : ""} a person`, tone: "critical", rows };
+    return { headline: `${problems.length} of ${rows.length} refund${rows.length === 1 ? "" : "s"} need${problems.length === 1 ? "s" : ""} a person`, tone: "critical", rows, refundUrl };
   }
-  if (pending.length) return { headline: `Checking ${pending.length} refund${pending.length === 1 ? "" : "s"} with Shopify`, tone: "info", rows };
-  return { headline: rows.length === 1 ? "Refund verified" : `All ${rows.length} refunds verified`, tone: "success", rows };
+  if (pending.length) return { headline: `Checking ${pending.length} refund${pending.length === 1 ? "" : "s"} with Shopify`, tone: "info", rows, refundUrl };
+  return { headline: rows.length === 1 ? "Refund verified" : `All ${rows.length} refunds verified`, tone: "success", rows, refundUrl };
 }
