@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
+import { isUnsettled } from "../refunds/records.server";
 
 const orderGids = (ids: unknown): string[] =>
   Array.isArray(ids) ? ids.map(String).filter((id) => /^\d+$/.test(id)).map((id) => `gid://shopify/Order/${id}`) : [];
@@ -50,14 +51,14 @@ const REDACTED = "[redacted on the customer's request]";
 
 /**
  * The free text of refunds issued from the app on those orders (the note a person typed, also in
- * the stored RefundInput). An attempt still waiting for Shopify's answer keeps its input as sent:
- * its retries must repeat it byte for byte (same idempotency key); its note goes once it settles.
+ * the stored RefundInput). An attempt still waiting for Shopify's answer keeps its stored input as
+ * sent, because its retries must repeat it byte for byte (same idempotency key); its note field
+ * is redacted at once like the others.
  */
 async function redactRefundRecordNotes(db: PrismaClient, shop: string, orders: string[]): Promise<void> {
   const records = await db.refundRecord.findMany({ where: { shop, orderId: { in: orders }, note: { not: null } }, select: { id: true, refundInput: true, shopifyOutcome: true } });
   for (const record of records) {
-    const settled = !["unknown", "key_conflict"].includes(record.shopifyOutcome);
-    const input = settled && record.refundInput ? JSON.stringify({ ...JSON.parse(record.refundInput), note: REDACTED }) : record.refundInput;
+    const input = !isUnsettled(record) && record.refundInput ? JSON.stringify({ ...JSON.parse(record.refundInput), note: REDACTED }) : record.refundInput;
     // A write like any other: the OCC token rotates, so a form opened before cannot overwrite it.
     await db.refundRecord.update({ where: { id: record.id }, data: { note: REDACTED, refundInput: input, revision: randomUUID(), revisionNum: { increment: 1 } } });
   }

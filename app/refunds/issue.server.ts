@@ -6,7 +6,7 @@ import { createRefund, loadOrderForRefund, type CreatedRefund, type OrderForRefu
 import { markDue, openOperation } from "../verification/operations.server";
 import { minutesAgo, overRefundMessage, parseAmount, RECENT_REFUND_WINDOW_MS, type FieldErrors } from "./form";
 import { allocate, presentmentCurrency, refundableMinor, type RefundTransactionInput } from "./plan";
-import { AttemptLimitReached, MAX_ATTEMPTS_PER_ORDER, mintRecord, rewriteRecord } from "./records.server";
+import { AttemptLimitReached, MAX_ATTEMPTS_PER_ORDER, mintRecord, rewriteRecord, UNSETTLED_OUTCOMES } from "./records.server";
 
 /** refundCreate calls the app makes by itself for one record, all with the record's key; past it, a person decides. */
 export const AUTOMATIC_CALLS_PER_RECORD = 5;
@@ -47,7 +47,7 @@ function unsettledMessage(record: RefundRecord): string {
 }
 
 export async function unsettledRecord(db: PrismaClient, shop: string, orderId: string): Promise<RefundRecord | null> {
-  return db.refundRecord.findFirst({ where: { shop, orderId, shopifyOutcome: { in: ["unknown", "key_conflict"] } }, orderBy: { createdAt: "asc" } });
+  return db.refundRecord.findFirst({ where: { shop, orderId, shopifyOutcome: { in: UNSETTLED_OUTCOMES } }, orderBy: { createdAt: "asc" } });
 }
 
 /**

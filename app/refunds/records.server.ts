@@ -26,6 +26,13 @@ export async function rewriteRecord(db: PrismaClient, record: RefundRecord, data
 
 export const formatSysId = (n: number) => `RF-${String(n).padStart(6, "0")}`;
 
+/**
+ * Outcomes of a record's call that leave it unsettled: Shopify may hold its refund, so no other
+ * refund is issued on the order, and its stored input must stay as sent.
+ */
+export const UNSETTLED_OUTCOMES = ["unknown", "key_conflict"];
+export const isUnsettled = (record: Pick<RefundRecord, "shopifyOutcome">) => UNSETTLED_OUTCOMES.includes(record.shopifyOutcome);
+
 /** The seed's bound: at most 64 refund attempts on one order. */
 export const MAX_ATTEMPTS_PER_ORDER = 64;
 

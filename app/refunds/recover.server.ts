@@ -5,7 +5,7 @@ import { fromMinorUnits } from "../money/currency";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { loadOrderRefunds } from "../shopify/admin/refunds.server";
 import { AUTOMATIC_CALLS_PER_RECORD, callShopify, fail, MAX_CALLS_PER_RECORD, stampRefund, type IssueResult } from "./issue.server";
-import { RevisionConflict, rewriteRecord } from "./records.server";
+import { isUnsettled, RevisionConflict, rewriteRecord } from "./records.server";
 
 /** Records whose call has no known outcome, left alone long enough that no call of ours is still in flight. */
 export async function unsettledRecords(db: PrismaClient, now: Date, graceMs = 30_000) {
@@ -82,7 +82,7 @@ export async function settleWithoutRefund(db: PrismaClient, shop: string, record
   const record = await db.refundRecord.findFirst({ where: { id: recordId, shop } });
   if (!record) return fail(404, "ORDER_NOT_FOUND", "No such refund record in this shop.");
   if (record.revision !== revision) return fail(409, "CONFLICT", new RevisionConflict().message + " Reload to see its current state.", record);
-  if (!["unknown", "key_conflict"].includes(record.shopifyOutcome)) return fail(409, "NOT_RETRYABLE", `${record.sysId} is already settled (${record.shopifyOutcome}).`, record);
+  if (!isUnsettled(record)) return fail(409, "NOT_RETRYABLE", `${record.sysId} is already settled (${record.shopifyOutcome}).`, record);
   const reason = `Settled by staff member ${actor}: Shopify admin shows no refund for this attempt.`;
   const settled = await rewriteRecord(db, record, { status: "failed", shopifyOutcome: "refused", failureReason: reason, outcomeDetail: reason }, now);
   return { ok: true, record: settled };

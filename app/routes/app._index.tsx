@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
+import { useUrlFilters } from "../dashboard/use-url-filters";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, useLoaderData, useNavigate, useNavigation, useRevalidator, useRouteError, useSearchParams } from "@remix-run/react";
+import { isRouteErrorResponse, useLoaderData, useNavigate, useNavigation, useRevalidator, useRouteError } from "@remix-run/react";
 import {
   Banner,
   BlockStack,
@@ -171,40 +172,11 @@ function Age({ row, now, timeZone }: { row: Row; now: string; timeZone: string }
 
 export default function Dashboard() {
   const { figures, rows, pageInfo, filters, now, total, sweep, firstRun, timeZone } = useLoaderData<typeof loader>();
-  const [params, setParams] = useSearchParams();
-  const navigate = useNavigate();
   const navigation = useNavigation();
   const { smDown } = useBreakpoints();
-  const [query, setQuery] = useState(filters.query);
+  const navigate = useNavigate();
+  const { params, update, page, query, setQuery } = useUrlFilters(filters.query);
   useLiveData();
-
-  const update = useCallback(
-    (changes: Record<string, string | string[] | undefined>) => {
-      const next = new URLSearchParams(params);
-      next.delete("after");
-      next.delete("before");
-      for (const [key, value] of Object.entries(changes)) {
-        next.delete(key);
-        for (const v of Array.isArray(value) ? value : value ? [value] : []) next.append(key, v);
-      }
-      setParams(next, { replace: true, preventScrollReset: true });
-    },
-    [params, setParams],
-  );
-
-  useEffect(() => {
-    if (query === filters.query) return;
-    const timer = setTimeout(() => update({ q: query || undefined }), 300);
-    return () => clearTimeout(timer);
-  }, [query, filters.query, update]);
-
-  const page = (key: "after" | "before", cursor: string | null) => {
-    const next = new URLSearchParams(params);
-    next.delete("after");
-    next.delete("before");
-    if (cursor) next.set(key, cursor);
-    setParams(next, { preventScrollReset: true });
-  };
 
   const exportCsv = async () => {
     const response = await fetch(`/app/refunds.csv?${params.toString()}`);

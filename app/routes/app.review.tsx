@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
+import { useUrlFilters } from "../dashboard/use-url-filters";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useFetcher, useLoaderData, useRevalidator, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useFetcher, useLoaderData, useRevalidator, type ShouldRevalidateFunction } from "@remix-run/react";
 import { Banner, BlockStack, Box, Button, Card, ChoiceList, EmptyState, Filters, InlineStack, Link, Page, Pagination, Select, Tabs, Text, TextField, useBreakpoints } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
 import db from "../db.server";
@@ -120,35 +121,8 @@ function ReviewItem({ item, now, timeZone }: { item: Item; now: string; timeZone
 
 export default function ReviewQueue() {
   const { view, items, now, timeZone, pageInfo, total, counts, filters } = useLoaderData<typeof loader>();
-  const [params, setParams] = useSearchParams();
   const { smDown } = useBreakpoints();
-  const [query, setQuery] = useState(filters.query);
-
-  const update = useCallback(
-    (changes: Record<string, string | string[] | undefined>) => {
-      const next = new URLSearchParams(params);
-      next.delete("after");
-      next.delete("before");
-      for (const [key, value] of Object.entries(changes)) {
-        next.delete(key);
-        for (const v of Array.isArray(value) ? value : value ? [value] : []) next.append(key, v);
-      }
-      setParams(next, { replace: true, preventScrollReset: true });
-    },
-    [params, setParams],
-  );
-  useEffect(() => {
-    if (query === filters.query) return;
-    const timer = setTimeout(() => update({ q: query || undefined }), 300);
-    return () => clearTimeout(timer);
-  }, [query, filters.query, update]);
-  const page = (key: "after" | "before", cursor: string | null) => {
-    const next = new URLSearchParams(params);
-    next.delete("after");
-    next.delete("before");
-    if (cursor) next.set(key, cursor);
-    setParams(next, { preventScrollReset: true });
-  };
+  const { update, page, query, setQuery } = useUrlFilters(filters.query);
 
   const tabs = [
     { id: "open", content: `Needs review (${counts.open})`, panelID: "review-panel" },

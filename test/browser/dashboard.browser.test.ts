@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync } from "node:fs";
-import { chromium, type Browser, type Frame, type FrameLocator, type Page } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import { type Browser, type Frame, type FrameLocator, type Page } from "playwright-core";
+import { launchChromium } from "../support/chromium";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPrismaClient } from "../../app/db/client";
 import { installApp, startDemo, type Demo } from "../../scripts/demo-server";
@@ -10,7 +11,6 @@ import { freePort } from "../../bench/support";
 import { TEST_APP } from "../support/credentials";
 import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../../fake-shopify/webhooks";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENS = "test-results/screens";
 const SHOP = "browser-dash.myshopify.com";
 /** A shop that installed the app a moment ago and has no refund yet. */
@@ -28,7 +28,6 @@ let db: ReturnType<typeof createPrismaClient>;
 let storeUrl: (shop: string, path?: string) => string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   mkdirSync(SCREENS, { recursive: true });
   database = await createTestDatabase();
   demo = await startDemo({ appPort: await freePort(), shopifyPort: await freePort(), shop: SHOP, databaseUrl: database.url, prepared: true, liveEveryMs: 0, historyCount: 40, log: "ignore" });
@@ -40,7 +39,7 @@ beforeAll(async () => {
   for (let i = 0; i < 150 && (await db.operation.count({ where: { status: "PENDING", nextDueAt: { lte: new Date() } } })) > 0; i++) await new Promise((r) => setTimeout(r, 200));
   // A colleague whose online session the app has seen: their name is known.
   await db.session.create({ data: { id: "online_303", shop: SHOP, state: "", isOnline: true, accessToken: "online-token", userId: 303n, firstName: "Ada", lastName: "Lovelace" } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  browser = await launchChromium();
   // axe-core needs a page of its own context.
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: CHROME_UA })).newPage();
   app = page.frameLocator("#app-frame");

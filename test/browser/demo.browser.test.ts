@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { chromium, type Browser, type FrameLocator, type Page } from "playwright-core";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { type Browser, type FrameLocator, type Page } from "playwright-core";
+import { launchChromium } from "../support/chromium";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient } from "../../app/db/client";
 import { startDemo, type Demo } from "../../scripts/demo-server";
@@ -7,7 +8,6 @@ import { CHROME_UA } from "../support/embedded";
 import { createTestDatabase } from "../support/database";
 import { freePort } from "../../bench/support";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENS = "test-results/screens";
 const SHOP = "browser-demo.myshopify.com";
 
@@ -18,7 +18,6 @@ let app: FrameLocator;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   mkdirSync(SCREENS, { recursive: true });
   // The demo's code on the suite's database (SQLite, or PostgreSQL with TEST_DATABASE_URL).
   database = await createTestDatabase();
@@ -26,7 +25,7 @@ beforeAll(async () => {
   const db = createPrismaClient(database.url);
   for (let i = 0; i < 150 && (await db.operation.count({ where: { status: "PENDING", nextDueAt: { lte: new Date() } } })) > 0; i++) await new Promise((r) => setTimeout(r, 200));
   await db.$disconnect();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, userAgent: CHROME_UA });
   app = page.frameLocator("#app-frame");
 }, 120_000);

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync } from "node:fs";
-import { chromium, type Browser, type FrameLocator, type Page } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import { type Browser, type FrameLocator, type Page } from "playwright-core";
+import { launchChromium } from "../support/chromium";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Prisma } from "@prisma/client";
 import { createPrismaClient } from "../../app/db/client";
@@ -9,7 +10,6 @@ import { createTestDatabase } from "../support/database";
 import { seriousAccessibilityViolations } from "../support/axe";
 import { freePort } from "../../bench/support";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENS = "test-results/screens";
 const SHOP = "evidence-demo.myshopify.com";
 
@@ -19,14 +19,13 @@ let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: ReturnType<typeof createPrismaClient>;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   mkdirSync(SCREENS, { recursive: true });
   database = await createTestDatabase();
   demo = await startDemo({ appPort: await freePort(), shopifyPort: await freePort(), shop: SHOP, databaseUrl: database.url, prepared: true, liveEveryMs: 0, historyCount: 40, log: "ignore" });
   db = createPrismaClient(database.url);
   // Every refund of the history decided (the stale read window holds some back for 20 s).
   for (let i = 0; i < 300 && (await db.operation.count({ where: { status: "PENDING" } })) > 0; i++) await new Promise((r) => setTimeout(r, 200));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

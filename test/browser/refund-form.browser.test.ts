@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync } from "node:fs";
-import { chromium, type Browser, type FrameLocator, type Page } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import { type Browser, type FrameLocator, type Page } from "playwright-core";
+import { launchChromium } from "../support/chromium";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDemo, type Demo } from "../../scripts/demo-server";
 import { CHROME_UA } from "../support/embedded";
@@ -8,7 +9,6 @@ import { seriousAccessibilityViolations } from "../support/axe";
 import { freePort } from "../../bench/support";
 import type { FakeOrder } from "../../fake-shopify/shop";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENS = "test-results/screens";
 const SHOP = "refund-form.myshopify.com";
 
@@ -33,13 +33,12 @@ const amountField = () => app.getByLabel("Amount (USD)");
 const dialog = () => app.getByRole("dialog");
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   mkdirSync(SCREENS, { recursive: true });
   database = await createTestDatabase();
   demo = await startDemo({ appPort: await freePort(), shopifyPort: await freePort(), shop: SHOP, databaseUrl: database.url, prepared: true, liveEveryMs: 0, historyCount: 5, log: "ignore" });
   // An order paid over two gateways, never refunded: the confirmation names both.
   order = demo.shopify.shop(SHOP).createOrder({ amount: "51.35", payments: [{ gateway: "gift_card", amount: "20.00" }, { gateway: "shopify_payments", amount: "31.35" }] });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  browser = await launchChromium();
   // axe needs a context of its own (it opens a page in it).
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: CHROME_UA });
   page = await context.newPage();

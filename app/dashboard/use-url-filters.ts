@@ -1,0 +1,42 @@
+import { useCallback, useEffect, useState } from "react";
+import { useSearchParams } from "@remix-run/react";
+
+/**
+ * Filters kept in the URL, as the dashboard and the review queue both do: `update` replaces
+ * some parameters and goes back to the first page, `page` moves the keyset cursor, and the search
+ * box writes `q` 300 ms after the person stops typing.
+ */
+export function useUrlFilters(currentQuery: string) {
+  const [params, setParams] = useSearchParams();
+  const [query, setQuery] = useState(currentQuery);
+
+  const update = useCallback(
+    (changes: Record<string, string | string[] | undefined>) => {
+      const next = new URLSearchParams(params);
+      next.delete("after");
+      next.delete("before");
+      for (const [key, value] of Object.entries(changes)) {
+        next.delete(key);
+        for (const v of Array.isArray(value) ? value : value ? [value] : []) next.append(key, v);
+      }
+      setParams(next, { replace: true, preventScrollReset: true });
+    },
+    [params, setParams],
+  );
+
+  useEffect(() => {
+    if (query === currentQuery) return;
+    const timer = setTimeout(() => update({ q: query || undefined }), 300);
+    return () => clearTimeout(timer);
+  }, [query, currentQuery, update]);
+
+  const page = (key: "after" | "before", cursor: string | null) => {
+    const next = new URLSearchParams(params);
+    next.delete("after");
+    next.delete("before");
+    if (cursor) next.set(key, cursor);
+    setParams(next, { preventScrollReset: true });
+  };
+
+  return { params, setParams, update, page, query, setQuery };
+}
