@@ -1,4 +1,5 @@
 import { execute, getOperationAST, Kind, parse, validate, type FragmentDefinitionNode, type GraphQLError, type GraphQLResolveInfo } from "graphql";
+import type { FakeFlow } from "./flow";
 import { costCountingResolver, requestedCost } from "./cost";
 import { IdempotencyKeys, refundCreate, type RefundCreateHost, type RefundInput } from "./refund-create";
 import type { FakeRefund, FakeShop } from "./shop";
@@ -62,6 +63,8 @@ export class AdminApi implements RefundCreateHost {
   holdRefundCreateMs = 0;
   /** The shop's remembered `@idempotent` keys. */
   readonly idempotencyKeys = new IdempotencyKeys();
+  /** Shopify Flow, shared by every shop of the FakeShopify. */
+  flow?: FakeFlow;
   /** Called for every refund refundCreate makes (the FakeShopify sends its refunds/create webhook). */
   onRefundCreated?: (refund: FakeRefund) => void;
 
@@ -213,6 +216,10 @@ export class AdminApi implements RefundCreateHost {
         return connection(matches, args, this.views.order);
       },
       shop: () => ({ __typename: "Shop", id: gid("Shop", 1n), name: shop.name, myshopifyDomain: shop.domain, currencyCode: shop.currency, ianaTimezone: shop.ianaTimezone }),
+      flowTriggerReceive: (args: { handle?: string | null; payload?: unknown; body?: string | null }) => {
+        if (!this.flow) throw new Error("Flow is not available");
+        return { userErrors: this.flow.receive(shop.domain, args.handle, args.payload ?? (args.body ? JSON.parse(args.body) : undefined), shop.now()) };
+      },
       refundCreate: (args: { input: RefundInput }, context: RequestContext, info: GraphQLResolveInfo) => refundCreate(this, args.input, context.apiVersion, info),
     };
   }

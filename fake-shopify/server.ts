@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { getOperationAST, parse } from "graphql";
 import { AdminApi } from "./admin-api";
+import { FakeFlow } from "./flow";
 import { FakeShop } from "./shop";
 import { verifySessionToken } from "./session-token";
 import { toWebRequest } from "./node-request";
@@ -67,6 +68,8 @@ export class FakeShopify {
   /** The webhook subscription's API version: it names deliveries' X-Shopify-API-Version (falling forward like requests). */
   webhookApiVersion: string = ADMIN_API_VERSION;
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Shopify Flow: the app's triggers (from extensions/), the calls it accepted, the workflows merchants turned on. */
+  readonly flow = new FakeFlow();
 
   constructor(
     readonly app: AppCredentials,
@@ -76,6 +79,7 @@ export class FakeShopify {
   addShop(domain: string, currency = "USD"): FakeShop {
     const shop = new FakeShop(domain, currency, () => this.now());
     const api = new AdminApi(shop, this.bucket);
+    api.flow = this.flow;
     api.onRefundCreated = (refund) => {
       if (!this.webhookTarget) return;
       const delivery = newDelivery("refunds/create", domain, refundWebhookBody(shop, refund), this.now(), resolveApiVersion(this.webhookApiVersion) ?? ADMIN_API_VERSION);
@@ -85,6 +89,12 @@ export class FakeShopify {
     };
     this.shops.set(domain, { shop, api });
     return shop;
+  }
+
+  /** A merchant of `domain` turns on (or off) a workflow that starts with the app's trigger; Flow tells the app. */
+  setFlowWorkflow(domain: string, handle: string, on: boolean): Promise<Response> {
+    if (!this.webhookTarget) throw new Error("setFlowWorkflow: set webhookTarget to the app's URL first");
+    return this.flow.setWorkflow(domain, handle, on, { appUrl: this.webhookTarget.appUrl, secret: this.app.secret }, this.now());
   }
 
   /** Waits for the webhooks Shopify has started sending. */

@@ -33,3 +33,6 @@ export const VERDICT_LABELS: Record<string, string> = {
   UNVERIFIABLE: "Unverifiable",
   PENDING: "Pending",
 };
+
+/** One label per contradiction class, for badges, filters and messages. */
+export const CLASS_LABELS: Record<string, string> = { duplicate: "Duplicate refund", wrong_amount: "Wrong amount", wrong_order: "Wrong order", pre_existing: "Pre-existing refund" };

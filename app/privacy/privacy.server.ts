@@ -11,6 +11,8 @@ export async function stopObservingShop(db: PrismaClient, shop: string, now: Dat
   await db.shopState.upsert({ where: { shop }, create: { shop, uninstalledAt: now }, update: { uninstalledAt: now } });
   await db.operation.updateMany({ where: { shop, status: "PENDING" }, data: { nextDueAt: null, claimedBy: null, claimedUntil: null, revision: { increment: 1 } } });
   await db.session.deleteMany({ where: { shop } });
+  // Nothing more is sent for a shop that removed the app; the log says why.
+  await db.alertDelivery.updateMany({ where: { shop, status: "pending" }, data: { status: "failed", error: "Not sent: the app was uninstalled." } });
 }
 
 /** shop/redact (48 hours after uninstall): everything the app holds for the shop. */
@@ -18,6 +20,10 @@ export async function redactShop(db: PrismaClient, shop: string): Promise<void> 
   // Idempotent steps, no transaction (see recordEvaluation); a repeated delivery completes it.
   await db.reviewEvent.deleteMany({ where: { shop } });
   await db.operationReason.deleteMany({ where: { shop } });
+  await db.alertEvent.deleteMany({ where: { shop } });
+  await db.alertDelivery.deleteMany({ where: { shop } });
+  await db.alertSettings.deleteMany({ where: { shop } });
+  await db.flowTriggerUsage.deleteMany({ where: { shop } });
   await db.evaluation.deleteMany({ where: { operation: { shop } } });
   await db.observation.deleteMany({ where: { operation: { shop } } });
   await db.operation.deleteMany({ where: { shop } });

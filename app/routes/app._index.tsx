@@ -26,7 +26,7 @@ import { authenticateAdmin } from "../shopify/admin-auth.server";
 import { loadDashboard, shopTimeZone } from "../dashboard/load.server";
 import { CLASSES, ORIGINS, type RangeKey } from "../dashboard/filters";
 import { Instant, ReviewBadge, VerdictBadge, adminOrderUrl, age, refundFormUrl, ORIGIN_LABELS } from "../dashboard/ui";
-import { VERDICT_LABELS } from "../dashboard/reasons";
+import { VERDICT_LABELS, CLASS_LABELS } from "../dashboard/reasons";
 import { FirstRun } from "../onboarding/FirstRun";
 import { formatInstant } from "../time/format";
 
@@ -49,7 +49,6 @@ const FIGURES = [
   { status: "PENDING", label: "Pending" },
 ] as const;
 
-const CLASS_LABELS: Record<string, string> = { duplicate: "Duplicate refund", wrong_amount: "Wrong amount", wrong_order: "Wrong order", pre_existing: "Pre-existing refund" };
 const REVIEW_LABELS: Record<string, string> = { open: "Needs review", resolved: "Resolved" };
 const RANGE_LABELS: Record<RangeKey, string> = { today: "Today", "7d": "Last 7 days", "30d": "Last 30 days", custom: "Custom dates" };
 const SORT_OPTIONS = [

@@ -11,7 +11,7 @@ import { refundAction } from "../review/routes.server";
 import { resolutions, reviewPage } from "../review/review.server";
 import { shopTimeZone } from "../dashboard/load.server";
 import { CLASSES } from "../dashboard/filters";
-import { VERDICT_LABELS } from "../dashboard/reasons";
+import { VERDICT_LABELS, CLASS_LABELS } from "../dashboard/reasons";
 import { Instant, VerdictBadge, age } from "../dashboard/ui";
 
 export const meta: MetaFunction = () => [{ title: "Review queue · Refund Verifier" }];
@@ -39,7 +39,6 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 type Item = Data["items"][number];
 
-const CLASS_LABELS: Record<string, string> = { duplicate: "Duplicate refund", wrong_amount: "Wrong amount", wrong_order: "Wrong order", pre_existing: "Pre-existing refund" };
 const SORT_OPTIONS = [
   { label: "Oldest first", value: "oldest" },
   { label: "Newest first", value: "newest" },

@@ -28,6 +28,7 @@ function Shell({ data, children }: { data: LayoutData | undefined; children: Rea
           Refunds
         </Link>
         <Link to="/app/review">Review queue</Link>
+        <Link to="/app/settings/alerts">Alerts</Link>
       </NavMenu>
       <main>{children}</main>
     </AppProvider>

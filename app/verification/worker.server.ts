@@ -9,6 +9,8 @@ import { offlineGraphql } from "../shopify/admin/offline-client.server";
 import type { ShopGraphql } from "../shopify/admin/transport";
 import { recoverUnsettledRecords } from "../refunds/recover.server";
 import { syncRecordStatus } from "../refunds/sync.server";
+import { runAlertPasses, type AlertPassResult } from "../alerts/passes.server";
+import { groupingFromEnv, type GroupingTiming } from "../alerts/grouping.server";
 import { groupBy, nextDueTime, processDue, type RuntimeDeps } from "./runtime.server";
 import { DEFAULT_FIRST_LOOK_BACK_MS, DEFAULT_SWEEP_INTERVAL_MS, shopsDueForSweep, sweepShop } from "./reconcile.server";
 
@@ -34,6 +36,8 @@ export interface WorkerOptions {
   graphqlFor?: (shop: string) => Promise<ShopGraphql>;
   gateway?: ShopifyGateway;
   log?: RuntimeDeps["log"];
+  /** How verdicts decided close together are grouped into one instant alert. */
+  alertGrouping?: GroupingTiming;
   /** false inside the app: the worker's timers must not keep a stopping server alive. */
   keepProcessAlive?: boolean;
 }
@@ -41,8 +45,10 @@ export interface WorkerOptions {
 export interface Worker {
   deps: RuntimeDeps;
   gateway: ShopifyGateway;
-  /** One pass: due operations, then due sweeps. */
-  runOnce(): Promise<{ decided: number; opened: number }>;
+  /** One pass: due operations, then due sweeps, then alerts. */
+  runOnce(): Promise<{ decided: number; opened: number; alerts: AlertPassResult }>;
+  /** The alert passes alone (the loop runs them beside verification, so a slow mail server never delays a verdict). */
+  runAlerts(): Promise<AlertPassResult>;
   start(): void;
   stop(): Promise<void>;
 }
@@ -74,7 +80,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   const firstLookBackMs = Number(process.env.VERIFIER_FIRST_SWEEP_LOOKBACK_MS || DEFAULT_FIRST_LOOK_BACK_MS);
   const idleMs = options.idleMs ?? 1_000;
   let running = false;
-  let loop: Promise<void> | undefined;
+  let loop: Promise<unknown> | undefined;
 
   let lastSettleAt = -Infinity;
 
@@ -94,7 +100,10 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     }
   }
 
-  async function runOnce() {
+  const alertGrouping = options.alertGrouping ?? groupingFromEnv();
+  const runAlerts = () => runAlertPasses({ db: database, gateway, now, workerId, contract: REFUND_CREATED.contract, grouping: alertGrouping });
+
+  async function verifyOnce() {
     const pass = await processDue(deps);
     await followIssuedRefunds();
     let opened = 0;
@@ -106,10 +115,15 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     return { decided: pass.decided, opened };
   }
 
+  async function runOnce() {
+    const verified = await verifyOnce();
+    return { ...verified, alerts: await runAlerts() };
+  }
+
   async function run() {
     while (running) {
       try {
-        await runOnce();
+        await verifyOnce();
       } catch (error) {
         log("worker pass failed", { error: (error as Error).message });
       }
@@ -119,14 +133,26 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     }
   }
 
+  async function alertLoop() {
+    while (running) {
+      try {
+        await runAlerts();
+      } catch (error) {
+        log("alert pass failed", { error: (error as Error).message });
+      }
+      if (running) await sleep(idleMs, options.keepProcessAlive ?? true);
+    }
+  }
+
   return {
     deps,
     gateway,
     runOnce,
+    runAlerts,
     start() {
       if (running) return;
       running = true;
-      loop = run();
+      loop = Promise.all([run(), alertLoop()]);
     },
     async stop() {
       running = false;

@@ -13,7 +13,7 @@ const refuse = (status: number, message: string) => new Response(message, { stat
 const tooLarge = () => new Response("Webhook body too large", { status: 413, headers: { Connection: "close" } });
 
 /** Reads at most MAX_WEBHOOK_BYTES: a larger body is refused (413) without being read whole. */
-async function readLimited(request: Request): Promise<string> {
+export async function readLimited(request: Request): Promise<string> {
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > MAX_WEBHOOK_BYTES) throw tooLarge();
   if (!request.body) return "";

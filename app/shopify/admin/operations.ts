@@ -137,6 +137,18 @@ export const SHOP_PROFILE_QUERY = `#graphql
  * with `first` first × element, `nodes(ids:)` per id, mutations 10 + selection). A test computes
  * each with the fake Shopify's calculator, so these cannot drift from the documents above.
  */
+/** Starts the shop's workflows that use one of the app's Flow triggers (extensions/flow-refund-*). */
+export const FLOW_TRIGGER_RECEIVE_MUTATION = `#graphql
+  mutation FlowTriggerReceive($handle: String!, $payload: JSON!) {
+    flowTriggerReceive(handle: $handle, payload: $payload) {
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
 export const QUERY_COSTS = {
   /** Per refund in RefundReadback: nodes(ids:) is priced per id. */
   refundReadbackPerRefund: 13,
@@ -147,4 +159,5 @@ export const QUERY_COSTS = {
   orderRefunds: 23,
   refundSweep: 963,
   shopProfile: 1,
+  flowTriggerReceive: 10,
 } as const;

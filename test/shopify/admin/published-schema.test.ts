@@ -38,7 +38,7 @@ describe(`Shopify's published Admin API schema ${ADMIN_API_VERSION}`, () => {
 
   it("validates every GraphQL document in app/ and extensions/, and they all live in the Shopify gateway", () => {
     const found = documents();
-    expect(found.map((d) => /(query|mutation) (\w+)/.exec(d.text)?.[2]).sort()).toEqual(["OrderForRefund", "OrderRefunds", "RefundCreate", "RefundReadback", "RefundSweep", "RefundTransactions", "ShopProfile"]);
+    expect(found.map((d) => /(query|mutation) (\w+)/.exec(d.text)?.[2]).sort()).toEqual(["FlowTriggerReceive", "OrderForRefund", "OrderRefunds", "RefundCreate", "RefundReadback", "RefundSweep", "RefundTransactions", "ShopProfile"]);
     for (const { file, text } of found) {
       expect(file).toBe("app/shopify/admin/operations.ts");
       expect(validate(schema, parse(text)).map((e) => e.message)).toEqual([]);

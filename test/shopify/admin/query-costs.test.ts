@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ORDER_FOR_REFUND_QUERY, ORDER_REFUNDS_QUERY, QUERY_COSTS, REFUND_CREATE_MUTATION, REFUND_READBACK_QUERY, REFUND_SWEEP_QUERY, REFUND_TRANSACTIONS_QUERY, SHOP_PROFILE_QUERY } from "../../../app/shopify/admin/operations";
+import { FLOW_TRIGGER_RECEIVE_MUTATION, ORDER_FOR_REFUND_QUERY, ORDER_REFUNDS_QUERY, QUERY_COSTS, REFUND_CREATE_MUTATION, REFUND_READBACK_QUERY, REFUND_SWEEP_QUERY, REFUND_TRANSACTIONS_QUERY, SHOP_PROFILE_QUERY } from "../../../app/shopify/admin/operations";
 import { batchSize } from "../../../app/shopify/admin/refund-readback.server";
 import { requestedQueryCost } from "../../../fake-shopify/cost";
 
@@ -12,6 +12,7 @@ describe("the gateway's query costs are Shopify's, as the fake computes them fro
     ["orderRefunds", ORDER_REFUNDS_QUERY, { id: "gid://shopify/Order/1" }],
     ["refundSweep", REFUND_SWEEP_QUERY, { query: "updated_at:>='2026-11-30T00:00:00Z'" }],
     ["shopProfile", SHOP_PROFILE_QUERY, {}],
+    ["flowTriggerReceive", FLOW_TRIGGER_RECEIVE_MUTATION, { handle: "refund-contradicted", payload: {} }],
   ] as const)("%s", (name, query, variables) => {
     expect(QUERY_COSTS[name]).toBe(requestedQueryCost(query, variables));
   });

@@ -1,0 +1,76 @@
+import { Prisma, type PrismaClient } from "@prisma/client";
+import type { Contract } from "../contracts/schema";
+import { dayIn, startOfDay } from "../dashboard/filters";
+import { adminAppUrl } from "./admin-links.server";
+import { messageDelivery } from "./deliver.server";
+import { alertItem, shopNameOf } from "./events.server";
+import { digestMessage, type DigestSummary } from "./messages";
+import { channelsOf, settingsView } from "./settings.server";
+
+const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The hour (0-23) of an instant on the clocks of a time zone. */
+export function hourIn(instant: Date, timeZone: string): number {
+  return Number(new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", hourCycle: "h23" }).format(instant)) % 24;
+}
+
+async function countsBetween(db: PrismaClient, shop: string, from: Date, to: Date): Promise<Record<string, number>> {
+  const rows = await db.operation.groupBy({ by: ["status"], where: { shop, startedAt: { gte: from, lt: to } }, _count: { _all: true } });
+  return Object.fromEntries(rows.map((row) => [row.status, row._count._all]));
+}
+
+/** What the shop's day before `today` (a local date) held, and how it compares with the day before that. */
+export async function digestSummary(db: PrismaClient, contract: Contract, shop: string, today: string, timeZone: string): Promise<DigestSummary> {
+  const day = addDays(today, -1);
+  const [dayStart, dayEnd, previousStart] = [startOfDay(day, timeZone), startOfDay(today, timeZone), startOfDay(addDays(today, -2), timeZone)];
+  const [counts, previousCounts, atRisk, openReviews, oldest] = await Promise.all([
+    countsBetween(db, shop, dayStart, dayEnd),
+    countsBetween(db, shop, previousStart, dayStart),
+    db.operation.groupBy({ by: ["currency"], where: { shop, reviewState: "open", amountMinor: { not: null } }, _sum: { amountMinor: true } }),
+    db.operation.count({ where: { shop, reviewState: "open" } }),
+    db.operation.findFirst({ where: { shop, reviewState: "open" }, orderBy: [{ decidedAt: "asc" }, { id: "asc" }] }),
+  ]);
+  return {
+    shopName: shopNameOf(shop),
+    day,
+    counts,
+    previousCounts,
+    atRisk: atRisk.filter((row) => row.currency && row._sum.amountMinor !== null).map((row) => ({ currency: row.currency!, minor: row._sum.amountMinor! })),
+    openReviews,
+    oldestOpen: oldest ? alertItem(contract, oldest) : null,
+    links: { dashboard: adminAppUrl(shop), reviewQueue: adminAppUrl(shop, "/review") },
+  };
+}
+
+/**
+ * The daily digest, once per shop, local day and channel, at the shop's chosen local hour (the
+ * shop's IANA time zone from Shopify). The delivery key carries the local day, so several workers
+ * and restarts still send it once; a worker that was down at that hour sends it when it is back.
+ */
+export async function sendDueDigests(db: PrismaClient, contract: Contract, now: Date): Promise<number> {
+  const candidates = await db.alertSettings.findMany({ where: { delivery: { in: ["digest", "both"] } } });
+  let queued = 0;
+  for (const row of candidates) {
+    const settings = settingsView(row);
+    const channels = channelsOf(settings);
+    const state = await db.shopState.findUnique({ where: { shop: row.shop }, select: { ianaTimezone: true, uninstalledAt: true } });
+    if (!channels.length || state?.uninstalledAt) continue;
+    const timeZone = state?.ianaTimezone ?? "UTC";
+    if (hourIn(now, timeZone) < settings.digestHour) continue;
+    const today = dayIn(now, timeZone);
+    const keyOf = (channel: string) => `digest:${row.shop}:${today}:${channel}`;
+    const sent = await db.alertDelivery.findMany({ where: { dedupeKey: { in: channels.map(keyOf) } }, select: { dedupeKey: true } });
+    const missing = channels.filter((channel) => !sent.some((s) => s.dedupeKey === keyOf(channel)));
+    if (!missing.length) continue;
+    const message = digestMessage(await digestSummary(db, contract, row.shop, today, timeZone), timeZone);
+    for (const channel of missing) {
+      try {
+        await db.alertDelivery.create({ data: messageDelivery(row.shop, settings, channel, message, { kind: "digest", dedupeKey: keyOf(channel), now }) });
+        queued++;
+      } catch (error) {
+        if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")) throw error;
+      }
+    }
+  }
+  return queued;
+}

@@ -1,0 +1,96 @@
+import { randomUUID } from "node:crypto";
+import { Prisma, type Operation, type PrismaClient } from "@prisma/client";
+import { contractByVersion } from "../contracts/registry.server";
+import type { Contract } from "../contracts/schema";
+import { toRow } from "../dashboard/dashboard.server";
+import { reasonInWords } from "../dashboard/reasons";
+import { money } from "../evidence/lead";
+import { adminAppUrl, evidencePath } from "./admin-links.server";
+import { flowPayload, flowTriggerFor } from "./flow-triggers";
+import type { AlertItem } from "./messages";
+import { alertSettings, wantsInstant } from "./settings.server";
+
+/** Final verdicts a person must look at: these alert, reach Flow and fill the digest. */
+export const NEEDS_PERSON = ["CONTRADICTED", "FAILED", "UNVERIFIABLE"];
+
+/** The contract an operation was judged by (its reasons' words come from it). */
+export function contractOf(fallback: Contract, op: Pick<Operation, "contractId" | "contractVersion">): Contract {
+  return contractByVersion(op.contractId, op.contractVersion)?.contract ?? fallback;
+}
+
+export function alertItem(contract: Contract, op: Operation): AlertItem {
+  return { row: toRow(contractOf(contract, op), op), evidenceUrl: adminAppUrl(op.shop, evidencePath(op.id)) };
+}
+
+export async function shopTimeZoneOf(db: PrismaClient, shop: string): Promise<string> {
+  return (await db.shopState.findUnique({ where: { shop }, select: { ianaTimezone: true } }))?.ianaTimezone ?? "UTC";
+}
+
+export const shopNameOf = (shop: string) => shop.replace(/\.myshopify\.com$/, "");
+
+const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+
+/** The Flow call a verdict owes, when the shop has an enabled workflow on its trigger. */
+function flowDelivery(contract: Contract, op: Operation, eventId: string, enabled: Set<string>, now: Date): Prisma.AlertDeliveryCreateManyInput | null {
+  const trigger = flowTriggerFor(op.status);
+  if (!trigger || !(enabled.has(trigger.handle) || enabled.has(trigger.name))) return null;
+  const item = alertItem(contract, op);
+  const reasons = (JSON.parse(op.reasons) as string[]).map((id) => reasonInWords(contractOf(contract, op), op.status, id));
+  const payload = flowPayload({ ...item.row, verdict: op.status, reasons: reasons.length ? reasons : [item.row.reasonText], refundGid: op.refundGid, orderGid: op.orderGid, evidenceUrl: item.evidenceUrl });
+  return {
+    shop: op.shop,
+    kind: "flow",
+    channel: "flow",
+    target: trigger.handle,
+    subject: `${trigger.name}: ${money(item.row.amount, item.row.currency)} on ${item.row.orderName ?? `order ${item.row.orderId}`}`,
+    body: Object.entries(payload)
+      .map(([key, value]) => `${key}: ${value}`)
+      .join("\n"),
+    payload: JSON.stringify(payload),
+    eventCount: 1,
+    dedupeKey: `flow:${eventId}`,
+    nextAttemptAt: now,
+    createdAt: now,
+  };
+}
+
+/**
+ * Turns each final verdict that needs a person into one AlertEvent (and its Flow call), in one
+ * transaction with the mark on the operation that it was done. A worker killed after the verdict
+ * and before this pass leaves the mark unset: the next pass does it, late and once. Two workers at
+ * once: the event is unique per operation and verdict, so the second transaction rolls back.
+ */
+export async function openAlertEvents(db: PrismaClient, contract: Contract, now: Date, limit = 500): Promise<number> {
+  const owed = await db.operation.findMany({
+    where: { OR: NEEDS_PERSON.map((verdict) => ({ status: verdict, OR: [{ alertedVerdict: null }, { alertedVerdict: { not: verdict } }] })) },
+    orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
+    take: limit,
+  });
+  let opened = 0;
+  const shops = new Map<string, { settings: Awaited<ReturnType<typeof alertSettings>>; enabled: Set<string> }>();
+  for (const op of owed) {
+    let shop = shops.get(op.shop);
+    if (!shop) {
+      const usage = await db.flowTriggerUsage.findMany({ where: { shop: op.shop, enabled: true }, select: { definitionId: true } });
+      shop = { settings: await alertSettings(db, op.shop), enabled: new Set(usage.map((u) => u.definitionId)) };
+      shops.set(op.shop, shop);
+    }
+    const eventId = randomUUID();
+    const mark = db.operation.updateMany({ where: { id: op.id, status: op.status, alertedVerdict: op.alertedVerdict }, data: { alertedVerdict: op.status } });
+    const event = db.alertEvent.create({
+      data: { id: eventId, shop: op.shop, operationId: op.id, verdict: op.status, decidedAt: op.decidedAt ?? now, instantStatus: wantsInstant(shop.settings, op.status) ? "pending" : "not_wanted", createdAt: now },
+    });
+    const flow = flowDelivery(contract, op, eventId, shop.enabled, now);
+    try {
+      const steps: Prisma.PrismaPromise<unknown>[] = [mark, event];
+      if (flow) steps.push(db.alertDelivery.create({ data: flow }));
+      await db.$transaction(steps);
+      opened++;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // Another worker opened it, or the refund came back to a verdict it was already alerted for.
+      await db.operation.updateMany({ where: { id: op.id, status: op.status }, data: { alertedVerdict: op.status } });
+    }
+  }
+  return opened;
+}

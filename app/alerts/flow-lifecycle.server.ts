@@ -1,0 +1,73 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { Prisma, type PrismaClient } from "@prisma/client";
+import { z } from "zod";
+import { readLimited } from "../webhooks/authenticate.server";
+import { flowTriggerByDefinitionId } from "./flow-triggers";
+
+/** Flow signs its lifecycle callback as Shopify signs webhooks: base64 HMAC-SHA256 of the raw body with the app's secret. */
+export function validShopifyHmac(rawBody: string, header: string | null, secret: string): boolean {
+  if (!header || !secret) return false;
+  const expected = createHmac("sha256", secret).update(rawBody, "utf8").digest();
+  const given = Buffer.from(header, "base64");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** The callback's body, as Shopify's guide documents it. */
+export const LifecycleCallback = z.object({
+  flow_trigger_definition_id: z.string().min(1).max(255),
+  has_enabled_flow: z.boolean(),
+  shop_id: z.union([z.number(), z.string()]),
+  shopify_domain: z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, "shopify_domain is not a myshopify.com domain"),
+  timestamp: z.string().datetime({ offset: true }),
+});
+
+export type LifecycleOutcome = "recorded" | "stale" | "unknown_trigger" | "not_installed";
+
+/**
+ * Keeps, per shop and trigger, whether a workflow uses it. Shopify's rule: a callback with a newer
+ * timestamp wins, an older one is ignored (they may arrive out of order).
+ */
+export async function recordTriggerLifecycle(db: PrismaClient, callback: z.infer<typeof LifecycleCallback>): Promise<LifecycleOutcome> {
+  const trigger = flowTriggerByDefinitionId(callback.flow_trigger_definition_id);
+  if (!trigger) return "unknown_trigger";
+  const shop = callback.shopify_domain;
+  if (!(await db.session.findFirst({ where: { shop, isOnline: false }, select: { id: true } }))) return "not_installed";
+  const key = { shop, definitionId: trigger.handle };
+  const reportedAt = new Date(callback.timestamp);
+  const updated = await db.flowTriggerUsage.updateMany({ where: { ...key, reportedAt: { lt: reportedAt } }, data: { enabled: callback.has_enabled_flow, reportedAt } });
+  if (updated.count) return "recorded";
+  try {
+    await db.flowTriggerUsage.create({ data: { ...key, enabled: callback.has_enabled_flow, reportedAt } });
+    return "recorded";
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") return "stale";
+    throw error;
+  }
+}
+
+const answer = (status: number, message: string) => new Response(message, { status, headers: { "Content-Type": "text/plain" } });
+
+/** POST /flow/trigger-lifecycle: a body not signed with the app's secret is refused (401) before it is parsed, and stored nowhere. */
+export async function handleTriggerLifecycle(db: PrismaClient, request: Request, secret = process.env.SHOPIFY_API_SECRET ?? ""): Promise<Response> {
+  if (request.method !== "POST") return answer(405, "Method Not Allowed");
+  let rawBody: string;
+  try {
+    rawBody = await readLimited(request);
+  } catch (error) {
+    if (error instanceof Response) return error;
+    throw error;
+  }
+  if (!validShopifyHmac(rawBody, request.headers.get("x-shopify-hmac-sha256"), secret)) return answer(401, "Unauthorized: the HMAC signature does not match");
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody);
+  } catch {
+    return answer(400, "The body is not JSON");
+  }
+  const parsed = LifecycleCallback.safeParse(json);
+  if (!parsed.success) return answer(400, `Not a Flow trigger lifecycle callback: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  const outcome = await recordTriggerLifecycle(db, parsed.data);
+  if (outcome === "unknown_trigger") return answer(422, `This app has no Flow trigger named ${parsed.data.flow_trigger_definition_id}`);
+  if (outcome === "not_installed") return answer(404, `The app is not installed on ${parsed.data.shopify_domain}`);
+  return answer(200, outcome);
+}

@@ -1,0 +1,53 @@
+import { CLASSES, type ClassKey } from "../dashboard/filters";
+import { VERDICT_LABELS } from "../dashboard/reasons";
+
+/** The app's Flow triggers (extensions/flow-refund-*): one per verdict that needs a person. */
+export const FLOW_TRIGGERS = [
+  { verdict: "CONTRADICTED", handle: "refund-contradicted", name: "Refund contradicted" },
+  { verdict: "FAILED", handle: "refund-failed-at-gateway", name: "Refund failed at gateway" },
+  { verdict: "UNVERIFIABLE", handle: "refund-unverifiable", name: "Refund unverifiable" },
+] as const;
+
+export type FlowTrigger = (typeof FLOW_TRIGGERS)[number];
+
+export function flowTriggerFor(verdict: string): FlowTrigger | undefined {
+  return FLOW_TRIGGERS.find((trigger) => trigger.verdict === verdict);
+}
+
+/**
+ * Flow's lifecycle callback names a trigger by `flow_trigger_definition_id`; Shopify's guide shows
+ * the trigger's title there, extensions made with the CLI carry the handle. Either names it.
+ */
+export function flowTriggerByDefinitionId(definitionId: string): FlowTrigger | undefined {
+  return FLOW_TRIGGERS.find((trigger) => trigger.handle === definitionId || trigger.name === definitionId);
+}
+
+export interface FlowRefund {
+  verdict: string;
+  reasons: string[];
+  classes: string[];
+  amount: string | null;
+  currency: string | null;
+  refundGid: string;
+  orderGid: string;
+  origin: string;
+  evidenceUrl: string;
+}
+
+/**
+ * The payload of flowTriggerReceive: the keys are the trigger's fields (shopify.extension.toml),
+ * `order_id` is its order_reference. Money stays a decimal string with its currency code.
+ */
+export function flowPayload(refund: FlowRefund): Record<string, string | number> {
+  return {
+    order_id: Number(refund.orderGid.split("/").pop()),
+    verdict: VERDICT_LABELS[refund.verdict] ?? refund.verdict,
+    reasons: refund.reasons.join(" | "),
+    classes: refund.classes.map((c) => CLASSES[c as ClassKey] ?? c).join(", "),
+    amount: refund.amount ?? "",
+    "currency code": refund.currency ?? "",
+    "refund id": refund.refundGid,
+    origin: refund.origin,
+    "evidence url": refund.evidenceUrl,
+  };
+}

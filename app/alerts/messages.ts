@@ -1,0 +1,157 @@
+import type { RefundRow } from "../dashboard/dashboard.server";
+import { CLASS_LABELS, VERDICT_LABELS } from "../dashboard/reasons";
+import { money } from "../evidence/lead";
+import { formatMoney, toMinorUnits } from "../money/currency";
+import { formatInstant } from "../time/format";
+
+/** One refund in an alert: its dashboard row and where its evidence page is in Shopify admin. */
+export interface AlertItem {
+  row: RefundRow;
+  evidenceUrl: string;
+}
+
+/** One message, written once for every channel. */
+export interface AlertMessage {
+  subject: string;
+  text: string;
+  html: string;
+  slack: { text: string; blocks: unknown[] };
+}
+
+/** Lines listed one by one; the rest are counted and linked. */
+const LISTED = 20;
+
+/** What happened to a refund, in a merchant's words. */
+export function whatHappened(row: Pick<RefundRow, "status" | "classes">): string {
+  if (row.status === "CONTRADICTED") return row.classes.map((c) => CLASS_LABELS[c] ?? c).join(", ") || "Not what was claimed";
+  if (row.status === "FAILED") return "Failed at the payment gateway";
+  if (row.status === "UNVERIFIABLE") return "No evidence in Shopify";
+  return VERDICT_LABELS[row.status] ?? row.status;
+}
+
+const orderLabel = (row: RefundRow) => row.orderName ?? `order ${row.orderId}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** "2 duplicate refunds, 1 failed at the payment gateway": what a group holds, most frequent first. */
+function tally(rows: RefundRow[]): string {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(whatHappened(row), (counts.get(whatHappened(row)) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([what, n]) => `${n} × ${what.toLowerCase()}`).join(", ");
+}
+
+/** Money per currency, exactly, from the rows' decimal strings: "$75.00 + €20.00". */
+export function totals(rows: Pick<RefundRow, "amount" | "currency">[]): string {
+  const sums = new Map<string, bigint>();
+  for (const row of rows) {
+    if (!row.amount || !row.currency) continue;
+    const minor = toMinorUnits(row.amount, row.currency);
+    if (minor !== undefined) sums.set(row.currency, (sums.get(row.currency) ?? 0n) + minor);
+  }
+  return [...sums].sort(([a], [b]) => a.localeCompare(b)).map(([currency, minor]) => formatMoney(minor, currency)).join(" + ") || "no amount recorded";
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+// Slack's mrkdwn: &, < and > are control characters.
+const escapeSlack = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+function itemLine(item: AlertItem, timeZone: string) {
+  const { row } = item;
+  const head = `${whatHappened(row)}: ${money(row.amount, row.currency)} on ${orderLabel(row)}`;
+  const when = row.decidedAt ? formatInstant(row.decidedAt, timeZone) : "";
+  return { head, reason: row.reasonText, when };
+}
+
+/**
+ * An instant alert for a group of verdicts decided close together: one message whether it holds
+ * one refund or fifty, each listed with its amount, its order and a link to its evidence.
+ */
+export function instantAlert(shopName: string, items: AlertItem[], links: { reviewQueue: string }, timeZone: string): AlertMessage {
+  const rows = items.map((item) => item.row);
+  const subject =
+    items.length === 1
+      ? `Refund Verifier · ${shopName}: ${whatHappened(rows[0]).toLowerCase()}, ${money(rows[0].amount, rows[0].currency)} on ${orderLabel(rows[0])}`
+      : `Refund Verifier · ${shopName}: ${items.length} refunds need a look (${totals(rows)})`;
+  const intro = `${plural(items.length, "refund")} in ${shopName} ${items.length === 1 ? "needs" : "need"} a person: ${tally(rows)}. Amount: ${totals(rows)}.`;
+  const listed = items.slice(0, LISTED).map((item) => ({ item, line: itemLine(item, timeZone) }));
+  const more = items.length - listed.length;
+  const moreText = more > 0 ? `…and ${more} more in the review queue: ${links.reviewQueue}` : `Review queue: ${links.reviewQueue}`;
+
+  const text = [intro, "", ...listed.flatMap(({ item, line }) => [`• ${line.head}`, `  ${line.reason}`, `  Decided ${line.when}. Evidence: ${item.evidenceUrl}`]), "", moreText].join("\n");
+  const html = [
+    `<p>${escapeHtml(intro)}</p><ul>`,
+    ...listed.map(({ item, line }) => `<li><strong>${escapeHtml(line.head)}</strong><br>${escapeHtml(line.reason)}<br><small>Decided ${escapeHtml(line.when)}.</small> <a href="${escapeHtml(item.evidenceUrl)}">See the evidence</a></li>`),
+    `</ul><p>${more > 0 ? `…and ${more} more. ` : ""}<a href="${escapeHtml(links.reviewQueue)}">Open the review queue</a></p>`,
+  ].join("");
+  const slackLines = listed.slice(0, 10).map(({ item, line }) => `• <${item.evidenceUrl}|${escapeSlack(line.head)}>: ${escapeSlack(line.reason)}`);
+  const slackMore = items.length - slackLines.length;
+  const slack = {
+    text: subject,
+    blocks: [
+      { type: "section", text: { type: "mrkdwn", text: `*${escapeSlack(intro)}*` } },
+      { type: "section", text: { type: "mrkdwn", text: slackLines.join("\n").slice(0, 2900) } },
+      { type: "context", elements: [{ type: "mrkdwn", text: `${slackMore > 0 ? `…and ${slackMore} more. ` : ""}<${links.reviewQueue}|Open the review queue>` }] },
+    ],
+  };
+  return { subject, text, html, slack };
+}
+
+/** What the morning digest reports of the shop's day before. */
+export interface DigestSummary {
+  shopName: string;
+  /** The local day reported (YYYY-MM-DD) and the one before it, for "what changed". */
+  day: string;
+  counts: Record<string, number>;
+  previousCounts: Record<string, number>;
+  /** Money of the refunds waiting in the review queue, per currency. */
+  atRisk: { currency: string; minor: bigint }[];
+  openReviews: number;
+  oldestOpen: AlertItem | null;
+  links: { dashboard: string; reviewQueue: string };
+}
+
+const DIGEST_VERDICTS = ["VERIFIED", "CONTRADICTED", "FAILED", "UNVERIFIABLE", "PENDING"];
+
+function change(now: number, before: number): string {
+  if (now === before) return "same as the day before";
+  return `${now > before ? "+" : "−"}${Math.abs(now - before)} on the day before`;
+}
+
+/** The daily digest: counts per verdict, money at risk per currency, the review queue and its oldest item, the change since the day before. */
+export function digestMessage(summary: DigestSummary, timeZone: string): AlertMessage {
+  const total = Object.values(summary.counts).reduce((a, b) => a + b, 0);
+  const atRisk = summary.atRisk.length ? summary.atRisk.map((m) => formatMoney(m.minor, m.currency)).join(" + ") : "nothing";
+  const subject = `Refund Verifier · ${summary.shopName}: ${summary.day}, ${plural(total, "refund")}, ${plural(summary.openReviews, "open review")}`;
+  const verdictLines = DIGEST_VERDICTS.filter((v) => summary.counts[v] || summary.previousCounts[v]).map(
+    (v) => `${VERDICT_LABELS[v]}: ${summary.counts[v] ?? 0} (${change(summary.counts[v] ?? 0, summary.previousCounts[v] ?? 0)})`,
+  );
+  const oldest = summary.oldestOpen ? itemLine(summary.oldestOpen, timeZone) : null;
+  const lines = [
+    `${summary.shopName} on ${summary.day}: ${plural(total, "refund")} verified or checked.`,
+    ...(verdictLines.length ? verdictLines : ["No refunds that day."]),
+    `Money at risk (refunds waiting for review): ${atRisk}.`,
+    `Review queue: ${plural(summary.openReviews, "open item")}.`,
+    ...(oldest && summary.oldestOpen ? [`Oldest open: ${oldest.head}, decided ${oldest.when}. Evidence: ${summary.oldestOpen.evidenceUrl}`] : []),
+  ];
+  const text = [...lines, "", `Dashboard: ${summary.links.dashboard}`, `Review queue: ${summary.links.reviewQueue}`].join("\n");
+  const html = `<p><strong>${escapeHtml(lines[0])}</strong></p><ul>${lines
+    .slice(1)
+    .map((line) => `<li>${escapeHtml(line)}</li>`)
+    .join("")}</ul><p><a href="${escapeHtml(summary.links.dashboard)}">Dashboard</a> · <a href="${escapeHtml(summary.links.reviewQueue)}">Review queue</a></p>`;
+  const slack = {
+    text: subject,
+    blocks: [
+      { type: "section", text: { type: "mrkdwn", text: `*${escapeSlack(lines[0])}*\n${lines.slice(1).map(escapeSlack).join("\n")}` } },
+      { type: "context", elements: [{ type: "mrkdwn", text: `<${summary.links.dashboard}|Dashboard> · <${summary.links.reviewQueue}|Review queue>` }] },
+    ],
+  };
+  return { subject, text, html, slack };
+}
+
+/** "Send a test alert": proves the channel works, and says what will arrive there. */
+export function testAlert(shopName: string, verdicts: string[], links: { settings: string }): AlertMessage {
+  const kinds = verdicts.map((v) => VERDICT_LABELS[v]?.toLowerCase() ?? v).join(", ") || "no verdicts (none are chosen)";
+  const subject = `Refund Verifier · ${shopName}: test alert`;
+  const text = `This is a test from Refund Verifier for ${shopName}. Refunds found ${kinds} will be reported here.\nAlert settings: ${links.settings}`;
+  const html = `<p>${escapeHtml(text.split("\n")[0])}</p><p><a href="${escapeHtml(links.settings)}">Alert settings</a></p>`;
+  return { subject, text, html, slack: { text: subject, blocks: [{ type: "section", text: { type: "mrkdwn", text: `${escapeSlack(text.split("\n")[0])}\n<${links.settings}|Alert settings>` } }] } };
+}

@@ -1,0 +1,62 @@
+import type { PrismaClient } from "@prisma/client";
+import { adminAppUrl } from "./admin-links.server";
+import { slackWebhookOrigin } from "./channels.server";
+import { shopNameOf, shopTimeZoneOf } from "./events.server";
+import { FLOW_TRIGGERS } from "./flow-triggers";
+import { testAlert } from "./messages";
+import { alertsSecretKey, SecretKeyError } from "./secret-box.server";
+import { parseAlertSettingsForm, type FieldErrors } from "./settings-form";
+import { alertSettings, channelsOf, deliveryLog, queueTestAlert, saveAlertSettings, sendAgain } from "./settings.server";
+
+function secretKeyState(): "ok" | "missing" | "invalid" {
+  try {
+    return alertsSecretKey() ? "ok" : "missing";
+  } catch (error) {
+    if (error instanceof SecretKeyError) return "invalid";
+    throw error;
+  }
+}
+
+/** Everything the alerts page shows: the settings (the Slack URL only as a hint), the server's readiness, Flow, the delivery log. */
+export async function alertsPage(db: PrismaClient, shop: string) {
+  const [settings, deliveries, usage, timeZone] = await Promise.all([
+    alertSettings(db, shop),
+    deliveryLog(db, shop),
+    db.flowTriggerUsage.findMany({ where: { shop } }),
+    shopTimeZoneOf(db, shop),
+  ]);
+  return {
+    settings,
+    deliveries,
+    timeZone,
+    flowTriggers: FLOW_TRIGGERS.map((trigger) => {
+      const used = usage.find((u) => u.definitionId === trigger.handle);
+      return { ...trigger, enabled: used?.enabled ?? false, reportedAt: used?.reportedAt.toISOString() ?? null };
+    }),
+    server: { email: Boolean(process.env.SMTP_URL), secretKey: secretKeyState(), slackOrigin: slackWebhookOrigin() },
+  };
+}
+
+export type AlertsActionResult = { ok: true; message: string } | { ok: false; status: number; fieldErrors: FieldErrors };
+
+/** The page's three actions: save the settings, send a test alert, send a delivery again. */
+export async function alertsAction(db: PrismaClient, shop: string, form: FormData, now: Date): Promise<AlertsActionResult> {
+  const intent = form.get("intent");
+  if (intent === "test") {
+    const settings = await alertSettings(db, shop);
+    if (!channelsOf(settings).length) return { ok: false, status: 422, fieldErrors: { form: "Add an email address or a Slack URL and save before sending a test." } };
+    const count = await queueTestAlert(db, shop, now, testAlert(shopNameOf(shop), settings.verdicts, { settings: adminAppUrl(shop, "/settings/alerts") }));
+    return { ok: true, message: `Test alert queued for ${count === 2 ? "email and Slack" : channelsOf(settings)[0] === "email" ? "email" : "Slack"}. It appears in the delivery log below.` };
+  }
+  if (intent === "resend") {
+    const sent = await sendAgain(db, shop, String(form.get("id") ?? ""), now);
+    return sent ? { ok: true, message: "Queued to be sent again." } : { ok: false, status: 409, fieldErrors: { form: "This message is no longer failed or uncertain (it may have been sent again already). Reload the log." } };
+  }
+  if (intent !== "save") return { ok: false, status: 400, fieldErrors: { form: "Unknown action." } };
+  const parsed = parseAlertSettingsForm(form, slackWebhookOrigin());
+  if (!parsed.ok) return { ok: false, status: 422, fieldErrors: parsed.fieldErrors };
+  const saved = await saveAlertSettings(db, shop, parsed.value);
+  if (!saved.ok) return saved;
+  return { ok: true, message: "Alert settings saved." };
+}
+

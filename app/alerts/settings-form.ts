@@ -1,0 +1,91 @@
+import { z } from "zod";
+
+export const ALERT_VERDICTS = ["CONTRADICTED", "FAILED", "UNVERIFIABLE"] as const;
+export const DELIVERY_MODES = ["instant", "digest", "both"] as const;
+export const MAX_RECIPIENTS = 20;
+/** Where Slack's incoming webhooks live; the demo and the tests point it at a local receiver. */
+export const SLACK_WEBHOOK_ORIGIN = "https://hooks.slack.com";
+
+export type DeliveryMode = (typeof DELIVERY_MODES)[number];
+
+export interface AlertSettingsInput {
+  emailRecipients: string[];
+  /** A new Slack URL; undefined keeps the stored one. */
+  slackUrl?: string;
+  removeSlack: boolean;
+  verdicts: string[];
+  delivery: DeliveryMode;
+  digestHour: number;
+  revision: number;
+}
+
+export type FieldErrors = Partial<Record<"emailRecipients" | "slackUrl" | "verdicts" | "delivery" | "digestHour" | "form", string>>;
+
+const email = z.string().email();
+
+function recipients(text: string, ctx: z.RefinementCtx): string[] {
+  const list = [...new Set(text.split(/[\s,;]+/).map((part) => part.trim().toLowerCase()).filter(Boolean))];
+  const invalid = list.filter((address) => !email.safeParse(address).success);
+  if (invalid.length) ctx.addIssue({ code: "custom", message: `Not an email address: ${invalid.slice(0, 3).join(", ")}. Separate addresses with commas.` });
+  if (list.length > MAX_RECIPIENTS) ctx.addIssue({ code: "custom", message: `At most ${MAX_RECIPIENTS} addresses.` });
+  return list;
+}
+
+/** An incoming-webhook URL of Slack's (https://hooks.slack.com/services/…), nothing else: the app posts to it. */
+export function slackUrlProblem(value: string, origin = SLACK_WEBHOOK_ORIGIN): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "This is not a URL. Copy the Webhook URL from your Slack app's Incoming Webhooks page.";
+  }
+  const expected = new URL(origin);
+  if (url.origin !== expected.origin || !url.pathname.startsWith(`${expected.pathname.replace(/\/$/, "")}/services/`)) {
+    return `A Slack incoming-webhook URL starts with ${expected.origin}${expected.pathname.replace(/\/$/, "")}/services/. Other addresses are not accepted.`;
+  }
+  if (url.username || url.password || url.search || url.hash) return "The URL must not carry credentials, a query or a fragment.";
+  return null;
+}
+
+function schema(slackOrigin: string) {
+  return z.object({
+    emailRecipients: z.string().max(4000, "Too long.").default("").transform(recipients),
+    slackUrl: z
+      .string()
+      .trim()
+      .default("")
+      .superRefine((value, ctx) => {
+        const problem = value ? slackUrlProblem(value, slackOrigin) : null;
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      })
+      .transform((value) => value || undefined),
+    removeSlack: z.enum(["on"]).optional().transform(Boolean),
+    verdicts: z.array(z.enum(ALERT_VERDICTS, { errorMap: () => ({ message: "Choose among Contradicted, Failed and Unverifiable." }) })).default([]),
+    delivery: z.enum(DELIVERY_MODES, { errorMap: () => ({ message: "Choose instant alerts, a daily digest or both." }) }),
+    digestHour: z.coerce.number({ invalid_type_error: "Choose an hour." }).int().min(0, "Choose an hour from 0 to 23.").max(23, "Choose an hour from 0 to 23."),
+    revision: z.coerce.number().int().min(0),
+  });
+}
+
+/** The settings form, parsed: the values, or an error per field in words a merchant can act on. */
+export function parseAlertSettingsForm(form: FormData, slackOrigin = SLACK_WEBHOOK_ORIGIN): { ok: true; value: AlertSettingsInput } | { ok: false; fieldErrors: FieldErrors } {
+  const raw = {
+    emailRecipients: form.get("emailRecipients") ?? undefined,
+    slackUrl: form.get("slackUrl") ?? undefined,
+    removeSlack: form.get("removeSlack") ?? undefined,
+    verdicts: form.getAll("verdicts"),
+    delivery: form.get("delivery") ?? undefined,
+    digestHour: form.get("digestHour") ?? undefined,
+    revision: form.get("revision") ?? undefined,
+  };
+  const parsed = schema(slackOrigin).safeParse(raw);
+  if (!parsed.success) {
+    const fieldErrors: FieldErrors = {};
+    for (const issue of parsed.error.issues) {
+      const field = (issue.path[0] === "revision" || issue.path[0] === "removeSlack" ? "form" : issue.path[0]) as keyof FieldErrors;
+      fieldErrors[field] ??= field === "form" ? "The form was sent incomplete. Reload the page and try again." : issue.message;
+    }
+    return { ok: false, fieldErrors };
+  }
+  return { ok: true, value: parsed.data };
+}

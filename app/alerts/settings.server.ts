@@ -1,0 +1,119 @@
+import { randomUUID } from "node:crypto";
+import { Prisma, type AlertSettings, type PrismaClient } from "@prisma/client";
+import { alertsSecretKey, sealSecret, secretUrlHint } from "./secret-box.server";
+import { messageDelivery } from "./deliver.server";
+import type { AlertMessage } from "./messages";
+import { ALERT_VERDICTS, type AlertSettingsInput, type DeliveryMode, type FieldErrors } from "./settings-form";
+
+export interface AlertSettingsView {
+  emailRecipients: string[];
+  slackConfigured: boolean;
+  slackHint: string | null;
+  verdicts: string[];
+  delivery: DeliveryMode;
+  digestHour: number;
+  revision: number;
+}
+
+export const DEFAULT_ALERT_SETTINGS: AlertSettingsView = { emailRecipients: [], slackConfigured: false, slackHint: null, verdicts: [...ALERT_VERDICTS], delivery: "instant", digestHour: 8, revision: 0 };
+
+export function settingsView(row: AlertSettings | null): AlertSettingsView {
+  if (!row) return DEFAULT_ALERT_SETTINGS;
+  return {
+    emailRecipients: row.emailRecipients ? row.emailRecipients.split(",") : [],
+    slackConfigured: Boolean(row.slackUrlSealed),
+    slackHint: row.slackUrlHint,
+    verdicts: row.verdicts ? row.verdicts.split(",") : [],
+    delivery: row.delivery as DeliveryMode,
+    digestHour: row.digestHour,
+    revision: row.revision,
+  };
+}
+
+export async function alertSettings(db: PrismaClient, shop: string): Promise<AlertSettingsView> {
+  return settingsView(await db.alertSettings.findUnique({ where: { shop } }));
+}
+
+export type Channel = "email" | "slack";
+
+export function channelsOf(settings: AlertSettingsView): Channel[] {
+  return [...(settings.emailRecipients.length ? (["email"] as const) : []), ...(settings.slackConfigured ? (["slack"] as const) : [])];
+}
+
+/** Whether a verdict is sent as an instant alert (rather than only in the digest, or not at all). */
+export function wantsInstant(settings: AlertSettingsView, verdict: string): boolean {
+  return settings.delivery !== "digest" && settings.verdicts.includes(verdict) && channelsOf(settings).length > 0;
+}
+
+export type SaveOutcome = { ok: true; settings: AlertSettingsView } | { ok: false; status: 409 | 422; fieldErrors: FieldErrors };
+
+const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+
+/** Saves the form; a revision someone else has moved on from is a 409, never a silent overwrite. */
+export async function saveAlertSettings(db: PrismaClient, shop: string, input: AlertSettingsInput): Promise<SaveOutcome> {
+  const data: Prisma.AlertSettingsUpdateInput = {
+    emailRecipients: input.emailRecipients.join(","),
+    verdicts: input.verdicts.join(","),
+    delivery: input.delivery,
+    digestHour: input.digestHour,
+    revision: { increment: 1 },
+  };
+  if (input.slackUrl) {
+    const key = alertsSecretKey();
+    if (!key) return { ok: false, status: 422, fieldErrors: { slackUrl: "This server cannot store a Slack URL safely: ALERTS_SECRET_KEY is not set. Ask whoever runs the app to set it." } };
+    Object.assign(data, { slackUrlSealed: sealSecret(input.slackUrl, key), slackUrlHint: secretUrlHint(input.slackUrl) });
+  } else if (input.removeSlack) {
+    Object.assign(data, { slackUrlSealed: null, slackUrlHint: null });
+  }
+  const conflict: SaveOutcome = { ok: false, status: 409, fieldErrors: { form: "Someone else changed these settings while you were editing. Reload the page to see their changes, then save yours again." } };
+  const updated = await db.alertSettings.updateMany({ where: { shop, revision: input.revision }, data: data as Prisma.AlertSettingsUpdateManyMutationInput });
+  if (!updated.count) {
+    if (input.revision !== 0) return conflict;
+    try {
+      await db.alertSettings.create({ data: { ...(data as object), shop, revision: 1 } as Prisma.AlertSettingsCreateInput });
+    } catch (error) {
+      if (isUniqueViolation(error)) return conflict;
+      throw error;
+    }
+  }
+  return { ok: true, settings: await alertSettings(db, shop) };
+}
+
+/** "Send a test alert": one message per configured channel, through the same delivery log and sender as real alerts. */
+export async function queueTestAlert(db: PrismaClient, shop: string, now: Date, message: AlertMessage): Promise<number> {
+  const settings = await alertSettings(db, shop);
+  const id = randomUUID();
+  const channels = channelsOf(settings);
+  for (const channel of channels) {
+    await db.alertDelivery.create({ data: messageDelivery(shop, settings, channel, message, { kind: "test", dedupeKey: `test:${id}:${channel}`, now }) });
+  }
+  return channels.length;
+}
+
+/** A person's "Send again" for a delivery that failed or whose fate is unknown: it is queued once more, as it was. */
+export async function sendAgain(db: PrismaClient, shop: string, id: string, now: Date): Promise<boolean> {
+  const queued = await db.alertDelivery.updateMany({
+    where: { id, shop, status: { in: ["failed", "uncertain"] } },
+    data: { status: "pending", nextAttemptAt: now, attempts: 0, error: "Sent again by a person.", claimedBy: null, claimedUntil: null },
+  });
+  return queued.count === 1;
+}
+
+/** The delivery log: the newest messages first. */
+export async function deliveryLog(db: PrismaClient, shop: string, take = 50) {
+  const rows = await db.alertDelivery.findMany({ where: { shop }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take });
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    channel: row.channel,
+    target: row.target,
+    subject: row.subject,
+    body: row.body,
+    eventCount: row.eventCount,
+    status: row.status,
+    attempts: row.attempts,
+    error: row.error,
+    createdAt: row.createdAt.toISOString(),
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+  }));
+}

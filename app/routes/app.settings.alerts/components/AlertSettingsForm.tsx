@@ -1,0 +1,84 @@
+import { useState } from "react";
+import { Form, useNavigation, useSubmit } from "@remix-run/react";
+import { Banner, BlockStack, Button, Card, Checkbox, ChoiceList, InlineStack, Select, Text, TextField } from "@shopify/polaris";
+import type { AlertSettingsView } from "../../../alerts/settings.server";
+import type { AlertsActionResult } from "../../../alerts/page.server";
+
+const VERDICT_CHOICES = [
+  { label: "Contradicted", value: "CONTRADICTED", helpText: "A duplicate refund, a wrong amount or the wrong order." },
+  { label: "Failed at the gateway", value: "FAILED", helpText: "The refund exists but the payment provider did not pay it back." },
+  { label: "Unverifiable", value: "UNVERIFIABLE", helpText: "Shopify showed no evidence of the refund before the timeout." },
+];
+const DELIVERY_CHOICES = [
+  { label: "Instant", value: "instant", helpText: "Verdicts decided close together arrive as one message, within about two minutes." },
+  { label: "Daily digest", value: "digest", helpText: "One summary each morning in your shop's time zone." },
+  { label: "Both", value: "both" },
+];
+const HOURS = Array.from({ length: 24 }, (_, hour) => ({ label: `${String(hour).padStart(2, "0")}:00`, value: String(hour) }));
+
+/** Where alerts go and which verdicts send them. Field errors come back from the server's zod parse, in words. */
+export function AlertSettingsForm({ settings, slackOrigin, result }: { settings: AlertSettingsView; slackOrigin: string; result: AlertsActionResult | undefined }) {
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const busy = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
+  const [emailRecipients, setEmailRecipients] = useState(settings.emailRecipients.join(", "));
+  const [slackUrl, setSlackUrl] = useState("");
+  const [removeSlack, setRemoveSlack] = useState(false);
+  const [verdicts, setVerdicts] = useState<string[]>(settings.verdicts);
+  const [delivery, setDelivery] = useState<string[]>([settings.delivery]);
+  const [digestHour, setDigestHour] = useState(String(settings.digestHour));
+  const errors = result && !result.ok ? result.fieldErrors : {};
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="save" />
+      <input type="hidden" name="revision" value={settings.revision} />
+      {verdicts.map((verdict) => (
+        <input key={verdict} type="hidden" name="verdicts" value={verdict} />
+      ))}
+      <input type="hidden" name="delivery" value={delivery[0]} />
+      <input type="hidden" name="digestHour" value={digestHour} />
+      {removeSlack && <input type="hidden" name="removeSlack" value="on" />}
+      <BlockStack gap="400">
+        {result?.ok && <Banner tone="success" title={result.message} />}
+        {errors.form && <Banner tone="critical" title={errors.form} />}
+        <Card>
+          <BlockStack gap="400">
+            <Text as="h2" variant="headingMd">
+              Where alerts go
+            </Text>
+            <TextField label="Email addresses" name="emailRecipients" value={emailRecipients} onChange={setEmailRecipients} multiline={2} autoComplete="email" helpText="Separate addresses with commas." error={errors.emailRecipients} />
+            <TextField
+              label="Slack incoming-webhook URL"
+              name="slackUrl"
+              value={slackUrl}
+              onChange={setSlackUrl}
+              autoComplete="off"
+              placeholder={`${slackOrigin}/services/…`}
+              helpText={settings.slackConfigured ? `Saved: ${settings.slackHint}. Leave empty to keep it. The URL is stored encrypted and never shown again.` : "From your Slack app's Incoming Webhooks page. It is stored encrypted and never shown again."}
+              error={errors.slackUrl}
+            />
+            {settings.slackConfigured && <Checkbox label="Stop sending to Slack" checked={removeSlack} onChange={setRemoveSlack} />}
+          </BlockStack>
+        </Card>
+        <Card>
+          <BlockStack gap="400">
+            <Text as="h2" variant="headingMd">
+              What is sent, and when
+            </Text>
+            <ChoiceList allowMultiple title="Verdicts that alert" choices={VERDICT_CHOICES} selected={verdicts} onChange={setVerdicts} error={errors.verdicts} />
+            <ChoiceList title="Delivery" choices={DELIVERY_CHOICES} selected={delivery} onChange={setDelivery} error={errors.delivery} />
+            <Select label="Daily digest at (your shop's time)" options={HOURS} value={digestHour} onChange={setDigestHour} disabled={delivery[0] === "instant"} error={errors.digestHour} />
+          </BlockStack>
+        </Card>
+        <InlineStack gap="300" align="end">
+          <Button onClick={() => submit({ intent: "test" }, { method: "post" })} loading={busy === "test"} disabled={!settings.emailRecipients.length && !settings.slackConfigured}>
+            Send a test alert
+          </Button>
+          <Button submit variant="primary" loading={busy === "save"}>
+            Save
+          </Button>
+        </InlineStack>
+      </BlockStack>
+    </Form>
+  );
+}

@@ -1,0 +1,56 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Banner, BlockStack, Layout, Page } from "@shopify/polaris";
+import { TitleBar } from "@shopify/app-bridge-react";
+import db from "../../db.server";
+import { authenticateAdmin } from "../../shopify/admin-auth.server";
+import { alertsAction, alertsPage } from "../../alerts/page.server";
+import { AlertSettingsForm } from "./components/AlertSettingsForm";
+import { DeliveryLog } from "./components/DeliveryLog";
+import { FlowTriggers } from "./components/FlowTriggers";
+
+export const meta: MetaFunction = () => [{ title: "Alerts · Refund Verifier" }];
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticateAdmin(request);
+  return json(await alertsPage(db, session.shop));
+};
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session } = await authenticateAdmin(request);
+  const result = await alertsAction(db, session.shop, await request.formData(), new Date());
+  return json(result, { status: result.ok ? 200 : result.status });
+};
+
+export type AlertsLoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+export default function AlertsSettings() {
+  const data = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <Page title="Alerts" subtitle="Who hears about refunds that need a person, and how." backAction={{ content: "Refunds", url: "/app" }}>
+      <TitleBar title="Alerts" />
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            {data.server.secretKey !== "ok" && (
+              <Banner tone="warning" title="Slack alerts cannot be set up on this server yet">
+                {data.server.secretKey === "missing"
+                  ? "The app stores Slack URLs encrypted, and this server has no ALERTS_SECRET_KEY. Whoever runs the app sets it (see the README)."
+                  : "ALERTS_SECRET_KEY is set but is not a 32-byte key. Whoever runs the app must fix it (see the README)."}
+              </Banner>
+            )}
+            {!data.server.email && (
+              <Banner tone="warning" title="Email is not set up on this server">
+                Alerts to email addresses are recorded in the log below but not sent until whoever runs the app sets SMTP_URL.
+              </Banner>
+            )}
+            <AlertSettingsForm key={data.settings.revision} settings={data.settings} slackOrigin={data.server.slackOrigin} result={result} />
+            <FlowTriggers triggers={data.flowTriggers} timeZone={data.timeZone} />
+            <DeliveryLog deliveries={data.deliveries} timeZone={data.timeZone} />
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
