@@ -65,7 +65,8 @@ export class FakeFlow {
     for (const field of trigger.fields) {
       const value = record[payloadKey(field)];
       if (value === undefined) continue;
-      if (field.type.endsWith("_reference") && !Number.isSafeInteger(value)) errors.push({ field: ["payload", payloadKey(field)], message: "must be a numeric id" });
+      // A numeric id; its digits as a string where a JSON number would lose them.
+      if (field.type.endsWith("_reference") && !Number.isSafeInteger(value) && !(typeof value === "string" && /^[1-9]\d*$/.test(value))) errors.push({ field: ["payload", payloadKey(field)], message: "must be a numeric id" });
       if (field.type === "url" && (typeof value !== "string" || !URL.canParse(value))) errors.push({ field: ["payload", payloadKey(field)], message: "must be a URL" });
       if (field.type === "single_line_text_field" && typeof value !== "string") errors.push({ field: ["payload", payloadKey(field)], message: "must be a string" });
     }

@@ -66,6 +66,6 @@ export async function sendEmail(email: Email, env: NodeJS.ProcessEnv = process.e
     if (failure.responseCode && failure.responseCode >= 400) return { kind: "retry", error: `The mail server asked to try later (${failure.responseCode}${said}).` };
     // Lost after the message was handed over: it may have been accepted.
     if (failure.command === "DATA" || failure.command === "DATA_END") return { kind: "uncertain", error: `The connection to the mail server broke while sending (${failure.code ?? failure.message}): it may or may not have arrived.` };
-    return { kind: "retry", error: `The mail server could not be reached (${failure.code ?? failure.message}).` };
+    return { kind: "retry", error: `The mail server could not be reached (${failure.message}).` };
   }
 }

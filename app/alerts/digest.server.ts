@@ -1,5 +1,7 @@
 import { Prisma, type PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { shopSettings } from "../shops/profile.server";
 import { dayIn, startOfDay } from "../dashboard/filters";
 import { adminAppUrl } from "./admin-links.server";
 import { messageDelivery } from "./deliver.server";
@@ -47,7 +49,7 @@ export async function digestSummary(db: PrismaClient, contract: Contract, shop: 
  * shop's IANA time zone from Shopify). The delivery key carries the local day, so several workers
  * and restarts still send it once; a worker that was down at that hour sends it when it is back.
  */
-export async function sendDueDigests(db: PrismaClient, contract: Contract, now: Date): Promise<number> {
+export async function sendDueDigests(db: PrismaClient, gateway: ShopifyGateway, contract: Contract, now: Date): Promise<number> {
   const candidates = await db.alertSettings.findMany({ where: { delivery: { in: ["digest", "both"] } } });
   let queued = 0;
   for (const row of candidates) {
@@ -55,7 +57,8 @@ export async function sendDueDigests(db: PrismaClient, contract: Contract, now: 
     const channels = channelsOf(settings);
     const state = await db.shopState.findUnique({ where: { shop: row.shop }, select: { ianaTimezone: true, uninstalledAt: true } });
     if (!channels.length || state?.uninstalledAt) continue;
-    const timeZone = state?.ianaTimezone ?? "UTC";
+    // The shop's own time zone, read from Shopify once if the screens have not yet.
+    const timeZone = state?.ianaTimezone ?? (await shopSettings(db, gateway, row.shop)).timeZone;
     if (hourIn(now, timeZone) < settings.digestHour) continue;
     const today = dayIn(now, timeZone);
     const keyOf = (channel: string) => `digest:${row.shop}:${today}:${channel}`;

@@ -1,4 +1,3 @@
-import { CLASSES, type ClassKey } from "../dashboard/filters";
 import { VERDICT_LABELS } from "../dashboard/reasons";
 
 /** The app's Flow triggers (extensions/flow-refund-*): one per verdict that needs a person. */
@@ -35,15 +34,25 @@ export interface FlowRefund {
 }
 
 /**
+ * A reference field's id: a JSON number as Shopify's guide shows, while it survives as one; above
+ * 2^53 a number would name another order, so the exact digits go as a string (see decision 011).
+ */
+export function flowResourceId(gid: string): number | string {
+  const digits = gid.split("/").pop() ?? "";
+  const id = Number(digits);
+  return Number.isSafeInteger(id) ? id : digits;
+}
+
+/**
  * The payload of flowTriggerReceive: the keys are the trigger's fields (shopify.extension.toml),
  * `order_id` is its order_reference. Money stays a decimal string with its currency code.
  */
 export function flowPayload(refund: FlowRefund): Record<string, string | number> {
   return {
-    order_id: Number(refund.orderGid.split("/").pop()),
+    order_id: flowResourceId(refund.orderGid),
     verdict: VERDICT_LABELS[refund.verdict] ?? refund.verdict,
     reasons: refund.reasons.join(" | "),
-    classes: refund.classes.map((c) => CLASSES[c as ClassKey] ?? c).join(", "),
+    classes: refund.classes.join(", "),
     amount: refund.amount ?? "",
     "currency code": refund.currency ?? "",
     "refund id": refund.refundGid,

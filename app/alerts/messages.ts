@@ -1,5 +1,5 @@
 import type { RefundRow } from "../dashboard/dashboard.server";
-import { CLASS_LABELS, VERDICT_LABELS } from "../dashboard/reasons";
+import { classLabel, VERDICT_LABELS } from "../dashboard/reasons";
 import { money } from "../evidence/lead";
 import { formatMoney, toMinorUnits } from "../money/currency";
 import { formatInstant } from "../time/format";
@@ -23,7 +23,7 @@ const LISTED = 20;
 
 /** What happened to a refund, in a merchant's words. */
 export function whatHappened(row: Pick<RefundRow, "status" | "classes">): string {
-  if (row.status === "CONTRADICTED") return row.classes.map((c) => CLASS_LABELS[c] ?? c).join(", ") || "Not what was claimed";
+  if (row.status === "CONTRADICTED") return row.classes.map(classLabel).join(", ") || "Not what was claimed";
   if (row.status === "FAILED") return "Failed at the payment gateway";
   if (row.status === "UNVERIFIABLE") return "No evidence in Shopify";
   return VERDICT_LABELS[row.status] ?? row.status;
@@ -113,7 +113,7 @@ const DIGEST_VERDICTS = ["VERIFIED", "CONTRADICTED", "FAILED", "UNVERIFIABLE", "
 
 function change(now: number, before: number): string {
   if (now === before) return "same as the day before";
-  return `${now > before ? "+" : "−"}${Math.abs(now - before)} on the day before`;
+  return `${Math.abs(now - before)} ${now > before ? "more" : "fewer"} than the day before`;
 }
 
 /** The daily digest: counts per verdict, money at risk per currency, the review queue and its oldest item, the change since the day before. */

@@ -19,7 +19,7 @@ export interface AlertPassResult {
 export async function runAlertPasses(deps: DeliverDeps & { contract: Contract; grouping: GroupingTiming }): Promise<AlertPassResult> {
   const events = await openAlertEvents(deps.db, deps.contract, deps.now());
   const messages = await groupInstantAlerts(deps.db, deps.contract, deps.now(), deps.grouping);
-  const digests = await sendDueDigests(deps.db, deps.contract, deps.now());
+  const digests = await sendDueDigests(deps.db, deps.gateway, deps.contract, deps.now());
   const sent = await deliverDue(deps);
   return { events, messages, digests, ...sent };
 }

@@ -1,4 +1,5 @@
 import type { Contract } from "../contracts/schema";
+import { CLASSES } from "./filters";
 
 /** A verdict's reason in plain words, from the contract's own text where it has one. */
 export function reasonInWords(contract: Contract, status: string, reason: string | null): string {
@@ -36,3 +37,9 @@ export const VERDICT_LABELS: Record<string, string> = {
 
 /** One label per contradiction class, for badges, filters and messages. */
 export const CLASS_LABELS: Record<string, string> = { duplicate: "Duplicate refund", wrong_amount: "Wrong amount", wrong_order: "Wrong order", pre_existing: "Pre-existing refund" };
+
+/** The label of a class, named by its key ("duplicate") or by the contract's words ("duplicate side effect"), as operations store it. */
+export function classLabel(value: string): string {
+  const key = Object.entries(CLASSES).find(([k, words]) => k === value || words === value)?.[0];
+  return (key && CLASS_LABELS[key]) ?? value;
+}

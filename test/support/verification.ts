@@ -36,8 +36,9 @@ export async function startVerificationHarness(
   domain = "verify-shop.myshopify.com",
   // Shopify Plus rates by default (1,000 points a second); throttling tests pass a smaller bucket.
   bucket: { maximumAvailable?: number; restoreRate?: number } = { maximumAvailable: 2000, restoreRate: 1000 },
+  env: Record<string, string> = {},
 ): Promise<VerificationHarness> {
-  const app = await startTestApp({ env: { VERIFIER_WORKER: "off" }, bucket });
+  const app = await startTestApp({ env: { VERIFIER_WORKER: "off", ...env }, bucket });
   const db = createPrismaClient(app.databaseUrl);
   await installShop(db, app.shopify, domain);
   const clock = new TestClock();

@@ -1,0 +1,293 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { dayIn, startOfDay } from "../../app/dashboard/filters";
+import { dataPath, embeddedFetch } from "../support/embedded";
+import { startMailbox, type Mailbox } from "../support/mailbox";
+import { installShop } from "../support/sessions";
+import { startSlackReceiver, type SlackReceiver } from "../support/slack-receiver";
+import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
+import { newDelivery, refundWebhookBody, signBody } from "../../fake-shopify/webhooks";
+import { TEST_APP } from "../support/credentials";
+
+let h: VerificationHarness;
+let mailbox: Mailbox;
+let slack: SlackReceiver;
+const SECRET_KEY = "5f".repeat(32);
+const ROUTE = "routes/app.settings.alerts";
+
+beforeAll(async () => {
+  mailbox = await startMailbox();
+  slack = await startSlackReceiver();
+  h = await startVerificationHarness("alerts-shop.myshopify.com", undefined, { SMTP_URL: mailbox.url, SLACK_WEBHOOK_ORIGIN: slack.origin, ALERTS_SECRET_KEY: SECRET_KEY, ALERTS_FROM: "Refund Verifier <alerts@verifier.test>" });
+}, 120_000);
+
+afterAll(async () => {
+  await h?.close();
+  await mailbox?.close();
+  await slack?.close();
+});
+
+beforeEach(() => {
+  mailbox.messages.length = 0;
+  mailbox.recipients.length = 0;
+  slack.messages.length = 0;
+});
+
+/** A shop of its own per test, installed, so that settings and workflows do not leak between tests. */
+async function newShop(name: string) {
+  const domain = `${name}.myshopify.com`;
+  await installShop(h.db, h.app.shopify, domain);
+  const shop = h.app.shopify.shop(domain);
+  const deliver = (refund: Parameters<typeof refundWebhookBody>[1]) => h.deliver(newDelivery("refunds/create", domain, refundWebhookBody(shop, refund)));
+  return { domain, shop, deliver, asStaff: embeddedFetch(h.app.url, domain) };
+}
+
+function saveSettings(asStaff: ReturnType<typeof embeddedFetch>, fields: Record<string, string | string[]>) {
+  const form = new URLSearchParams({ intent: "save", revision: "0", delivery: "instant", digestHour: "8" });
+  for (const [key, value] of Object.entries(fields)) {
+    form.delete(key);
+    for (const v of [value].flat()) form.append(key, v);
+  }
+  return asStaff(dataPath("/app/settings/alerts", ROUTE), { method: "POST", body: form });
+}
+
+/** Two refunds of the same amount on one order inside the window: both CONTRADICTED as duplicates. */
+async function duplicates(shop: Awaited<ReturnType<typeof newShop>>, count: number, amount = "10.00") {
+  const order = shop.shop.createOrder({ amount: "10000.00" });
+  const refunds = Array.from({ length: count }, () => shop.shop.createRefund(order.id, { amount }));
+  for (const refund of refunds) expect((await shop.deliver(refund)).status).toBe(200);
+  return { order, refunds };
+}
+
+describe("Shopify Flow triggers", () => {
+  it("a CONTRADICTED verdict in a shop with an enabled workflow makes exactly one flowTriggerReceive with the documented payload; none in a shop without one", async () => {
+    const withFlow = await newShop("flow-on");
+    const without = await newShop("flow-off");
+    h.app.shopify.webhookTarget = { appUrl: h.app.url };
+    expect((await h.app.shopify.setFlowWorkflow(withFlow.domain, "refund-contradicted", true)).status).toBe(200);
+    const before = h.app.shopify.flow.calls.length;
+    const { order, refunds } = await duplicates(withFlow, 2, "12.50");
+    await duplicates(without, 2);
+    await h.settle();
+    await h.worker.runOnce();
+    await h.worker.runOnce();
+
+    const calls = h.app.shopify.flow.calls.slice(before);
+    expect(calls.map((c) => c.shop)).toEqual([withFlow.domain, withFlow.domain]);
+    const op = await operationFor(h.db, refundGid(refunds[0].id));
+    const call = calls.find((c) => c.payload["refund id"] === refundGid(refunds[0].id))!;
+    expect(call).toMatchObject({ handle: "refund-contradicted", ranWorkflows: true });
+    expect(call.payload).toEqual({
+      order_id: order.id.toString(),
+      verdict: "Contradicted",
+      reasons: expect.stringContaining("more than one refund"),
+      classes: "duplicate side effect",
+      amount: "12.50",
+      "currency code": "USD",
+      "refund id": refundGid(refunds[0].id),
+      origin: "webhook",
+      "evidence url": `https://admin.shopify.com/store/flow-on/apps/${TEST_APP.apiKey}/refunds/${op.id}`,
+    });
+    // Sent once: more passes, another worker, and the delivery log says delivered.
+    await h.newWorker().runOnce();
+    expect(h.app.shopify.flow.calls.slice(before)).toHaveLength(2);
+    const log = await h.db.alertDelivery.findMany({ where: { shop: withFlow.domain, channel: "flow" } });
+    expect(log.map((d) => d.status)).toEqual(["delivered", "delivered"]);
+  });
+
+  it("a workflow turned off stops the calls; an older callback does not undo a newer one", async () => {
+    const shop = await newShop("flow-toggle");
+    h.app.shopify.webhookTarget = { appUrl: h.app.url };
+    await h.app.shopify.setFlowWorkflow(shop.domain, "refund-contradicted", true);
+    await h.app.shopify.setFlowWorkflow(shop.domain, "refund-contradicted", false);
+    const older = JSON.stringify({ flow_trigger_definition_id: "refund-contradicted", has_enabled_flow: true, shop_id: 1, shopify_domain: shop.domain, timestamp: "2020-01-01T00:00:00Z" });
+    const stale = await fetch(`${h.app.url}/flow/trigger-lifecycle`, { method: "POST", headers: { "X-Shopify-Hmac-Sha256": signBody(older, TEST_APP.secret) }, body: older });
+    expect([stale.status, await stale.text()]).toEqual([200, "stale"]);
+    const before = h.app.shopify.flow.calls.length;
+    await duplicates(shop, 2);
+    await h.settle();
+    await h.worker.runOnce();
+    expect(h.app.shopify.flow.calls.length).toBe(before);
+  });
+
+  it("refuses a lifecycle callback with a bad signature (401) and stores nothing; a malformed one is a 400, an unknown shop a 404", async () => {
+    const shop = await newShop("flow-forged");
+    const body = JSON.stringify({ flow_trigger_definition_id: "refund-contradicted", has_enabled_flow: true, shop_id: 1, shopify_domain: shop.domain, timestamp: new Date().toISOString() });
+    const post = (text: string, hmac: string) => fetch(`${h.app.url}/flow/trigger-lifecycle`, { method: "POST", headers: { "Content-Type": "application/json", "X-Shopify-Hmac-Sha256": hmac }, body: text });
+    expect((await post(body, signBody(body, "not-the-app-secret"))).status).toBe(401);
+    expect((await post(body, "")).status).toBe(401);
+    expect((await post(`${body} `, signBody(body, TEST_APP.secret))).status).toBe(401);
+    expect(await h.db.flowTriggerUsage.count({ where: { shop: shop.domain } })).toBe(0);
+    const notJson = "{not json";
+    expect((await post(notJson, signBody(notJson, TEST_APP.secret))).status).toBe(400);
+    const wrongShape = JSON.stringify({ has_enabled_flow: "yes" });
+    const refused = await post(wrongShape, signBody(wrongShape, TEST_APP.secret));
+    expect([refused.status, await refused.text()]).toEqual([400, expect.stringContaining("flow_trigger_definition_id")]);
+    const stranger = body.replace(shop.domain, "not-installed.myshopify.com");
+    expect((await post(stranger, signBody(stranger, TEST_APP.secret))).status).toBe(404);
+    expect(await h.db.flowTriggerUsage.count({ where: { shop: { in: [shop.domain, "not-installed.myshopify.com"] } } })).toBe(0);
+    expect((await post(body, signBody(body, TEST_APP.secret))).status).toBe(200);
+    expect(await h.db.flowTriggerUsage.findMany({ where: { shop: shop.domain } })).toMatchObject([{ definitionId: "refund-contradicted", enabled: true }]);
+  });
+
+  it("Flow refusing the payload (userErrors) is recorded as not delivered, with Flow's words, and never sent again", async () => {
+    const shop = await newShop("flow-refused");
+    h.app.shopify.webhookTarget = { appUrl: h.app.url };
+    await h.app.shopify.setFlowWorkflow(shop.domain, "refund-failed-at-gateway", true);
+    const trigger = h.app.shopify.flow.triggers.find((t) => t.handle === "refund-failed-at-gateway")!;
+    const fields = trigger.fields;
+    trigger.fields = fields.filter((f) => f.key !== "origin");
+    try {
+      const order = shop.shop.createOrder({ amount: "50.00" });
+      const refund = shop.shop.createRefund(order.id, { amount: "20.00", status: "FAILURE" });
+      await shop.deliver(refund);
+      await h.settle();
+      await h.worker.runOnce();
+      await h.worker.runOnce();
+      const [delivery] = await h.db.alertDelivery.findMany({ where: { shop: shop.domain, channel: "flow" } });
+      expect(delivery).toMatchObject({ status: "failed", attempts: 1, error: "Flow refused the trigger: Unknown field: origin" });
+    } finally {
+      trigger.fields = fields;
+    }
+  });
+});
+
+describe("email and Slack alerts", () => {
+  it("refuses a Slack URL that is not Slack's and an invalid email address, with words on the field; nothing is saved", async () => {
+    const shop = await newShop("bad-settings");
+    const response = await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test, not-an-address", slackUrl: "https://hooks.evil.example/services/T/B/x", verdicts: ["CONTRADICTED"] });
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { fieldErrors: Record<string, string> };
+    expect(body.fieldErrors.emailRecipients).toBe("Not an email address: not-an-address. Separate addresses with commas.");
+    expect(body.fieldErrors.slackUrl).toContain(`starts with ${slack.origin}/services/`);
+    expect(await h.db.alertSettings.count({ where: { shop: shop.domain } })).toBe(0);
+  });
+
+  it("stores the Slack URL sealed, shows only its last four characters, and a stale form is a 409", async () => {
+    const shop = await newShop("sealed-slack");
+    expect((await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] })).status).toBe(200);
+    const row = await h.db.alertSettings.findUniqueOrThrow({ where: { shop: shop.domain } });
+    expect(JSON.stringify(row)).not.toContain("abcdefghijklmnopqrstuvwx");
+    expect(row.slackUrlSealed).toMatch(/^v1:/);
+    const page = await shop.asStaff(dataPath("/app/settings/alerts", ROUTE));
+    const text = await page.text();
+    expect(text).not.toContain("abcdefghijklmnopqrstuvwx");
+    expect(JSON.parse(text).settings).toMatchObject({ slackConfigured: true, slackHint: expect.stringMatching(/…uvwx$/), emailRecipients: ["ops@shop.test"], revision: 1 });
+    const stale = await saveSettings(shop.asStaff, { emailRecipients: "someone@shop.test", verdicts: ["FAILED"] });
+    expect(stale.status).toBe(409);
+    expect((await h.db.alertSettings.findUniqueOrThrow({ where: { shop: shop.domain } })).emailRecipients).toBe("ops@shop.test");
+  });
+
+  it("50 duplicates decided together are one email and one Slack message, with amounts, orders and evidence links", async () => {
+    const shop = await newShop("burst");
+    expect((await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test, Owner@Shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED", "FAILED", "UNVERIFIABLE"] })).status).toBe(200);
+    const { order } = await duplicates(shop, 50, "1.25");
+    await h.settle();
+    expect(await h.db.operation.count({ where: { shop: shop.domain, status: "CONTRADICTED" } })).toBe(50);
+    // The group waits for 30 s without a new verdict before it is sent.
+    expect(mailbox.messages).toHaveLength(0);
+    h.clock.advance(31_000);
+    await h.worker.runAlerts();
+    await h.worker.runAlerts();
+    await h.newWorker().runAlerts();
+
+    expect(mailbox.messages).toHaveLength(1);
+    expect(mailbox.recipients[0].sort()).toEqual(["ops@shop.test", "owner@shop.test"]);
+    const mail = mailbox.messages[0];
+    expect(mail.subject).toBe("Refund Verifier · burst: 50 refunds need a look ($62.50)");
+    expect(mail.from?.text).toContain("alerts@verifier.test");
+    expect(mail.text).toContain("50 refunds in burst need a person: 50 × duplicate refund. Amount: $62.50.");
+    expect(mail.text).toContain(`Duplicate refund: $1.25 on ${order.name}`);
+    expect(mail.text).toContain("…and 30 more in the review queue");
+    expect(mail.html).toMatch(/href="https:\/\/admin\.shopify\.com\/store\/burst\/apps\/[^/]+\/refunds\/[0-9a-f-]+"/);
+    expect(slack.messages).toHaveLength(1);
+    expect(slack.messages[0].body.text).toBe(mail.subject);
+    const log = await (await shop.asStaff(dataPath("/app/settings/alerts", ROUTE))).json();
+    expect(log.deliveries.map((d: { channel: string; status: string; eventCount: number }) => [d.channel, d.status, d.eventCount]).sort()).toEqual([
+      ["email", "delivered", 50],
+      ["slack", "delivered", 50],
+    ]);
+  });
+
+  it("an unreachable mail server and a Slack 5xx are tried again later; a Slack 404 is not delivered, with why; verdicts are not held up", async () => {
+    const shop = await newShop("faults");
+    await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] });
+    const smtpUrl = process.env.SMTP_URL;
+    process.env.SMTP_URL = "smtp://127.0.0.1:9";
+    try {
+      await duplicates(shop, 2);
+      await h.settle();
+      expect(await h.db.operation.count({ where: { shop: shop.domain, status: "CONTRADICTED" } })).toBe(2);
+      slack.answerWith(503, "service_unavailable");
+      h.clock.advance(31_000);
+      await h.worker.runAlerts();
+      const pending = await h.db.alertDelivery.findMany({ where: { shop: shop.domain }, orderBy: { channel: "asc" } });
+      expect(pending.map((d) => [d.channel, d.status, d.attempts])).toEqual([
+        ["email", "pending", 1],
+        ["slack", "pending", 1],
+      ]);
+      expect(pending[0].error).toMatch(/^The mail server could not be reached \(.*ECONNREFUSED.*\)\.$/);
+      expect(pending[1].error).toBe("Slack answered 503: service_unavailable.");
+    } finally {
+      process.env.SMTP_URL = smtpUrl;
+    }
+    slack.answerWith(404, "no_service");
+    h.clock.advance(31_000);
+    await h.worker.runAlerts();
+    const after = await h.db.alertDelivery.findMany({ where: { shop: shop.domain }, orderBy: { channel: "asc" } });
+    expect(after.map((d) => [d.channel, d.status])).toEqual([
+      ["email", "delivered"],
+      ["slack", "failed"],
+    ]);
+    expect(after[1].error).toContain("Slack refused the message (404: no_service)");
+    expect(mailbox.messages).toHaveLength(1);
+
+    // A person sends it again from the log once Slack works.
+    const resend = await shop.asStaff(dataPath("/app/settings/alerts", ROUTE), { method: "POST", body: new URLSearchParams({ intent: "resend", id: after[1].id }) });
+    expect(resend.status).toBe(200);
+    await h.worker.runAlerts();
+    expect(slack.messages).toHaveLength(1);
+    expect((await h.db.alertDelivery.findUniqueOrThrow({ where: { id: after[1].id } })).status).toBe("delivered");
+  });
+});
+
+describe("the daily digest", () => {
+  it("arrives once at the shop's local morning, with counts, money at risk, the review queue and the change since the day before", async () => {
+    const shop = await newShop("digest");
+    // A zone where it is now about 2 in the night: the digest hour (08:00) has not come today.
+    const offset = ((((2 - new Date().getUTCHours()) % 24) + 36) % 24) - 12;
+    const zone = offset === 0 ? "Etc/GMT" : `Etc/GMT${offset > 0 ? "-" : "+"}${Math.abs(offset)}`;
+    shop.shop.ianaTimezone = zone;
+    await saveSettings(shop.asStaff, { emailRecipients: "owner@shop.test", verdicts: ["CONTRADICTED", "FAILED", "UNVERIFIABLE"], delivery: "digest", digestHour: "8" });
+    await duplicates(shop, 2, "7.00");
+    const order = shop.shop.createOrder({ amount: "30.00" });
+    await shop.deliver(shop.shop.createRefund(order.id, { amount: "30.00" }));
+    await h.settle();
+    expect(mailbox.messages).toHaveLength(0);
+
+    // 07:59 the next morning there: not yet; 08:00: the digest; later that day and another worker: nothing more.
+    const tomorrow = new Date(Date.parse(`${dayIn(new Date(), zone)}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const eight = startOfDay(tomorrow, zone).getTime() + 8 * 3600_000;
+    h.clock.ms = eight - 60_000;
+    await h.worker.runAlerts();
+    expect(mailbox.messages).toHaveLength(0);
+    h.clock.ms = eight;
+    await h.worker.runAlerts();
+    h.clock.ms = eight + 3 * 3600_000;
+    await h.worker.runAlerts();
+    await h.newWorker().runAlerts();
+    expect(mailbox.messages).toHaveLength(1);
+    const mail = mailbox.messages[0];
+    expect(mail.subject).toMatch(/^Refund Verifier · digest: \d{4}-\d{2}-\d{2}, 3 refunds, 2 open reviews$/);
+    expect(mail.text).toContain("Verified: 1 (1 more than the day before)");
+    expect(mail.text).toContain("Contradicted: 2 (2 more than the day before)");
+    expect(mail.text).toContain("Money at risk (refunds waiting for review): $14.00.");
+    expect(mail.text).toContain("Review queue: 2 open items.");
+    expect(mail.text).toMatch(/Oldest open: Duplicate refund: \$7\.00 on #\d+, decided .*GMT/);
+    // No instant alerts in digest mode.
+    expect(await h.db.alertDelivery.count({ where: { shop: shop.domain, kind: "instant" } })).toBe(0);
+
+    h.clock.ms = eight + 24 * 3600_000;
+    await h.worker.runAlerts();
+    expect(mailbox.messages).toHaveLength(2);
+  });
+});
