@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_APP } from "../support/credentials";
+import { startWorkerProcess, stopWorker, waitFor } from "../support/worker-process";
 import { refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 
 let h: VerificationHarness;
@@ -11,9 +10,11 @@ afterAll(async () => h.close());
 
 async function deliverRefunds(count: number) {
   const refunds = [];
+  // One creation instant for the burst, so that how fast this machine delivers does not spread their due times.
+  const createdAt = new Date();
   for (let i = 0; i < count; i++) {
     const order = h.shop.createOrder({ amount: "50.00" });
-    const refund = h.shop.createRefund(order.id, { amount: `${1 + (i % 40)}.00` });
+    const refund = h.shop.createRefund(order.id, { amount: `${1 + (i % 40)}.00`, createdAt });
     expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
     refunds.push(refund);
   }
@@ -34,43 +35,12 @@ async function finalEvaluations(gids: string[]) {
   return ops.map((op) => ({ status: op.status, finals: op.evaluations.filter((e) => e.verdict !== "PENDING").length }));
 }
 
-function startWorkerProcess(): ChildProcess {
-    // node itself, with tsx as a loader: `tsx file` runs the script in a child process, and a
-    // SIGKILL to tsx would leave that child running.
-    return spawn("node", ["--import", "tsx", "scripts/worker.ts"], {
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        DATABASE_URL: h.app.databaseUrl,
-        SHOPIFY_API_KEY: TEST_APP.apiKey,
-        SHOPIFY_API_SECRET: TEST_APP.secret,
-        VERIFIER_LEASE_MS: "1500",
-        VERIFIER_SWEEP_INTERVAL_MS: "3600000",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
-    const end = Date.now() + timeoutMs;
-    while (Date.now() < end) {
-      const value = await probe();
-      if (value) return value;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`timed out waiting for ${what}`);
-}
-
-async function stopWorker(worker: ChildProcess) {
-  const gone = new Promise((resolve) => worker.once("exit", resolve));
-  worker.kill("SIGTERM");
-  await gone;
-}
+const startWorker = () => startWorkerProcess(h.app.databaseUrl);
 
 describe("two worker processes on one database", () => {
   it("give each operation exactly one verdict", { timeout: 60_000 }, async () => {
     await markSwept();
-    const workers = [startWorkerProcess(), startWorkerProcess()];
+    const workers = [startWorker(), startWorker()];
     try {
       const gids = await deliverRefunds(40);
       await waitFor("40 verdicts and their evaluations", async () => (await h.db.evaluation.count({ where: { operation: { refundGid: { in: gids } }, verdict: { not: "PENDING" } } })) >= 40, 45_000);
@@ -95,7 +65,7 @@ describe("a worker process killed mid-attempt", () => {
     const requestsBefore = h.app.shopify.api(h.domain).stats.graphqlRequests;
     h.app.shopify.inject({ kind: "slow", ms: 5_000 });
     await h.deliver(h.refundDelivery(refund));
-    const first = startWorkerProcess();
+    const first = startWorker();
     await waitFor("the first worker's read-back to be in flight", async () => h.app.shopify.api(h.domain).stats.requests > 0 && h.app.shopify.pendingFaults() === 0 && (await h.db.operation.findFirst({ where: { refundGid: refundGid(refund.id), claimedBy: { not: null } } })));
     first.kill("SIGKILL");
     await new Promise((resolve) => first.once("exit", resolve));
@@ -104,7 +74,7 @@ describe("a worker process killed mid-attempt", () => {
     expect(claimed.status).toBe("PENDING");
     expect(claimed.claimedBy).toMatch(/^worker-/);
 
-    const second = startWorkerProcess();
+    const second = startWorker();
     try {
       const op = await waitFor("the verdict", async () => {
         const row = await h.db.operation.findFirst({ where: { refundGid: refundGid(refund.id), status: { not: "PENDING" } }, include: { evaluations: true } });

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMailbox, type Mailbox } from "../support/mailbox";
+import { startSlackReceiver, type SlackReceiver } from "../support/slack-receiver";
+import { refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
+import { startWorkerProcess, stopWorker, waitFor } from "../support/worker-process";
+import { sealSecret, secretUrlHint } from "../../app/alerts/secret-box.server";
+
+let h: VerificationHarness;
+let mailbox: Mailbox;
+let slack: SlackReceiver;
+const SECRET_KEY = "7a".repeat(32);
+
+beforeAll(async () => {
+  mailbox = await startMailbox();
+  slack = await startSlackReceiver();
+  h = await startVerificationHarness("crash-alerts.myshopify.com", undefined, { SMTP_URL: mailbox.url, SLACK_WEBHOOK_ORIGIN: slack.origin, ALERTS_SECRET_KEY: SECRET_KEY });
+}, 120_000);
+
+afterAll(async () => {
+  await h?.close();
+  await mailbox?.close();
+  await slack?.close();
+});
+
+describe("a worker killed between the verdict and its alert", () => {
+  it("sends the alert once, late, from the next worker, never twice", { timeout: 90_000 }, async () => {
+    await h.db.shopState.upsert({ where: { shop: h.domain }, create: { shop: h.domain, lastSweepAt: new Date() }, update: { lastSweepAt: new Date() } });
+    await h.db.alertSettings.create({
+      data: { shop: h.domain, emailRecipients: "ops@shop.test", slackUrlSealed: sealSecret(slack.webhookUrl, Buffer.from(SECRET_KEY, "hex")), slackUrlHint: secretUrlHint(slack.webhookUrl), revision: 1 },
+    });
+    const order = h.shop.createOrder({ amount: "100.00" });
+    const refunds = [h.shop.createRefund(order.id, { amount: "30.00" }), h.shop.createRefund(order.id, { amount: "30.00" })];
+    for (const refund of refunds) expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
+    const gids = refunds.map((r) => refundGid(r.id));
+    // Verdicts are final 20 s after the refunds (the stale read window); the group then waits 4 s of quiet.
+    const env = { ALERT_QUIET_MS: "4000", ALERT_MAX_WAIT_MS: "600000" };
+    const first = startWorkerProcess(h.app.databaseUrl, env);
+    try {
+      await waitFor("both verdicts", async () => (await h.db.operation.count({ where: { refundGid: { in: gids }, status: "CONTRADICTED" } })) === 2, 45_000);
+      first.kill("SIGKILL");
+      await new Promise((resolve) => first.once("exit", resolve));
+    } finally {
+      await stopWorker(first);
+    }
+    expect(mailbox.messages).toHaveLength(0);
+    expect(slack.messages).toHaveLength(0);
+    expect(await h.db.alertDelivery.count({ where: { shop: h.domain, status: "delivered" } })).toBe(0);
+
+    const second = startWorkerProcess(h.app.databaseUrl, env);
+    try {
+      await waitFor("the alert", async () => mailbox.messages.length > 0 && slack.messages.length > 0, 30_000);
+      // Long enough for another group, a retry or a second send to show.
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+    } finally {
+      await stopWorker(second);
+    }
+    expect(mailbox.messages).toHaveLength(1);
+    expect(mailbox.messages[0].subject).toBe("Refund Verifier · crash-alerts: 2 refunds need a look ($60.00)");
+    expect(slack.messages).toHaveLength(1);
+    expect(await h.db.alertEvent.count({ where: { shop: h.domain } })).toBe(2);
+    const deliveries = await h.db.alertDelivery.findMany({ where: { shop: h.domain } });
+    expect(deliveries.map((d) => [d.channel, d.status, d.eventCount]).sort()).toEqual([
+      ["email", "delivered", 2],
+      ["slack", "delivered", 2],
+    ]);
+  });
+});

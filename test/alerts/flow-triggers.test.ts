@@ -1,0 +1,55 @@
+import { readFileSync } from "node:fs";
+import { parse } from "smol-toml";
+import { describe, expect, it } from "vitest";
+import { FLOW_TRIGGERS, flowPayload, flowTriggerByDefinitionId } from "../../app/alerts/flow-triggers";
+import { FakeFlow, loadFlowTriggers } from "../../fake-shopify/flow";
+
+const refund = {
+  verdict: "FAILED",
+  reasons: ["The refund record exists, but its transaction failed at the gateway."],
+  classes: [],
+  amount: "19.99",
+  currency: "EUR",
+  refundGid: "gid://shopify/Refund/9007199254740995",
+  orderGid: "gid://shopify/Order/5555",
+  origin: "webhook",
+  evidenceUrl: "https://admin.shopify.com/store/s/apps/k/refunds/op",
+};
+
+describe("the Flow trigger extensions", () => {
+  it("are the app's triggers: handles of at most 30 characters, names in 'object + past-tense verb' style, API 2026-10", () => {
+    const deployed = loadFlowTriggers();
+    expect(deployed.map((t) => [t.handle, t.name]).sort()).toEqual(FLOW_TRIGGERS.map((t) => [t.handle, t.name]).sort());
+    for (const trigger of FLOW_TRIGGERS) {
+      expect(trigger.handle.length).toBeLessThanOrEqual(30);
+      expect(trigger.handle).toMatch(/^[a-z0-9-]+$/);
+      expect(trigger.name).toMatch(/^Refund [a-z ]+$/);
+    }
+    for (const folder of ["flow-refund-contradicted", "flow-refund-failed", "flow-refund-unverifiable"]) {
+      expect(readFileSync(`extensions/${folder}/shopify.extension.toml`, "utf8")).toMatch(/^api_version = "2026-10"$/m);
+    }
+  });
+
+  it("declare exactly the fields the app sends, and Flow (the fake) accepts the payload", () => {
+    const flow = new FakeFlow();
+    for (const trigger of FLOW_TRIGGERS) {
+      expect(flow.receive("s.myshopify.com", trigger.handle, flowPayload({ ...refund, verdict: trigger.verdict }), new Date())).toEqual([]);
+    }
+    expect(flow.receive("s.myshopify.com", "refund-failed-at-gateway", { ...flowPayload(refund), extra: 1 }, new Date())).toEqual([{ field: ["payload", "extra"], message: "Unknown field: extra" }]);
+    expect(flow.receive("s.myshopify.com", "no-such-trigger", {}, new Date())).toEqual([{ field: ["handle"], message: "Trigger with handle no-such-trigger not found" }]);
+  });
+
+  it("the payload keeps money a decimal string with its currency, and an id above 2^53 exact", () => {
+    expect(flowPayload(refund)).toMatchObject({ order_id: 5555, amount: "19.99", "currency code": "EUR", verdict: "Failed", "refund id": "gid://shopify/Refund/9007199254740995" });
+    expect(flowPayload({ ...refund, orderGid: "gid://shopify/Order/9007199254740993" }).order_id).toBe("9007199254740993");
+  });
+
+  it("the lifecycle callback extension points at the app's route; Flow may name a trigger by handle or title", () => {
+    const config = parse(readFileSync("extensions/flow-trigger-lifecycle/shopify.extension.toml", "utf8")) as { extensions: { type: string; url: string }[] };
+    expect(config.extensions[0]).toMatchObject({ type: "flow_trigger_lifecycle_callback", url: "/flow/trigger-lifecycle" });
+    expect(readFileSync("app/routes/flow.trigger-lifecycle.tsx", "utf8")).toContain("handleTriggerLifecycle");
+    expect(flowTriggerByDefinitionId("Refund unverifiable")?.handle).toBe("refund-unverifiable");
+    expect(flowTriggerByDefinitionId("refund-unverifiable")?.handle).toBe("refund-unverifiable");
+    expect(flowTriggerByDefinitionId("Refund created")).toBeUndefined();
+  });
+});
