@@ -1,3 +1,4 @@
+import { demoInboxPages, type DemoInboxes } from "./demo-inboxes";
 import { mintSessionToken } from "./session-token";
 import type { AppCredentials } from "./server";
 
@@ -7,10 +8,13 @@ import type { AppCredentials } from "./server";
  * stand-in App Bridge script (the real one loads from Shopify's CDN and talks to the real admin).
  * The app verifies these tokens exactly as it verifies Shopify's.
  */
-export function adminSurface(app: AppCredentials, appUrl: () => string, shops: () => string[]) {
+export function adminSurface(app: AppCredentials, appUrl: () => string, shops: () => string[], inboxes?: DemoInboxes) {
   const html = (body: string) => new Response(body, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+  const inboxPages = inboxes && demoInboxPages(inboxes);
   return async (request: Request): Promise<Response | undefined> => {
     const url = new URL(request.url);
+    const inbox = inboxPages?.(url);
+    if (inbox) return inbox;
     const storePage = /^\/store\/([a-z0-9-]+)\/apps\/refund-verifier(\/.*)?$/.exec(url.pathname);
     if (storePage) {
       const shop = `${storePage[1]}.myshopify.com`;
@@ -47,7 +51,8 @@ function adminPage(shop: string, src: string): string {
 </style></head><body>
 <header><b>shopify</b><span>${name}</span><span class="note">Simulated Shopify admin for the Refund Verifier demo: no Shopify account, no internet</span></header>
 <nav><a href="#">Home</a><a href="#">Orders</a><a href="#">Products</a><a href="#">Customers</a>
-<div class="app">Apps</div><a class="current" id="app-home" href="/store/${name}/apps/refund-verifier">Refund Verifier</a><div id="app-nav"></div></nav>
+<div class="app">Apps</div><a class="current" id="app-home" href="/store/${name}/apps/refund-verifier">Refund Verifier</a><div id="app-nav"></div>
+<div class="app">Demo inboxes</div><a href="/demo/mail" target="_blank">Mailbox</a><a href="/demo/slack" target="_blank">Slack channel</a><a href="/demo/flow" target="_blank">Flow runs</a></nav>
 <main><iframe id="app-frame" title="Refund Verifier" src="${src.replace(/"/g, "&quot;")}"></iframe></main>
 <script>
   // The stand-in App Bridge posts the app's NavMenu links here, as the real one fills admin's sidebar.

@@ -6,6 +6,10 @@ import { mintSessionToken } from "../fake-shopify/session-token";
 import { TEST_APP } from "../test/support/credentials";
 import { CHROME_UA } from "../test/support/embedded";
 import { startDemoTraffic, type DemoTraffic } from "./demo-traffic";
+import { startMailbox, type Mailbox } from "../test/support/mailbox";
+import { startSlackReceiver, type SlackReceiver } from "../test/support/slack-receiver";
+import { embeddedFetch } from "../test/support/embedded";
+import { FLOW_TRIGGERS } from "../app/alerts/flow-triggers";
 
 export interface DemoOptions {
   appPort: number;
@@ -25,6 +29,9 @@ export interface Demo {
   appUrl: string;
   shopify: FakeShopify;
   traffic: DemoTraffic;
+  /** The demo's mail server and Slack channel: what the app's alerts reached. */
+  mailbox: Mailbox;
+  slack: SlackReceiver;
   stop(): Promise<void>;
 }
 
@@ -50,7 +57,14 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
   const appUrl = `http://localhost:${options.appPort}`;
   const shopify = new FakeShopify(TEST_APP);
   shopify.addShop(options.shop, "USD");
-  const shopifyOrigin = (await shopify.listen(options.shopifyPort, adminSurface(TEST_APP, () => appUrl, () => [...shopify.shops.keys()]))).replace("127.0.0.1", "localhost");
+  const mailbox = await startMailbox();
+  const slack = await startSlackReceiver();
+  const inboxes = {
+    mail: () => mailbox.messages.map((m, i) => ({ subject: m.subject, to: mailbox.recipients[i].join(", "), date: m.date, html: m.html || false, text: m.text })),
+    slack: () => slack.messages,
+    flowCalls: () => shopify.flow.calls,
+  };
+  const shopifyOrigin = (await shopify.listen(options.shopifyPort, adminSurface(TEST_APP, () => appUrl, () => [...shopify.shops.keys()], inboxes))).replace("127.0.0.1", "localhost");
 
   const app = await startAppProcess({
     port: options.appPort,
@@ -62,27 +76,40 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       SIMULATED_ADMIN_ORIGIN: shopifyOrigin,
       // The demo's lost webhooks are found within half a minute rather than 15.
       VERIFIER_SWEEP_INTERVAL_MS: process.env.VERIFIER_SWEEP_INTERVAL_MS || "20000",
+      // Alerts: the demo's own mail server and Slack channel, a key for sealing the Slack URL, and
+      // groups that close after 5 s of quiet rather than 30 so that the first alert comes quickly.
+      SMTP_URL: mailbox.url,
+      SLACK_WEBHOOK_ORIGIN: slack.origin,
+      ALERTS_SECRET_KEY: process.env.ALERTS_SECRET_KEY || "d3".repeat(32),
+      ALERT_QUIET_MS: process.env.ALERT_QUIET_MS || "5000",
     },
   });
   try {
     await installApp(appUrl, options.shop);
+    // Refunds issued from the app in the demo announce themselves by webhook, as in a real shop.
+    shopify.webhookTarget = { appUrl };
+    await setUpAlerts(appUrl, options.shop, shopify, slack.webhookUrl);
   } catch (error) {
     await app.stop();
     await shopify.close();
+    await mailbox.close();
+    await slack.close();
     throw error;
   }
-  // Refunds issued from the app in the demo announce themselves by webhook, as in a real shop.
-  shopify.webhookTarget = { appUrl };
   const traffic = await startDemoTraffic({ shopify, shop: options.shop, appUrl, secret: TEST_APP.secret, liveEveryMs: options.liveEveryMs, historyCount: options.historyCount });
   return {
     adminUrl: `${shopifyOrigin}/store/${options.shop.replace(".myshopify.com", "")}/apps/refund-verifier`,
     appUrl,
     shopify,
     traffic,
+    mailbox,
+    slack,
     async stop() {
       traffic.stop();
       await app.stop();
       await shopify.close();
+      await mailbox.close();
+      await slack.close();
     },
   };
 }
@@ -146,4 +173,22 @@ export async function installApp(appUrl: string, shop: string): Promise<void> {
   const token = mintSessionToken({ shop, apiKey: TEST_APP.apiKey, secret: TEST_APP.secret });
   const installed = await fetch(`${appUrl}/app?embedded=1&shop=${shop}&host=${host}&id_token=${token}`, { headers: { "User-Agent": CHROME_UA } });
   if (!installed.ok) throw new Error(`installing the app in the simulated shop failed: HTTP ${installed.status}`);
+}
+
+/**
+ * The demo shop as a merchant would set it up: alerts to an address and a Slack channel (saved
+ * through the app's settings page, as a person does) and a Flow workflow on each of the app's
+ * triggers (Flow tells the app through its lifecycle callback).
+ */
+async function setUpAlerts(appUrl: string, shop: string, shopify: FakeShopify, slackUrl: string): Promise<void> {
+  const current = await embeddedFetch(appUrl, shop)("/app/settings/alerts?_data=routes%2Fapp.settings.alerts");
+  const { settings } = (await current.json()) as { settings: { revision: number } };
+  const form = new URLSearchParams({ intent: "save", revision: String(settings.revision), emailRecipients: `owner@${shop.replace(".myshopify.com", "")}.example`, slackUrl, delivery: "both", digestHour: "8" });
+  for (const trigger of FLOW_TRIGGERS) form.append("verdicts", trigger.verdict);
+  const saved = await embeddedFetch(appUrl, shop)("/app/settings/alerts?_data=routes%2Fapp.settings.alerts", { method: "POST", body: form });
+  if (!saved.ok) throw new Error(`saving the demo's alert settings failed: HTTP ${saved.status} ${await saved.text()}`);
+  for (const trigger of FLOW_TRIGGERS) {
+    const answer = await shopify.setFlowWorkflow(shop, trigger.handle, true);
+    if (!answer.ok) throw new Error(`turning on the demo's Flow workflow failed: HTTP ${answer.status}`);
+  }
 }

@@ -54,7 +54,7 @@ export interface Email {
 }
 
 /** Sends over SMTP_URL (smtp://user:pass@host:port, smtps://…). An SMTP 5xx is a refusal, a 4xx or no connection is tried again. */
-export async function sendEmail(email: Email, env: NodeJS.ProcessEnv = process.env): Promise<SendOutcome> {
+export async function sendEmail(email: Email, env: Record<string, string | undefined> = process.env): Promise<SendOutcome> {
   if (!env.SMTP_URL) return { kind: "failed", error: "Email is not set up on this app's server (SMTP_URL is not configured)." };
   try {
     await mailTransport(env.SMTP_URL).sendMail({ from: env.ALERTS_FROM || "Refund Verifier <alerts@refund-verifier.invalid>", to: email.to, subject: email.subject, text: email.text, html: email.html, messageId: email.messageId });

@@ -15,7 +15,7 @@ export interface GroupingTiming {
 
 export const DEFAULT_GROUPING: GroupingTiming = { quietMs: 30_000, maxWaitMs: 120_000 };
 
-export function groupingFromEnv(env: NodeJS.ProcessEnv = process.env): GroupingTiming {
+export function groupingFromEnv(env: Record<string, string | undefined> = process.env): GroupingTiming {
   return { quietMs: Number(env.ALERT_QUIET_MS || DEFAULT_GROUPING.quietMs), maxWaitMs: Number(env.ALERT_MAX_WAIT_MS || DEFAULT_GROUPING.maxWaitMs) };
 }
 

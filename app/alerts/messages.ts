@@ -36,7 +36,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 function tally(rows: RefundRow[]): string {
   const counts = new Map<string, number>();
   for (const row of rows) counts.set(whatHappened(row), (counts.get(whatHappened(row)) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([what, n]) => `${n} × ${what.toLowerCase()}`).join(", ");
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([what, n]) => `${n} × ${what.charAt(0).toLowerCase()}${what.slice(1)}`).join(", ");
 }
 
 /** Money per currency, exactly, from the rows' decimal strings: "$75.00 + €20.00". */
@@ -69,7 +69,7 @@ export function instantAlert(shopName: string, items: AlertItem[], links: { revi
   const rows = items.map((item) => item.row);
   const subject =
     items.length === 1
-      ? `Refund Verifier · ${shopName}: ${whatHappened(rows[0]).toLowerCase()}, ${money(rows[0].amount, rows[0].currency)} on ${orderLabel(rows[0])}`
+      ? `Refund Verifier · ${shopName}: ${whatHappened(rows[0])}, ${money(rows[0].amount, rows[0].currency)} on ${orderLabel(rows[0])}`
       : `Refund Verifier · ${shopName}: ${items.length} refunds need a look (${totals(rows)})`;
   const intro = `${plural(items.length, "refund")} in ${shopName} ${items.length === 1 ? "needs" : "need"} a person: ${tally(rows)}. Amount: ${totals(rows)}.`;
   const listed = items.slice(0, LISTED).map((item) => ({ item, line: itemLine(item, timeZone) }));

@@ -6,7 +6,7 @@ const VERSION = "v1";
 export class SecretKeyError extends Error {}
 
 /** ALERTS_SECRET_KEY: 32 bytes as 64 hex characters or base64. Null when unset (the settings page says what to do). */
-export function alertsSecretKey(env: NodeJS.ProcessEnv = process.env): Buffer | null {
+export function alertsSecretKey(env: Record<string, string | undefined> = process.env): Buffer | null {
   const text = env.ALERTS_SECRET_KEY?.trim();
   if (!text) return null;
   const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, "hex") : Buffer.from(text, "base64");

@@ -21,7 +21,7 @@ function item(overrides: Partial<RefundRow>, id = "op-1"): AlertItem {
 describe("instant alerts", () => {
   it("one refund: the subject names what happened, the amount and the order", () => {
     const message = instantAlert("s", [item({})], { reviewQueue: "https://q" }, "America/New_York");
-    expect(message.subject).toBe("Refund Verifier · s: duplicate refund, $25.00 on #1001");
+    expect(message.subject).toBe("Refund Verifier · s: Duplicate refund, $25.00 on #1001");
     expect(message.text).toContain("• Duplicate refund: $25.00 on #1001");
     expect(message.text).toContain("Decided Dec 1, 2026, 9:05 AM EST. Evidence: https://admin.shopify.com/store/s/apps/k/refunds/op-1");
   });
@@ -34,7 +34,7 @@ describe("instant alerts", () => {
     ];
     const message = instantAlert("s", items, { reviewQueue: "https://q" }, "UTC");
     expect(message.subject).toBe("Refund Verifier · s: 26 refunds need a look (¥1,000 + KWD1.234 + $2.40)");
-    expect(message.text).toContain("26 refunds in s need a person: 24 × duplicate refund, 1 × failed at the payment gateway, 1 × no evidence in shopify.");
+    expect(message.text).toContain("26 refunds in s need a person: 24 × duplicate refund, 1 × failed at the payment gateway, 1 × no evidence in Shopify.");
     expect(message.text).toContain("…and 6 more in the review queue: https://q");
     expect(message.text.match(/^• /gm)).toHaveLength(20);
     expect(message.slack.blocks).toHaveLength(3);

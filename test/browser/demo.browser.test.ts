@@ -124,4 +124,41 @@ describe("the demo in Chromium", () => {
     expect(await app.locator("[data-review-item] a").allTextContents()).not.toContain(title);
     await page.screenshot({ path: `${SCREENS}/review-queue-resolved.png` });
   });
+
+  it("alerts: the settings page, the delivery log, a field error, and what reached the mailbox, Slack and Flow", async () => {
+    // The demo shop's alerts were set up through this page; its history holds contradictions.
+    await expect.poll(() => demo.mailbox.messages.length, { timeout: 40_000, interval: 500 }).toBeGreaterThan(0);
+    await expect.poll(() => demo.slack.messages.length, { timeout: 10_000, interval: 500 }).toBeGreaterThan(0);
+    expect(demo.shopify.flow.calls.length).toBeGreaterThan(0);
+    expect(demo.shopify.flow.calls.every((call) => call.ranWorkflows)).toBe(true);
+
+    await page.getByText("Alerts", { exact: true }).click();
+    await app.getByText("Where alerts go").waitFor();
+    await app.getByText("Delivered").first().waitFor();
+    expect(await app.getByText("Used by a workflow").count()).toBe(3);
+    expect(await app.locator("input[name=slackUrl]").inputValue()).toBe("");
+    expect(await app.locator("body").textContent()).not.toContain(demo.slack.webhookUrl);
+    await page.screenshot({ path: `${SCREENS}/alerts-settings.png` });
+    await app.getByText("Delivery log").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENS}/alerts-delivery-log.png` });
+
+    await app.getByLabel("Slack incoming-webhook URL").fill("https://example.com/not-slack");
+    await app.getByRole("button", { name: "Save" }).click();
+    await app.getByText(/A Slack incoming-webhook URL starts with/).waitFor();
+    await page.screenshot({ path: `${SCREENS}/alerts-field-error.png` });
+
+    const inbox = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    try {
+      const origin = new URL(demo.adminUrl).origin;
+      await inbox.goto(`${origin}/demo/mail`);
+      expect(await inbox.locator("[data-mail]").count()).toBe(demo.mailbox.messages.length);
+      expect(await inbox.locator("[data-mail] a").first().getAttribute("href")).toContain(`${origin}/store/`);
+      await inbox.screenshot({ path: `${SCREENS}/demo-mailbox.png` });
+      await inbox.goto(`${origin}/demo/flow`);
+      expect(await inbox.locator("[data-flow-run]").count()).toBe(demo.shopify.flow.calls.length);
+      await inbox.screenshot({ path: `${SCREENS}/demo-flow-runs.png` });
+    } finally {
+      await inbox.close();
+    }
+  }, 90_000);
 });
