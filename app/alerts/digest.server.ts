@@ -1,10 +1,11 @@
-import { Prisma, type PrismaClient } from "@prisma/client";
+import type { PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { shopSettings } from "../shops/profile.server";
 import { dayIn, startOfDay } from "../dashboard/filters";
 import { adminAppUrl } from "./admin-links.server";
 import { messageDelivery } from "./deliver.server";
+import { createOnce } from "../db/create-once";
 import { alertItem, shopNameOf } from "./events.server";
 import { digestMessage, type DigestSummary } from "./messages";
 import { channelsOf, settingsView } from "./settings.server";
@@ -67,12 +68,7 @@ export async function sendDueDigests(db: PrismaClient, gateway: ShopifyGateway, 
     if (!missing.length) continue;
     const message = digestMessage(await digestSummary(db, contract, row.shop, today, timeZone), timeZone);
     for (const channel of missing) {
-      try {
-        await db.alertDelivery.create({ data: messageDelivery(row.shop, settings, channel, message, { kind: "digest", dedupeKey: keyOf(channel), now }) });
-        queued++;
-      } catch (error) {
-        if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")) throw error;
-      }
+      if (await createOnce(() => db.alertDelivery.create({ data: messageDelivery(row.shop, settings, channel, message, { kind: "digest", dedupeKey: keyOf(channel), now }) }))) queued++;
     }
   }
   return queued;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { Prisma, type Operation, type PrismaClient } from "@prisma/client";
+import type { Operation, Prisma, PrismaClient } from "@prisma/client";
+import { createOnce } from "../db/create-once";
 import { contractByVersion } from "../contracts/registry.server";
 import type { Contract } from "../contracts/schema";
 import { toRow } from "../dashboard/dashboard.server";
@@ -28,10 +29,8 @@ export async function shopTimeZoneOf(db: PrismaClient, shop: string): Promise<st
 
 export const shopNameOf = (shop: string) => shop.replace(/\.myshopify\.com$/, "");
 
-const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
-
 /** The Flow call a verdict owes, when the shop has an enabled workflow on its trigger. */
-function flowDelivery(contract: Contract, op: Operation, eventId: string, enabled: Set<string>, now: Date): Prisma.AlertDeliveryCreateManyInput | null {
+function flowDelivery(contract: Contract, op: Operation, eventId: string, enabled: Set<string>, now: Date): Prisma.AlertDeliveryCreateInput | null {
   const trigger = flowTriggerFor(op.status);
   if (!trigger || !(enabled.has(trigger.handle) || enabled.has(trigger.name))) return null;
   const item = alertItem(contract, op);
@@ -55,10 +54,11 @@ function flowDelivery(contract: Contract, op: Operation, eventId: string, enable
 }
 
 /**
- * Turns each final verdict that needs a person into one AlertEvent (and its Flow call), in one
- * transaction with the mark on the operation that it was done. A worker killed after the verdict
- * and before this pass leaves the mark unset: the next pass does it, late and once. Two workers at
- * once: the event is unique per operation and verdict, so the second transaction rolls back.
+ * Turns each final verdict that needs a person into one AlertEvent and its Flow call, then marks
+ * the operation done. No transaction (decision 005): each step is an insert keyed uniquely (event
+ * per operation and verdict, Flow call per event), so a step repeated after a crash or by a second
+ * worker changes nothing, and the mark comes last. A worker killed after the verdict and before
+ * this pass leaves the mark unset: the next pass does it, late and once.
  */
 export async function openAlertEvents(db: PrismaClient, contract: Contract, now: Date, limit = 500): Promise<number> {
   const owed = await db.operation.findMany({
@@ -75,22 +75,18 @@ export async function openAlertEvents(db: PrismaClient, contract: Contract, now:
       shop = { settings: await alertSettings(db, op.shop), enabled: new Set(usage.map((u) => u.definitionId)) };
       shops.set(op.shop, shop);
     }
-    const eventId = randomUUID();
-    const mark = db.operation.updateMany({ where: { id: op.id, status: op.status, alertedVerdict: op.alertedVerdict }, data: { alertedVerdict: op.status } });
-    const event = db.alertEvent.create({
-      data: { id: eventId, shop: op.shop, operationId: op.id, verdict: op.status, decidedAt: op.decidedAt ?? now, instantStatus: wantsInstant(shop.settings, op.status) ? "pending" : "not_wanted", createdAt: now },
-    });
-    const flow = flowDelivery(contract, op, eventId, shop.enabled, now);
-    try {
-      const steps: Prisma.PrismaPromise<unknown>[] = [mark, event];
-      if (flow) steps.push(db.alertDelivery.create({ data: flow }));
-      await db.$transaction(steps);
-      opened++;
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      // Another worker opened it, or the refund came back to a verdict it was already alerted for.
-      await db.operation.updateMany({ where: { id: op.id, status: op.status }, data: { alertedVerdict: op.status } });
-    }
+    const created = await createOnce(() =>
+      db.alertEvent.create({
+        data: { id: randomUUID(), shop: op.shop, operationId: op.id, verdict: op.status, decidedAt: op.decidedAt ?? now, instantStatus: wantsInstant(shop.settings, op.status) ? "pending" : "not_wanted", createdAt: now },
+      }),
+    );
+    if (created) opened++;
+    // Made now, or by a pass that stopped before its Flow call: the call is keyed by the event, so
+    // one already made (or a refund back at a verdict it was alerted for) adds nothing.
+    const event = await db.alertEvent.findUniqueOrThrow({ where: { operationId_verdict: { operationId: op.id, verdict: op.status } } });
+    const flow = flowDelivery(contract, op, event.id, shop.enabled, now);
+    if (flow) await createOnce(() => db.alertDelivery.create({ data: flow }));
+    await db.operation.updateMany({ where: { id: op.id, status: op.status }, data: { alertedVerdict: op.status } });
   }
   return opened;
 }

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { Prisma, type PrismaClient } from "@prisma/client";
+import type { PrismaClient } from "@prisma/client";
+import { createOnce } from "../db/create-once";
 import { z } from "zod";
 import { readLimited } from "../webhooks/authenticate.server";
 import { flowTriggerByDefinitionId } from "./flow-triggers";
@@ -36,13 +37,7 @@ export async function recordTriggerLifecycle(db: PrismaClient, callback: z.infer
   const reportedAt = new Date(callback.timestamp);
   const updated = await db.flowTriggerUsage.updateMany({ where: { ...key, reportedAt: { lt: reportedAt } }, data: { enabled: callback.has_enabled_flow, reportedAt } });
   if (updated.count) return "recorded";
-  try {
-    await db.flowTriggerUsage.create({ data: { ...key, enabled: callback.has_enabled_flow, reportedAt } });
-    return "recorded";
-  } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") return "stale";
-    throw error;
-  }
+  return (await createOnce(() => db.flowTriggerUsage.create({ data: { ...key, enabled: callback.has_enabled_flow, reportedAt } }))) ? "recorded" : "stale";
 }
 
 const answer = (status: number, message: string) => new Response(message, { status, headers: { "Content-Type": "text/plain" } });

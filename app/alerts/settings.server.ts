@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { Prisma, type AlertSettings, type PrismaClient } from "@prisma/client";
+import type { AlertSettings, Prisma, PrismaClient } from "@prisma/client";
+import { createOnce } from "../db/create-once";
 import { alertsSecretKey, sealSecret, secretUrlHint } from "./secret-box.server";
 import { messageDelivery } from "./deliver.server";
 import type { AlertMessage } from "./messages";
@@ -47,8 +48,6 @@ export function wantsInstant(settings: AlertSettingsView, verdict: string): bool
 
 export type SaveOutcome = { ok: true; settings: AlertSettingsView } | { ok: false; status: 409 | 422; fieldErrors: FieldErrors };
 
-const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
-
 /** Saves the form; a revision someone else has moved on from is a 409, never a silent overwrite. */
 export async function saveAlertSettings(db: PrismaClient, shop: string, input: AlertSettingsInput): Promise<SaveOutcome> {
   const data: Prisma.AlertSettingsUpdateInput = {
@@ -69,12 +68,7 @@ export async function saveAlertSettings(db: PrismaClient, shop: string, input: A
   const updated = await db.alertSettings.updateMany({ where: { shop, revision: input.revision }, data: data as Prisma.AlertSettingsUpdateManyMutationInput });
   if (!updated.count) {
     if (input.revision !== 0) return conflict;
-    try {
-      await db.alertSettings.create({ data: { ...(data as object), shop, revision: 1 } as Prisma.AlertSettingsCreateInput });
-    } catch (error) {
-      if (isUniqueViolation(error)) return conflict;
-      throw error;
-    }
+    if (!(await createOnce(() => db.alertSettings.create({ data: { ...(data as object), shop, revision: 1 } as Prisma.AlertSettingsCreateInput })))) return conflict;
   }
   return { ok: true, settings: await alertSettings(db, shop) };
 }

@@ -84,3 +84,6 @@ CREATE INDEX "Operation_status_alertedVerdict_idx" ON "Operation"("status", "ale
 
 -- Verdicts decided before alerts existed were already seen on the dashboard: they owe no alert.
 UPDATE "Operation" SET "alertedVerdict" = "status" WHERE "status" IN ('CONTRADICTED', 'FAILED', 'UNVERIFIABLE');
+
+-- When an event was taken into its group (a group left half-written by a crash is finished later).
+ALTER TABLE "AlertEvent" ADD COLUMN "groupedAt" DATETIME;

@@ -92,3 +92,6 @@ ALTER TABLE "AlertEvent" ADD CONSTRAINT "AlertEvent_operationId_fkey" FOREIGN KE
 
 -- Verdicts decided before alerts existed were already seen on the dashboard: they owe no alert.
 UPDATE "Operation" SET "alertedVerdict" = "status" WHERE "status" IN ('CONTRADICTED', 'FAILED', 'UNVERIFIABLE');
+
+-- When an event was taken into its group (a group left half-written by a crash is finished later).
+ALTER TABLE "AlertEvent" ADD COLUMN     "groupedAt" TIMESTAMP(3);
