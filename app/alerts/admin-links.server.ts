@@ -3,8 +3,10 @@
  * admin.shopify.com/store/{store}/apps/{client id}{path} opens the embedded app at /app{path}.
  * The demo's simulated admin stands in for admin.shopify.com.
  */
+export const storeName = (shop: string) => shop.replace(/\.myshopify\.com$/, "");
+
 export function adminAppUrl(shop: string, path = ""): string {
-  const store = shop.replace(/\.myshopify\.com$/, "");
+  const store = storeName(shop);
   const simulated = process.env.SIMULATED_ADMIN_ORIGIN;
   if (simulated) return `${simulated}/store/${store}/apps/refund-verifier${path}`;
   return `https://admin.shopify.com/store/${store}/apps/${process.env.SHOPIFY_API_KEY ?? ""}${path}`;

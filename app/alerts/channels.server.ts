@@ -32,9 +32,18 @@ export async function postToSlack(url: string, message: unknown): Promise<SendOu
   }
   const body = (await response.text().catch(() => "")).slice(0, 200);
   if (response.ok) return { kind: "delivered" };
-  if (response.status === 429) return { kind: "retry", error: "Slack asked to slow down (429).", afterMs: Number(response.headers.get("retry-after") ?? 30) * 1000 };
-  if (response.status >= 500) return { kind: "retry", error: `Slack answered ${response.status}${body ? `: ${body}` : ""}.` };
+  if (response.status === 429) return { kind: "retry", error: "Slack asked to slow down (429).", afterMs: (Number(response.headers.get("retry-after")) || 30) * 1000 };
+  // 503: Slack took nothing. 500, 502, 504: its edge may have answered after the post went through.
+  if (response.status === 503) return { kind: "retry", error: `Slack answered 503${body ? `: ${body}` : ""}.` };
+  if (response.status >= 500) return { kind: "uncertain", error: `Slack answered ${response.status}${body ? `: ${body}` : ""}: the message may or may not have been posted.` };
   return { kind: "failed", error: `Slack refused the message (${response.status}${body ? `: ${body}` : ""}). Check the webhook URL in the alert settings: it may have been revoked or its channel archived.` };
+}
+
+/** Errors nodemailer raises before any mail was handed over: no host, no connection, no greeting. */
+function beforeTheMailTransaction(failure: { code?: string; originalCode?: string; timeoutType?: string; message: string }): boolean {
+  if (failure.timeoutType && ["CONNECT_TIMEOUT", "GREETING_TIMEOUT", "UPGRADE_TIMEOUT"].includes(failure.timeoutType)) return true;
+  if (failure.code === "EDNS") return true;
+  return NOT_CONNECTED.has(failure.originalCode ?? failure.code ?? "") || /\b(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)\b/.test(failure.message);
 }
 
 let mailer: { url: string; transport: Transporter } | undefined;
@@ -60,12 +69,12 @@ export async function sendEmail(email: Email, env: Record<string, string | undef
     await mailTransport(env.SMTP_URL).sendMail({ from: env.ALERTS_FROM || "Refund Verifier <alerts@refund-verifier.invalid>", to: email.to, subject: email.subject, text: email.text, html: email.html, messageId: email.messageId });
     return { kind: "delivered" };
   } catch (error) {
-    const failure = error as Error & { code?: string; responseCode?: number; command?: string; response?: string };
+    const failure = error as Error & { code?: string; originalCode?: string; timeoutType?: string; responseCode?: number; response?: string };
     const said = failure.response ? `: ${failure.response}` : "";
     if (failure.responseCode && failure.responseCode >= 500) return { kind: "failed", error: `The mail server refused the message (${failure.responseCode}${said}).` };
     if (failure.responseCode && failure.responseCode >= 400) return { kind: "retry", error: `The mail server asked to try later (${failure.responseCode}${said}).` };
-    // Lost after the message was handed over: it may have been accepted.
-    if (failure.command === "DATA" || failure.command === "DATA_END") return { kind: "uncertain", error: `The connection to the mail server broke while sending (${failure.code ?? failure.message}): it may or may not have arrived.` };
-    return { kind: "retry", error: `The mail server could not be reached (${failure.message}).` };
+    if (beforeTheMailTransaction(failure)) return { kind: "retry", error: `The mail server could not be reached (${failure.message}).` };
+    // No answer after the connection was up: the message may have been accepted.
+    return { kind: "uncertain", error: `The connection to the mail server broke while sending (${failure.message}): it may or may not have arrived.` };
   }
 }

@@ -8,6 +8,8 @@ import type { AlertSettingsView, Channel } from "./settings.server";
 
 export const MAX_ATTEMPTS = 8;
 const SEND_LEASE_MS = 60_000;
+/** A send still unanswered after this is given up as uncertain, well inside its lease. */
+const SEND_DEADLINE_MS = 45_000;
 
 /** One email or Slack message of an alert, digest or test, for the delivery log; `dedupeKey` makes it once. */
 export function messageDelivery(shop: string, settings: AlertSettingsView, channel: Channel, message: AlertMessage, fields: { kind: string; dedupeKey: string; eventCount?: number; now: Date }): Prisma.AlertDeliveryCreateInput {
@@ -64,6 +66,15 @@ async function sendToSlack(db: PrismaClient, delivery: AlertDelivery): Promise<S
 }
 
 function send(deps: DeliverDeps, delivery: AlertDelivery): Promise<SendOutcome & { free?: boolean }> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<SendOutcome>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: "uncertain", error: `No answer within ${SEND_DEADLINE_MS / 1000} s: it may or may not have arrived.` }), SEND_DEADLINE_MS);
+    timer.unref();
+  });
+  return Promise.race([sendOnChannel(deps, delivery), deadline]).finally(() => clearTimeout(timer));
+}
+
+function sendOnChannel(deps: DeliverDeps, delivery: AlertDelivery): Promise<SendOutcome & { free?: boolean }> {
   if (delivery.channel === "flow") return sendToFlow(deps.gateway, delivery);
   if (delivery.channel === "slack") return sendToSlack(deps.db, delivery);
   const { html } = JSON.parse(delivery.payload) as { html: string };
@@ -86,9 +97,10 @@ export interface DeliverDeps {
  */
 export async function deliverDue(deps: DeliverDeps, limit = 50): Promise<{ delivered: number; failed: number }> {
   const { db } = deps;
+  // The claim stays with its owner: if it is still alive, its outcome overwrites this one.
   await db.alertDelivery.updateMany({
     where: { status: "sending", claimedUntil: { lt: deps.now() } },
-    data: { status: "uncertain", claimedBy: null, error: "The app stopped while sending this: it may or may not have arrived, so it is not sent again on its own." },
+    data: { status: "uncertain", error: "The app stopped while sending this: it may or may not have arrived, so it is not sent again on its own." },
   });
   const due = await db.alertDelivery.findMany({ where: { status: "pending", nextAttemptAt: { lte: deps.now() } }, orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }], take: limit });
   const result = { delivered: 0, failed: 0 };
@@ -98,7 +110,10 @@ export async function deliverDue(deps: DeliverDeps, limit = 50): Promise<{ deliv
       data: { status: "sending", claimedBy: deps.workerId, claimedUntil: new Date(deps.now().getTime() + SEND_LEASE_MS), attempts: { increment: 1 } },
     });
     if (!claimed.count) continue;
-    const outcome = await send(deps, delivery).catch((error: Error): SendOutcome => ({ kind: "retry", error: error.message }));
+    const uninstalled = (await db.shopState.findUnique({ where: { shop: delivery.shop }, select: { uninstalledAt: true } }))?.uninstalledAt;
+    const outcome: SendOutcome & { free?: boolean } = uninstalled
+      ? { kind: "failed", error: "Not sent: the app was uninstalled." }
+      : await send(deps, delivery).catch((error: Error): SendOutcome => ({ kind: "retry", error: error.message }));
     const attempts = delivery.attempts + (outcome.kind === "retry" && "free" in outcome && outcome.free ? 0 : 1);
     const at = deps.now();
     const data: Prisma.AlertDeliveryUpdateManyMutationInput =
@@ -110,7 +125,7 @@ export async function deliverDue(deps: DeliverDeps, limit = 50): Promise<{ deliv
             ? { status: "failed", attempts, error: `Gave up after ${attempts} tries. The last: ${outcome.error}` }
             : { status: outcome.kind, error: outcome.error };
     // The claim's owner writes the outcome even if its lease ran out meanwhile: what happened wins over "uncertain".
-    await db.alertDelivery.updateMany({ where: { id: delivery.id, claimedBy: deps.workerId }, data: { ...data, claimedBy: null, claimedUntil: null } });
+    await db.alertDelivery.updateMany({ where: { id: delivery.id, claimedBy: deps.workerId, status: { in: ["sending", "uncertain"] } }, data: { ...data, claimedBy: null, claimedUntil: null } });
     if (outcome.kind === "delivered") result.delivered++;
     if (outcome.kind === "failed") result.failed++;
   }

@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { shopSettings } from "../shops/profile.server";
-import { dayIn, startOfDay } from "../dashboard/filters";
+import { addDays, dayIn, startOfDay } from "../dashboard/filters";
 import { adminAppUrl } from "./admin-links.server";
 import { messageDelivery } from "./deliver.server";
 import { createOnce } from "../db/create-once";
@@ -10,7 +10,15 @@ import { alertItem, shopNameOf } from "./events.server";
 import { digestMessage, type DigestSummary } from "./messages";
 import { channelsOf, settingsView } from "./settings.server";
 
-const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+const unreadable = new Map<string, number>();
+
+async function timeZoneFromShopify(db: PrismaClient, gateway: ShopifyGateway, shop: string, now: Date): Promise<string> {
+  if ((unreadable.get(shop) ?? -Infinity) > now.getTime() - 600_000) return "UTC";
+  const { timeZone, known } = await shopSettings(db, gateway, shop);
+  if (!known) unreadable.set(shop, now.getTime());
+  return timeZone;
+}
 
 /** The hour (0-23) of an instant on the clocks of a time zone. */
 export function hourIn(instant: Date, timeZone: string): number {
@@ -50,7 +58,7 @@ export async function digestSummary(db: PrismaClient, contract: Contract, shop: 
  * shop's IANA time zone from Shopify). The delivery key carries the local day, so several workers
  * and restarts still send it once; a worker that was down at that hour sends it when it is back.
  */
-export async function sendDueDigests(db: PrismaClient, gateway: ShopifyGateway, contract: Contract, now: Date): Promise<number> {
+export async function queueDueDigests(db: PrismaClient, gateway: ShopifyGateway, contract: Contract, now: Date): Promise<number> {
   const candidates = await db.alertSettings.findMany({ where: { delivery: { in: ["digest", "both"] } } });
   let queued = 0;
   for (const row of candidates) {
@@ -58,8 +66,8 @@ export async function sendDueDigests(db: PrismaClient, gateway: ShopifyGateway, 
     const channels = channelsOf(settings);
     const state = await db.shopState.findUnique({ where: { shop: row.shop }, select: { ianaTimezone: true, uninstalledAt: true } });
     if (!channels.length || state?.uninstalledAt) continue;
-    // The shop's own time zone, read from Shopify once if the screens have not yet.
-    const timeZone = state?.ianaTimezone ?? (await shopSettings(db, gateway, row.shop)).timeZone;
+    // The shop's own time zone, read from Shopify once if the screens have not yet (a failed read is not asked again for 10 minutes).
+    const timeZone = state?.ianaTimezone ?? (await timeZoneFromShopify(db, gateway, row.shop, now));
     if (hourIn(now, timeZone) < settings.digestHour) continue;
     const today = dayIn(now, timeZone);
     const keyOf = (channel: string) => `digest:${row.shop}:${today}:${channel}`;

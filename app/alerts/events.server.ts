@@ -9,10 +9,11 @@ import { money } from "../evidence/lead";
 import { adminAppUrl, evidencePath } from "./admin-links.server";
 import { flowPayload, flowTriggerFor } from "./flow-triggers";
 import type { AlertItem } from "./messages";
-import { alertSettings, wantsInstant } from "./settings.server";
+import { ALERT_VERDICTS } from "./settings-form";
+import { alertSettings, DEFAULT_ALERT_SETTINGS, wantsInstant } from "./settings.server";
 
 /** Final verdicts a person must look at: these alert, reach Flow and fill the digest. */
-export const NEEDS_PERSON = ["CONTRADICTED", "FAILED", "UNVERIFIABLE"];
+export const NEEDS_PERSON: readonly string[] = ALERT_VERDICTS;
 
 /** The contract an operation was judged by (its reasons' words come from it). */
 export function contractOf(fallback: Contract, op: Pick<Operation, "contractId" | "contractVersion">): Contract {
@@ -27,12 +28,12 @@ export async function shopTimeZoneOf(db: PrismaClient, shop: string): Promise<st
   return (await db.shopState.findUnique({ where: { shop }, select: { ianaTimezone: true } }))?.ianaTimezone ?? "UTC";
 }
 
-export const shopNameOf = (shop: string) => shop.replace(/\.myshopify\.com$/, "");
+export { storeName as shopNameOf } from "./admin-links.server";
 
 /** The Flow call a verdict owes, when the shop has an enabled workflow on its trigger. */
 function flowDelivery(contract: Contract, op: Operation, eventId: string, enabled: Set<string>, now: Date): Prisma.AlertDeliveryCreateInput | null {
   const trigger = flowTriggerFor(op.status);
-  if (!trigger || !(enabled.has(trigger.handle) || enabled.has(trigger.name))) return null;
+  if (!trigger || !enabled.has(trigger.handle)) return null;
   const item = alertItem(contract, op);
   const reasons = (JSON.parse(op.reasons) as string[]).map((id) => reasonInWords(contractOf(contract, op), op.status, id));
   const payload = flowPayload({ ...item.row, verdict: op.status, reasons: reasons.length ? reasons : [item.row.reasonText], refundGid: op.refundGid, orderGid: op.orderGid, evidenceUrl: item.evidenceUrl });
@@ -71,8 +72,10 @@ export async function openAlertEvents(db: PrismaClient, contract: Contract, now:
   for (const op of owed) {
     let shop = shops.get(op.shop);
     if (!shop) {
-      const usage = await db.flowTriggerUsage.findMany({ where: { shop: op.shop, enabled: true }, select: { definitionId: true } });
-      shop = { settings: await alertSettings(db, op.shop), enabled: new Set(usage.map((u) => u.definitionId)) };
+      const state = await db.shopState.findUnique({ where: { shop: op.shop }, select: { uninstalledAt: true } });
+      const usage = state?.uninstalledAt ? [] : await db.flowTriggerUsage.findMany({ where: { shop: op.shop, enabled: true }, select: { definitionId: true } });
+      // A shop that removed the app hears nothing more; its events are kept for the record.
+      shop = { settings: state?.uninstalledAt ? { ...DEFAULT_ALERT_SETTINGS, verdicts: [] } : await alertSettings(db, op.shop), enabled: new Set(usage.map((u) => u.definitionId)) };
       shops.set(op.shop, shop);
     }
     const created = await createOnce(() =>

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { createOnce } from "../db/create-once";
 import { z } from "zod";
+import { logger } from "../logging/logger.server";
 import { readLimited } from "../webhooks/authenticate.server";
 import { flowTriggerByDefinitionId } from "./flow-triggers";
 
@@ -22,7 +23,7 @@ export const LifecycleCallback = z.object({
   timestamp: z.string().datetime({ offset: true }),
 });
 
-export type LifecycleOutcome = "recorded" | "stale" | "unknown_trigger" | "not_installed";
+export type LifecycleOutcome = "recorded" | "stale" | "unknown_trigger";
 
 /**
  * Keeps, per shop and trigger, whether a workflow uses it. Shopify's rule: a callback with a newer
@@ -31,18 +32,19 @@ export type LifecycleOutcome = "recorded" | "stale" | "unknown_trigger" | "not_i
 export async function recordTriggerLifecycle(db: PrismaClient, callback: z.infer<typeof LifecycleCallback>): Promise<LifecycleOutcome> {
   const trigger = flowTriggerByDefinitionId(callback.flow_trigger_definition_id);
   if (!trigger) return "unknown_trigger";
-  const shop = callback.shopify_domain;
-  if (!(await db.session.findFirst({ where: { shop, isOnline: false }, select: { id: true } }))) return "not_installed";
-  const key = { shop, definitionId: trigger.handle };
+  // Kept even before the shop's first visit has stored its session (managed install): Flow may call first.
+  const key = { shop: callback.shopify_domain, definitionId: trigger.handle };
   const reportedAt = new Date(callback.timestamp);
-  const updated = await db.flowTriggerUsage.updateMany({ where: { ...key, reportedAt: { lt: reportedAt } }, data: { enabled: callback.has_enabled_flow, reportedAt } });
-  if (updated.count) return "recorded";
-  return (await createOnce(() => db.flowTriggerUsage.create({ data: { ...key, enabled: callback.has_enabled_flow, reportedAt } }))) ? "recorded" : "stale";
+  const newer = () => db.flowTriggerUsage.updateMany({ where: { ...key, reportedAt: { lt: reportedAt } }, data: { enabled: callback.has_enabled_flow, reportedAt } });
+  if ((await newer()).count) return "recorded";
+  if (await createOnce(() => db.flowTriggerUsage.create({ data: { ...key, enabled: callback.has_enabled_flow, reportedAt } }))) return "recorded";
+  // Another callback created the row meanwhile: this one still wins if it is the newer.
+  return (await newer()).count ? "recorded" : "stale";
 }
 
 const answer = (status: number, message: string) => new Response(message, { status, headers: { "Content-Type": "text/plain" } });
 
-/** POST /flow/trigger-lifecycle: a body not signed with the app's secret is refused (401) before it is parsed, and stored nowhere. */
+/** POST /flow/trigger-lifecycle: a body not signed with the app's secret is refused (401) before it is parsed, and stored nowhere; a malformed one is a 400. */
 export async function handleTriggerLifecycle(db: PrismaClient, request: Request, secret = process.env.SHOPIFY_API_SECRET ?? ""): Promise<Response> {
   if (request.method !== "POST") return answer(405, "Method Not Allowed");
   let rawBody: string;
@@ -61,8 +63,9 @@ export async function handleTriggerLifecycle(db: PrismaClient, request: Request,
   }
   const parsed = LifecycleCallback.safeParse(json);
   if (!parsed.success) return answer(400, `Not a Flow trigger lifecycle callback: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  // Any answer but 2xx stops the merchant from turning the workflow on: a trigger this app does not
+  // know is acknowledged and logged, not refused.
   const outcome = await recordTriggerLifecycle(db, parsed.data);
-  if (outcome === "unknown_trigger") return answer(422, `This app has no Flow trigger named ${parsed.data.flow_trigger_definition_id}`);
-  if (outcome === "not_installed") return answer(404, `The app is not installed on ${parsed.data.shopify_domain}`);
+  if (outcome === "unknown_trigger") logger.warn({ shop: parsed.data.shopify_domain, definitionId: parsed.data.flow_trigger_definition_id }, "Flow lifecycle callback for a trigger this app does not have");
   return answer(200, outcome);
 }

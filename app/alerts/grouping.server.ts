@@ -18,7 +18,8 @@ export interface GroupingTiming {
 export const DEFAULT_GROUPING: GroupingTiming = { quietMs: 30_000, maxWaitMs: 120_000 };
 
 export function groupingFromEnv(env: Record<string, string | undefined> = process.env): GroupingTiming {
-  return { quietMs: Number(env.ALERT_QUIET_MS || DEFAULT_GROUPING.quietMs), maxWaitMs: Number(env.ALERT_MAX_WAIT_MS || DEFAULT_GROUPING.maxWaitMs) };
+  const ms = (value: string | undefined, fallback: number) => (Number.isFinite(Number(value)) && Number(value) >= 0 && value !== "" && value !== undefined ? Number(value) : fallback);
+  return { quietMs: ms(env.ALERT_QUIET_MS, DEFAULT_GROUPING.quietMs), maxWaitMs: ms(env.ALERT_MAX_WAIT_MS, DEFAULT_GROUPING.maxWaitMs) };
 }
 
 const MAX_PER_MESSAGE = 500;

@@ -1,6 +1,6 @@
 import type { Contract } from "../contracts/schema";
 import { deliverDue, type DeliverDeps } from "./deliver.server";
-import { sendDueDigests } from "./digest.server";
+import { queueDueDigests } from "./digest.server";
 import { openAlertEvents } from "./events.server";
 import { groupInstantAlerts, type GroupingTiming } from "./grouping.server";
 
@@ -16,10 +16,19 @@ export interface AlertPassResult {
  * One round of the alert work, in order: verdicts become events (and Flow calls), events become
  * grouped messages, the digest is queued at its hour, and whatever is due is sent.
  */
-export async function runAlertPasses(deps: DeliverDeps & { contract: Contract; grouping: GroupingTiming }): Promise<AlertPassResult> {
-  const events = await openAlertEvents(deps.db, deps.contract, deps.now());
-  const messages = await groupInstantAlerts(deps.db, deps.contract, deps.now(), deps.grouping);
-  const digests = await sendDueDigests(deps.db, deps.gateway, deps.contract, deps.now());
-  const sent = await deliverDue(deps);
+export async function runAlertPasses(deps: DeliverDeps & { contract: Contract; grouping: GroupingTiming; log?: (message: string, fields?: Record<string, unknown>) => void }): Promise<AlertPassResult> {
+  // Each stage on its own: one that fails (a database hiccup) must not hold up the others' sends.
+  const stage = async <T>(name: string, run: () => Promise<T>, fallback: T): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      deps.log?.("alert stage failed", { stage: name, error: (error as Error).message });
+      return fallback;
+    }
+  };
+  const events = await stage("events", () => openAlertEvents(deps.db, deps.contract, deps.now()), 0);
+  const messages = await stage("grouping", () => groupInstantAlerts(deps.db, deps.contract, deps.now(), deps.grouping), 0);
+  const digests = await stage("digest", () => queueDueDigests(deps.db, deps.gateway, deps.contract, deps.now()), 0);
+  const sent = await stage("delivery", () => deliverDue(deps), { delivered: 0, failed: 0 });
   return { events, messages, digests, ...sent };
 }

@@ -26,7 +26,8 @@ export function openSecret(sealedText: string, key: Buffer): string {
   const [version, body] = sealedText.split(":");
   if (version !== VERSION || !body) throw new SecretKeyError("not a sealed secret");
   const bytes = Buffer.from(body, "base64");
-  const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12));
+  if (bytes.length < 28) throw new SecretKeyError("sealed secret too short");
+  const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12), { authTagLength: 16 });
   decipher.setAuthTag(bytes.subarray(12, 28));
   return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
 }

@@ -47,7 +47,7 @@ export function dayIn(instant: Date, timeZone: string): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(instant);
 }
 
-const addDays = (dayText: string, days: number) => new Date(Date.parse(dayText) + days * 86_400_000).toISOString().slice(0, 10);
+export const addDays = (dayText: string, days: number) => new Date(Date.parse(dayText) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** How far a time zone is ahead of UTC at an instant, in ms. */
 function offsetAt(instant: number, timeZone: string): number {

@@ -20,6 +20,8 @@ export const REDACTED_PATHS = [
   '*.headers["x-shopify-access-token"]',
   "webhookUrl",
   "*.webhookUrl",
+  "slackUrl",
+  "*.slackUrl",
 ];
 
 /** JSON lines on stdout (or `destination`), at LOG_LEVEL (default info). */

@@ -13,6 +13,7 @@ export async function stopObservingShop(db: PrismaClient, shop: string, now: Dat
   await db.session.deleteMany({ where: { shop } });
   // Nothing more is sent for a shop that removed the app; the log says why.
   await db.alertDelivery.updateMany({ where: { shop, status: "pending" }, data: { status: "failed", error: "Not sent: the app was uninstalled." } });
+  await db.alertEvent.updateMany({ where: { shop, instantStatus: "pending" }, data: { instantStatus: "not_wanted" } });
 }
 
 /** shop/redact (48 hours after uninstall): everything the app holds for the shop. */

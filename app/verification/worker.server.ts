@@ -101,7 +101,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   }
 
   const alertGrouping = options.alertGrouping ?? groupingFromEnv();
-  const runAlerts = () => runAlertPasses({ db: database, gateway, now, workerId, contract: REFUND_CREATED.contract, grouping: alertGrouping });
+  const runAlerts = () => runAlertPasses({ db: database, gateway, now, workerId, contract: REFUND_CREATED.contract, grouping: alertGrouping, log });
 
   async function verifyOnce() {
     const pass = await processDue(deps);

@@ -1,4 +1,7 @@
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { processDue } from "../../app/verification/runtime.server";
 import { dayIn, startOfDay } from "../../app/dashboard/filters";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { startMailbox, type Mailbox } from "../support/mailbox";
@@ -109,7 +112,7 @@ describe("Shopify Flow triggers", () => {
     expect(h.app.shopify.flow.calls.length).toBe(before);
   });
 
-  it("refuses a lifecycle callback with a bad signature (401) and stores nothing; a malformed one is a 400, an unknown shop a 404", async () => {
+  it("refuses a lifecycle callback with a bad signature (401) and stores nothing; a malformed one is a 400; a trigger it does not know is acknowledged, not stored", async () => {
     const shop = await newShop("flow-forged");
     const body = JSON.stringify({ flow_trigger_definition_id: "refund-contradicted", has_enabled_flow: true, shop_id: 1, shopify_domain: shop.domain, timestamp: new Date().toISOString() });
     const post = (text: string, hmac: string) => fetch(`${h.app.url}/flow/trigger-lifecycle`, { method: "POST", headers: { "Content-Type": "application/json", "X-Shopify-Hmac-Sha256": hmac }, body: text });
@@ -122,9 +125,14 @@ describe("Shopify Flow triggers", () => {
     const wrongShape = JSON.stringify({ has_enabled_flow: "yes" });
     const refused = await post(wrongShape, signBody(wrongShape, TEST_APP.secret));
     expect([refused.status, await refused.text()]).toEqual([400, expect.stringContaining("flow_trigger_definition_id")]);
-    const stranger = body.replace(shop.domain, "not-installed.myshopify.com");
-    expect((await post(stranger, signBody(stranger, TEST_APP.secret))).status).toBe(404);
-    expect(await h.db.flowTriggerUsage.count({ where: { shop: { in: [shop.domain, "not-installed.myshopify.com"] } } })).toBe(0);
+    const unknown = body.replace('"refund-contradicted"', '"Refund created"');
+    const acknowledged = await post(unknown, signBody(unknown, TEST_APP.secret));
+    expect([acknowledged.status, await acknowledged.text()]).toEqual([200, "unknown_trigger"]);
+    expect(await h.db.flowTriggerUsage.count({ where: { shop: shop.domain } })).toBe(0);
+    // Flow may call before the merchant's first visit stored a session (managed install): kept, so the workflow can be turned on.
+    const early = body.replace(shop.domain, "not-opened-yet.myshopify.com");
+    expect((await post(early, signBody(early, TEST_APP.secret))).status).toBe(200);
+    expect(await h.db.flowTriggerUsage.count({ where: { shop: "not-opened-yet.myshopify.com" } })).toBe(1);
     expect((await post(body, signBody(body, TEST_APP.secret))).status).toBe(200);
     expect(await h.db.flowTriggerUsage.findMany({ where: { shop: shop.domain } })).toMatchObject([{ definitionId: "refund-contradicted", enabled: true }]);
   });
@@ -208,7 +216,7 @@ describe("email and Slack alerts", () => {
     ]);
   });
 
-  it("an unreachable mail server and a Slack 5xx are tried again later; a Slack 404 is not delivered, with why; verdicts are not held up", async () => {
+  it("an unreachable mail server and a Slack 503 are tried again later; a Slack 404 is not delivered, with why, and a person can send it again", async () => {
     const shop = await newShop("faults");
     await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] });
     const smtpUrl = process.env.SMTP_URL;
@@ -291,3 +299,125 @@ describe("the daily digest", () => {
     expect(mailbox.messages).toHaveLength(2);
   });
 });
+
+describe("at most once", () => {
+  it("a verdict whose alert pass never ran is owed: two workers later send one alert", async () => {
+    const shop = await newShop("owed");
+    await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", verdicts: ["CONTRADICTED"] });
+    const { refunds } = await duplicates(shop, 2);
+    // Verification alone, as a worker killed right after its verdicts leaves things.
+    for (let i = 0; i < 5; i++) {
+      await processDue(h.worker.deps);
+      h.clock.advance(21_000);
+    }
+    const ops = await h.db.operation.findMany({ where: { refundGid: { in: refunds.map((r) => refundGid(r.id)) } } });
+    expect(ops.map((op) => [op.status, op.alertedVerdict])).toEqual([
+      ["CONTRADICTED", null],
+      ["CONTRADICTED", null],
+    ]);
+    await Promise.all([h.worker.runAlerts(), h.newWorker().runAlerts()]);
+    h.clock.advance(31_000);
+    await Promise.all([h.worker.runAlerts(), h.newWorker().runAlerts()]);
+    await h.worker.runAlerts();
+    expect(mailbox.messages).toHaveLength(1);
+    expect(await h.db.alertEvent.count({ where: { shop: shop.domain } })).toBe(2);
+  });
+
+  it("a mail server that drops the connection after the message is handed over: uncertain, never sent again on its own", async () => {
+    const shop = await newShop("dropped");
+    await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", verdicts: ["CONTRADICTED"] });
+    const dropping = await startDroppingSmtp();
+    const smtpUrl = process.env.SMTP_URL;
+    process.env.SMTP_URL = dropping.url;
+    try {
+      await duplicates(shop, 2);
+      await h.settle();
+      h.clock.advance(31_000);
+      await h.worker.runAlerts();
+      h.clock.advance(3600_000);
+      await h.worker.runAlerts();
+    } finally {
+      process.env.SMTP_URL = smtpUrl;
+      await dropping.close();
+    }
+    expect(dropping.messagesHandedOver()).toBe(1);
+    const [delivery] = await h.db.alertDelivery.findMany({ where: { shop: shop.domain } });
+    expect(delivery).toMatchObject({ status: "uncertain", attempts: 1, error: expect.stringMatching(/^The connection to the mail server broke while sending .*: it may or may not have arrived\.$/) });
+  });
+
+  it("a send whose worker died mid-way becomes uncertain when its claim runs out; a group left half-written is finished", async () => {
+    const shop = await newShop("half-done");
+    await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", verdicts: ["CONTRADICTED"] });
+    const { refunds } = await duplicates(shop, 2);
+    await h.settle();
+    // As a worker leaves them when killed: its events taken into a group with no message yet, and another send claimed.
+    const events = await h.db.alertEvent.findMany({ where: { shop: shop.domain } });
+    expect(events).toHaveLength(2);
+    await h.db.alertEvent.updateMany({ where: { shop: shop.domain }, data: { instantStatus: "grouping", groupId: "crashed-group", groupedAt: h.clock.now() } });
+    const stuck = await h.db.alertDelivery.create({
+      data: { shop: shop.domain, kind: "test", channel: "email", target: "ops@shop.test", subject: "claimed", body: "", payload: "{}", dedupeKey: "test:stuck", status: "sending", claimedBy: "worker-dead", claimedUntil: new Date(h.clock.ms + 60_000), nextAttemptAt: h.clock.now(), createdAt: h.clock.now() },
+    });
+    await h.worker.runAlerts();
+    expect(mailbox.messages).toHaveLength(0);
+    h.clock.advance(61_000);
+    await h.worker.runAlerts();
+    expect((await h.db.alertDelivery.findUniqueOrThrow({ where: { id: stuck.id } })).status).toBe("uncertain");
+    expect(mailbox.messages).toHaveLength(1);
+    expect(mailbox.messages[0].subject).toBe("Refund Verifier · half-done: 2 refunds need a look ($20.00)");
+    expect(await h.db.alertEvent.findMany({ where: { shop: shop.domain }, select: { instantStatus: true } })).toEqual([{ instantStatus: "grouped" }, { instantStatus: "grouped" }]);
+    expect(refunds).toHaveLength(2);
+  });
+
+  it("app/uninstalled while verdicts wait to be grouped: nothing is sent", async () => {
+    const shop = await newShop("leaving");
+    await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] });
+    h.app.shopify.webhookTarget = { appUrl: h.app.url };
+    await h.app.shopify.setFlowWorkflow(shop.domain, "refund-contradicted", true);
+    await duplicates(shop, 2);
+    await h.settle();
+    // Decided, their Flow calls made at once; the email and Slack message wait for the group to close.
+    const flowBefore = h.app.shopify.flow.calls.length;
+    expect(await h.db.alertEvent.count({ where: { shop: shop.domain, instantStatus: "pending" } })).toBe(2);
+    expect((await h.deliver(newDelivery("app/uninstalled", shop.domain, `{"id":1,"domain":"${shop.domain}"}`))).status).toBe(200);
+    h.clock.advance(31_000);
+    await h.worker.runAlerts();
+    expect(mailbox.messages).toHaveLength(0);
+    expect(slack.messages).toHaveLength(0);
+    expect(h.app.shopify.flow.calls.length).toBe(flowBefore);
+    expect(await h.db.alertDelivery.count({ where: { shop: shop.domain, channel: { not: "flow" } } })).toBe(0);
+  });
+});
+
+/** An SMTP server that takes the whole message, then drops the connection instead of answering 250. */
+async function startDroppingSmtp() {
+  let handedOver = 0;
+  const server = createServer((socket) => {
+    let inData = false;
+    let buffer = "";
+    socket.write("220 dropping.test ESMTP\r\n");
+    socket.on("data", (chunk) => {
+      buffer += chunk.toString();
+      if (inData) {
+        if (buffer.includes("\r\n.\r\n")) {
+          handedOver++;
+          socket.destroy();
+        }
+        return;
+      }
+      let end: number;
+      while ((end = buffer.indexOf("\r\n")) >= 0) {
+        const line = buffer.slice(0, end).toUpperCase();
+        buffer = buffer.slice(end + 2);
+        if (line.startsWith("EHLO")) socket.write("250-dropping.test\r\n250 8BITMIME\r\n");
+        else if (line.startsWith("DATA")) {
+          inData = true;
+          socket.write("354 go ahead\r\n");
+          return;
+        } else if (line.startsWith("QUIT")) socket.end("221 bye\r\n");
+        else socket.write("250 ok\r\n");
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`, messagesHandedOver: () => handedOver, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}

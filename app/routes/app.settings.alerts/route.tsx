@@ -42,7 +42,7 @@ export default function AlertsSettings() {
             )}
             {!data.server.email && (
               <Banner tone="warning" title="Email is not set up on this server">
-                Alerts to email addresses are recorded in the log below but not sent until whoever runs the app sets SMTP_URL.
+                Alerts to email addresses show in the delivery log below as not delivered until whoever runs the app sets SMTP_URL; use "Send again" after that.
               </Banner>
             )}
             <AlertSettingsForm key={data.settings.revision} settings={data.settings} slackOrigin={data.server.slackOrigin} result={result} />

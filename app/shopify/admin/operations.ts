@@ -132,11 +132,6 @@ export const SHOP_PROFILE_QUERY = `#graphql
   }
 `;
 
-/**
- * Requested costs by Shopify's published rules (objects 1, connections 2 + first × nodes, lists
- * with `first` first × element, `nodes(ids:)` per id, mutations 10 + selection). A test computes
- * each with the fake Shopify's calculator, so these cannot drift from the documents above.
- */
 /** Starts the shop's workflows that use one of the app's Flow triggers (extensions/flow-refund-*). */
 export const FLOW_TRIGGER_RECEIVE_MUTATION = `#graphql
   mutation FlowTriggerReceive($handle: String!, $payload: JSON!) {
@@ -149,6 +144,11 @@ export const FLOW_TRIGGER_RECEIVE_MUTATION = `#graphql
   }
 `;
 
+/**
+ * Requested costs by Shopify's published rules (objects 1, connections 2 + first × nodes, lists
+ * with `first` first × element, `nodes(ids:)` per id, mutations 10 + selection). A test computes
+ * each with the fake Shopify's calculator, so these cannot drift from the documents above.
+ */
 export const QUERY_COSTS = {
   /** Per refund in RefundReadback: nodes(ids:) is priced per id. */
   refundReadbackPerRefund: 13,
@@ -159,5 +159,6 @@ export const QUERY_COSTS = {
   orderRefunds: 23,
   refundSweep: 963,
   shopProfile: 1,
-  flowTriggerReceive: 10,
+  /** 10 for a mutation, 1 for its userErrors. */
+  flowTriggerReceive: 11,
 } as const;

@@ -34,6 +34,7 @@ CREATE TABLE "AlertEvent" (
     "decidedAt" DATETIME NOT NULL,
     "instantStatus" TEXT NOT NULL,
     "groupId" TEXT,
+    "groupedAt" DATETIME,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     CONSTRAINT "AlertEvent_operationId_fkey" FOREIGN KEY ("operationId") REFERENCES "Operation" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
@@ -64,6 +65,12 @@ CREATE TABLE "AlertDelivery" (
 CREATE INDEX "AlertEvent_shop_instantStatus_decidedAt_idx" ON "AlertEvent"("shop", "instantStatus", "decidedAt");
 
 -- CreateIndex
+CREATE INDEX "AlertEvent_instantStatus_decidedAt_idx" ON "AlertEvent"("instantStatus", "decidedAt");
+
+-- CreateIndex
+CREATE INDEX "AlertEvent_instantStatus_groupedAt_idx" ON "AlertEvent"("instantStatus", "groupedAt");
+
+-- CreateIndex
 CREATE INDEX "AlertEvent_groupId_idx" ON "AlertEvent"("groupId");
 
 -- CreateIndex
@@ -84,6 +91,3 @@ CREATE INDEX "Operation_status_alertedVerdict_idx" ON "Operation"("status", "ale
 
 -- Verdicts decided before alerts existed were already seen on the dashboard: they owe no alert.
 UPDATE "Operation" SET "alertedVerdict" = "status" WHERE "status" IN ('CONTRADICTED', 'FAILED', 'UNVERIFIABLE');
-
--- When an event was taken into its group (a group left half-written by a crash is finished later).
-ALTER TABLE "AlertEvent" ADD COLUMN "groupedAt" DATETIME;

@@ -36,6 +36,7 @@ CREATE TABLE "AlertEvent" (
     "decidedAt" TIMESTAMP(3) NOT NULL,
     "instantStatus" TEXT NOT NULL,
     "groupId" TEXT,
+    "groupedAt" TIMESTAMP(3),
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "AlertEvent_pkey" PRIMARY KEY ("id")
@@ -69,6 +70,12 @@ CREATE TABLE "AlertDelivery" (
 CREATE INDEX "AlertEvent_shop_instantStatus_decidedAt_idx" ON "AlertEvent"("shop", "instantStatus", "decidedAt");
 
 -- CreateIndex
+CREATE INDEX "AlertEvent_instantStatus_decidedAt_idx" ON "AlertEvent"("instantStatus", "decidedAt");
+
+-- CreateIndex
+CREATE INDEX "AlertEvent_instantStatus_groupedAt_idx" ON "AlertEvent"("instantStatus", "groupedAt");
+
+-- CreateIndex
 CREATE INDEX "AlertEvent_groupId_idx" ON "AlertEvent"("groupId");
 
 -- CreateIndex
@@ -92,6 +99,3 @@ ALTER TABLE "AlertEvent" ADD CONSTRAINT "AlertEvent_operationId_fkey" FOREIGN KE
 
 -- Verdicts decided before alerts existed were already seen on the dashboard: they owe no alert.
 UPDATE "Operation" SET "alertedVerdict" = "status" WHERE "status" IN ('CONTRADICTED', 'FAILED', 'UNVERIFIABLE');
-
--- When an event was taken into its group (a group left half-written by a crash is finished later).
-ALTER TABLE "AlertEvent" ADD COLUMN     "groupedAt" TIMESTAMP(3);
