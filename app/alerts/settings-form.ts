@@ -26,7 +26,7 @@ const email = z.string().email();
 function recipients(text: string, ctx: z.RefinementCtx): string[] {
   const list = [...new Set(text.split(/[\s,;]+/).map((part) => part.trim().toLowerCase()).filter(Boolean))];
   const invalid = list.filter((address) => !email.safeParse(address).success);
-  if (invalid.length) ctx.addIssue({ code: "custom", message: `Not an email address: ${invalid.slice(0, 3).join(", ")}. Separate addresses with commas.` });
+  if (invalid.length) ctx.addIssue({ code: "custom", message: `Not an email address: ${invalid.slice(0, 3).join(", ")}.` });
   if (list.length > MAX_RECIPIENTS) ctx.addIssue({ code: "custom", message: `At most ${MAX_RECIPIENTS} addresses.` });
   return list;
 }

@@ -18,7 +18,7 @@ describe("the alert settings form", () => {
     expect(parsed).toEqual({
       ok: false,
       fieldErrors: {
-        emailRecipients: "Not an email address: nobody, @x. Separate addresses with commas.",
+        emailRecipients: "Not an email address: nobody, @x.",
         delivery: "Choose instant alerts, a daily digest or both.",
         digestHour: "Choose an hour from 0 to 23.",
         verdicts: "Choose among Contradicted, Failed and Unverifiable.",

@@ -269,3 +269,20 @@ describe("first run", () => {
     await everyWidth("first-run");
   });
 });
+
+describe("alerts", () => {
+  it("the settings page and its delivery log pass axe and fit at 1280 and 390 px; a wrong address is named on its field", async () => {
+    await page.goto(storeUrl(SHOP, "/settings/alerts"));
+    await hydrated();
+    await app.getByRole("heading", { name: "Where alerts go" }).waitFor();
+    await landmarksAndTitle(/^Alerts · Refund Verifier$/);
+    await app.getByRole("heading", { name: "Delivery log" }).waitFor();
+    await everyWidth("alerts-settings");
+    await app.getByLabel("Email addresses").fill("owner@shop.example, not an address");
+    await app.getByRole("button", { name: "Save" }).click();
+    await app.getByText("Not an email address: not, an, address.").waitFor();
+    await everyWidth("alerts-settings-error", async () => {
+      await app.getByLabel("Email addresses").scrollIntoViewIfNeeded();
+    });
+  });
+});
