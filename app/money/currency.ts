@@ -23,12 +23,18 @@ export function fromMinorUnits(minor: bigint, currency: string): string {
   return formatDecimal({ units: minor, scale: currencyExponent(currency) });
 }
 
-/** For people: "$25.00", "¥1,200", "25.00 CHF" (Intl, from exact minor units). */
+/**
+ * For people, in a locale: "$25.00", "¥1,200", "CHF 25.00", "KWD 1.234", "1.234,50 €" (de-DE).
+ * Intl formats the exact decimal string (never a float on the way), with the currency's own digits.
+ */
 export function formatMoney(minor: bigint, currency: string, locale = "en-US"): string {
-  const exponent = currencyExponent(currency);
-  const text = fromMinorUnits(minor, currency);
-  const [whole, fraction = ""] = text.replace("-", "").split(".");
-  const grouped = new Intl.NumberFormat(locale, { useGrouping: true }).format(BigInt(whole));
-  const symbol = new Intl.NumberFormat(locale, { style: "currency", currency, currencyDisplay: "narrowSymbol" }).formatToParts(0).find((p) => p.type === "currency")?.value ?? currency;
-  return `${minor < 0n ? "-" : ""}${symbol}${grouped}${exponent ? `.${fraction}` : ""}`;
+  const digits = currencyExponent(currency);
+  const decimal = fromMinorUnits(minor, currency);
+  // Intl reads a string as an exact decimal (ES2023, Node 20, Chromium); TypeScript's lib still types format() for numbers.
+  try {
+    return new Intl.NumberFormat(locale, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(decimal as unknown as number);
+  } catch {
+    // A code Intl does not take (not three letters): the amount and the code as they are.
+    return `${decimal} ${currency}`;
+  }
 }

@@ -33,7 +33,7 @@ describe("instant alerts", () => {
       item({ status: "UNVERIFIABLE", classes: [], amount: "1.234", currency: "KWD", orderName: null, orderId: "77" }, "u"),
     ];
     const message = instantAlert("s", items, { reviewQueue: "https://q" }, "UTC");
-    expect(message.subject).toBe("Refund Verifier · s: 26 refunds need a look (¥1,000 + KWD1.234 + $2.40)");
+    expect(message.subject).toBe("Refund Verifier · s: 26 refunds need a look (¥1,000 + KWD\u00a01.234 + $2.40)");
     expect(message.text).toContain("26 refunds in s need a person: 24 × duplicate refund, 1 × failed at the payment gateway, 1 × no evidence in Shopify.");
     expect(message.text).toContain("…and 6 more in the review queue: https://q");
     expect(message.text.match(/^• /gm)).toHaveLength(20);
