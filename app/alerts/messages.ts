@@ -1,3 +1,4 @@
+import { FINAL_VERDICTS } from "../contracts/schema";
 import type { RefundRow } from "../dashboard/dashboard.server";
 import { classLabel, VERDICT_LABELS } from "../dashboard/reasons";
 import { money } from "../evidence/lead";
@@ -109,7 +110,7 @@ export interface DigestSummary {
   links: { dashboard: string; reviewQueue: string };
 }
 
-const DIGEST_VERDICTS = ["VERIFIED", "CONTRADICTED", "FAILED", "UNVERIFIABLE", "PENDING"];
+const DIGEST_VERDICTS = [...FINAL_VERDICTS, "PENDING"];
 
 function change(now: number, before: number): string {
   if (now === before) return "same as the day before";

@@ -2,10 +2,10 @@ import type { LoadedContract } from "./load";
 import { applyOperator, type ConditionStatus } from "./operators";
 import { valueAt, valuesAt } from "./paths";
 import type { ConditionGroup, PlannedCondition } from "./plan";
-import type { Bindings, Contract, ExpectedValue, Operator } from "./schema";
+import type { Bindings, Contract, ExpectedValue, Operator, VERDICTS } from "./schema";
 import { parseInstant } from "./values";
 
-export type Verdict = "VERIFIED" | "CONTRADICTED" | "FAILED" | "UNVERIFIABLE" | "PENDING";
+export type Verdict = (typeof VERDICTS)[number];
 
 export interface ConditionResult {
   id: string;

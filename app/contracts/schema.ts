@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { parseInstant } from "./values";
 
-export const PATH_ROOTS = ["input", "action", "operation", "observed"] as const;
 export const OPERATORS = ["eq", "ne", "gt", "gte", "lt", "lte", "in", "time_after", "time_before"] as const;
 export const EVIDENCE_LEVELS = ["E0", "E1", "E2", "E3", "E4"] as const;
-export const FINAL_VERDICTS = ["VERIFIED", "CONTRADICTED", "FAILED", "UNVERIFIABLE"] as const;
+/** Every verdict, the one list the engine, the screens, the filters, the CSV and the alerts use. */
+export const VERDICTS = ["PENDING", "VERIFIED", "CONTRADICTED", "FAILED", "UNVERIFIABLE"] as const;
+export const FINAL_VERDICTS = ["VERIFIED", "CONTRADICTED", "FAILED", "UNVERIFIABLE"] as const satisfies readonly (typeof VERDICTS)[number][];
 
 const pathPattern = /^\$(input|action|operation|observed)((\.[A-Za-z_][A-Za-z0-9_]*)|(\[(\d+|\*)\]))*$/;
 const pathMessage = "must be a path such as $observed.channel.field[0].name, rooted at $input, $action, $operation or $observed";

@@ -1,4 +1,6 @@
-export const VERDICTS = ["PENDING", "VERIFIED", "CONTRADICTED", "FAILED", "UNVERIFIABLE"] as const;
+import { VERDICTS } from "../contracts/schema";
+
+export { VERDICTS };
 export const ORIGINS = ["webhook", "reconciliation", "app"] as const;
 /** The contract's contradiction classes, by the short names people filter with. */
 export const CLASSES = { duplicate: "duplicate side effect", wrong_amount: "wrong amount", wrong_order: "wrong subject", pre_existing: "pre existing state" } as const;

@@ -27,6 +27,7 @@ import { loadDashboard, shopTimeZone } from "../dashboard/load.server";
 import { CLASSES, ORIGINS, type RangeKey } from "../dashboard/filters";
 import { Instant, ReviewBadge, VerdictBadge, adminOrderUrl, age, refundFormUrl, ORIGIN_LABELS } from "../dashboard/ui";
 import { VERDICT_LABELS, CLASS_LABELS } from "../dashboard/reasons";
+import { FINAL_VERDICTS } from "../contracts/schema";
 import { FirstRun } from "../onboarding/FirstRun";
 import { formatInstant } from "../time/format";
 
@@ -41,13 +42,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 /** The dashboard reloads its data this often while the tab is visible. */
 const REFRESH_MS = 15_000;
 
-const FIGURES = [
-  { status: "VERIFIED", label: "Verified" },
-  { status: "CONTRADICTED", label: "Contradicted" },
-  { status: "FAILED", label: "Gateway failed" },
-  { status: "UNVERIFIABLE", label: "Unverifiable" },
-  { status: "PENDING", label: "Pending" },
-] as const;
+const FIGURES = [...FINAL_VERDICTS, "PENDING" as const].map((status) => ({ status, label: VERDICT_LABELS[status] }));
 
 const REVIEW_LABELS: Record<string, string> = { open: "Needs review", resolved: "Resolved" };
 const RANGE_LABELS: Record<RangeKey, string> = { today: "Today", "7d": "Last 7 days", "30d": "Last 30 days", custom: "Custom dates" };

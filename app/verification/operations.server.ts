@@ -6,7 +6,6 @@ import { nextCheckAt } from "../contracts/timing";
 import { toMinorUnits } from "../money/currency";
 
 export type Origin = "webhook" | "reconciliation" | "app";
-export const FINAL_STATUSES = ["VERIFIED", "CONTRADICTED", "FAILED", "UNVERIFIABLE"] as const;
 
 export interface NewOperation {
   shop: string;

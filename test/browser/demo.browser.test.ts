@@ -37,6 +37,12 @@ afterAll(async () => {
 });
 
 describe("the demo in Chromium", () => {
+  it("serves the app's icons from public/", async () => {
+    const icon = await fetch(`${demo.appUrl}/favicon.svg`);
+    expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/svg+xml"]);
+    expect((await fetch(`${demo.appUrl}/app-icon-1200.png`)).headers.get("content-type")).toBe("image/png");
+  });
+
   it("dashboard: shows the figures and the refunds", async () => {
     await page.goto(demo.adminUrl);
     await app.getByRole("heading", { name: "Refunds", exact: true }).waitFor();

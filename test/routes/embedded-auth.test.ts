@@ -42,7 +42,11 @@ describe("GET /app (embedded)", () => {
     await installShop(db, app.shopify, SHOP);
     const forged = mintSessionToken({ shop: SHOP, apiKey: TEST_APP.apiKey, secret: "someone-elses-secret" });
     const response = await fetch(embeddedUrl(forged), { headers: { "User-Agent": CHROME_UA }, redirect: "manual" });
-    expect(response.status).not.toBe(200);
+    // Shopify's library sends the document request to the bounce page for a fresh token, dropping the forged one.
+    expect(response.status).toBe(302);
+    const location = response.headers.get("location") ?? "";
+    expect(location.startsWith("/auth/session-token?")).toBe(true);
+    expect(location).not.toContain(forged);
     expect(await response.text()).not.toContain("Watching this shop");
     const api = await fetch(`${app.url}/app`, { headers: { "User-Agent": CHROME_UA, Authorization: `Bearer ${forged}` }, redirect: "manual" });
     expect(api.status).toBe(401);

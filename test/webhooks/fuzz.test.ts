@@ -161,6 +161,7 @@ describe("bad input at the door", () => {
       }),
       { numRuns: 300 },
     );
-    expect(await db.session.count({ where: { shop: SHOP } })).toBeGreaterThanOrEqual(0);
+    // 300 malformed deliveries later the process still serves.
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
   }, 60_000);
 });
