@@ -6,7 +6,7 @@ import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "./shopify.server";
 import { allowSimulatedAdminToFrame } from "./shopify/loopback.server";
-import { startInAppWorker } from "./verification/worker.server";
+import { startInAppWorker } from "./worker/worker.server";
 
 startInAppWorker();
 

@@ -2,7 +2,7 @@
 // VERIFIER_WORKER=off beside it, or not: workers share the database and never take the same
 // operation twice.
 import { logger } from "../app/logging/logger.server";
-import { createWorker } from "../app/verification/worker.server";
+import { createWorker } from "../app/worker/worker.server";
 
 const worker = createWorker();
 worker.start();

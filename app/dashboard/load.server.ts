@@ -5,7 +5,7 @@ import { reasonInWords } from "./reasons";
 import { parseFilters } from "./filters";
 import { exportCsv } from "./export.server";
 import { shopSettings } from "../shops/profile.server";
-import { interactiveGateway } from "../verification/worker.server";
+import { interactiveGateway } from "../shopify/admin/interactive.server";
 
 /** The shop's time zone for the screens (UTC while Shopify has not told us). */
 export async function shopTimeZone(shop: string): Promise<string> {

@@ -2,7 +2,7 @@ import db from "../db.server";
 import { REFUND_CREATED } from "../contracts/registry.server";
 import { fromMinorUnits, toMinorUnits } from "../money/currency";
 import { loadOrderForRefund } from "../shopify/admin/refunds.server";
-import { interactiveGateway } from "../verification/worker.server";
+import { interactiveGateway } from "../shopify/admin/interactive.server";
 import { parseInstant } from "../contracts/values";
 import { fail, issueRefund, recentRefund, unsettledRecord, type IssueResult } from "./issue.server";
 import { parseRefundAction, type RefundSource } from "./form";

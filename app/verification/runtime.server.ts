@@ -7,7 +7,7 @@ import { claimDue, recordEvaluation, releaseClaim, StaleClaimError, type Observa
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readRefunds, type ReadbackBody } from "../shopify/admin/refund-readback.server";
 import { webhookEvidence } from "./webhook-evidence.server";
-import { syncRecordStatus } from "../refunds/sync.server";
+import { groupBy } from "../util/group-by";
 
 export interface RuntimeDeps {
   db: PrismaClient;
@@ -20,6 +20,8 @@ export interface RuntimeDeps {
   /** Operations claimed per pass. */
   batchLimit?: number;
   log?: (message: string, fields?: Record<string, unknown>) => void;
+  /** Called after each successful read-back (the worker wires refunds/ in: records follow their transactions). */
+  afterReadback?: (op: Operation, body: ReadbackBody, now: Date) => Promise<void>;
 }
 
 export interface PassResult {
@@ -93,8 +95,7 @@ export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
           provisional,
           ...(readback.ok ? readbackFacts(readback.body) : {}),
         });
-        // A refund issued in the app: its record's status follows what Shopify reports of the transaction.
-        if (op.origin === "app" && readback.ok) await syncRecordStatus(db, op.shop, op.refundGid, readback.body, deps.now());
+        if (readback.ok) await deps.afterReadback?.(op, readback.body, deps.now());
         if (recorded.verdict !== "PENDING") {
           result.decided++;
           deps.log?.("verdict", { shop, refund: op.refundGid, verdict: evaluation.verdict, reason: evaluation.reason });
@@ -106,17 +107,6 @@ export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
     }
   }
   return result;
-}
-
-export function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
 }
 
 /** The earliest time anything is due, for the loop to sleep until. */

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import { createPrismaClient } from "../../app/db/client";
-import type { Worker, WorkerOptions } from "../../app/verification/worker.server";
+import type { Worker, WorkerOptions } from "../../app/worker/worker.server";
 import type { FakeShop } from "../../fake-shopify/shop";
 import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS, type Delivery } from "../../fake-shopify/webhooks";
 import { startTestApp, type TestApp } from "./app-server";
@@ -43,7 +43,7 @@ export async function startVerificationHarness(
   await installShop(db, app.shopify, domain);
   const clock = new TestClock();
   app.shopify.webhookTarget = { appUrl: app.url };
-  const { createWorker } = await import("../../app/verification/worker.server");
+  const { createWorker } = await import("../../app/worker/worker.server");
   const quiet = () => undefined;
   // Sweeps every hour unless a test asks for the default (15 minutes) with sweepIntervalMs: undefined.
   const newWorker = (options: Partial<WorkerOptions> = {}) => createWorker({ db, now: clock.now, log: quiet, ...{ sweepIntervalMs: 3600_000 }, ...options });

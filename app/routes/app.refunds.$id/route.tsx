@@ -7,7 +7,7 @@ import { authenticateAdmin } from "../../shopify/admin-auth.server";
 import { refundDetail, refundAction } from "../../review/routes.server";
 import db from "../../db.server";
 import { shopSettings } from "../../shops/profile.server";
-import { interactiveGateway } from "../../verification/worker.server";
+import { interactiveGateway } from "../../shopify/admin/interactive.server";
 import { formatInstant } from "../../time/format";
 import conditionStyles from "../../dashboard/conditions.css?url";
 import { ReviewBadge, VerdictBadge, adminOrderUrl, ORIGIN_LABELS } from "../../dashboard/ui";

@@ -1,0 +1,28 @@
+import type { PrismaClient } from "@prisma/client";
+import type { LoadedContract } from "../contracts/load";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { DEFAULT_FIRST_LOOK_BACK_MS, DEFAULT_SWEEP_INTERVAL_MS, shopsDueForSweep, sweepShop } from "./reconcile.server";
+
+export interface SweepDeps {
+  db: PrismaClient;
+  contract: LoadedContract;
+  gateway: ShopifyGateway;
+  now: () => Date;
+  log: (message: string, fields?: Record<string, unknown>) => void;
+  sweepIntervalMs?: number;
+}
+
+/** The worker's reconciliation pass: every shop due for a sweep reads its recently updated orders for refunds whose webhook was lost. */
+export function sweepPass(deps: SweepDeps): () => Promise<number> {
+  const intervalMs = deps.sweepIntervalMs ?? Number(process.env.VERIFIER_SWEEP_INTERVAL_MS || DEFAULT_SWEEP_INTERVAL_MS);
+  const firstLookBackMs = Number(process.env.VERIFIER_FIRST_SWEEP_LOOKBACK_MS || DEFAULT_FIRST_LOOK_BACK_MS);
+  return async () => {
+    let opened = 0;
+    for (const shop of await shopsDueForSweep(deps.db, deps.now(), intervalMs)) {
+      const sweep = await sweepShop(deps.db, deps.gateway, deps.contract, shop, deps.now(), firstLookBackMs);
+      opened += sweep.opened;
+      if (!sweep.completed) deps.log("sweep paused; it resumes from its cursor", { shop, error: sweep.error });
+    }
+    return opened;
+  };
+}
