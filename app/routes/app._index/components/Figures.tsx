@@ -1,0 +1,55 @@
+import { Banner, BlockStack, Card, InlineGrid, InlineStack, Link, Text } from "@shopify/polaris";
+import { VerdictBadge } from "../../../dashboard/ui";
+import { VERDICT_LABELS } from "../../../dashboard/reasons";
+import { FINAL_VERDICTS } from "../../../contracts/schema";
+import type { DashboardData } from "../route";
+
+const FIGURES = [...FINAL_VERDICTS, "PENDING" as const].map((status) => ({ status, label: VERDICT_LABELS[status] }));
+
+export function Figures({ figures }: { figures: DashboardData["figures"] }) {
+  return (
+    <InlineGrid columns={{ xs: 3, md: 6 }} gap={{ xs: "200", md: "300" }}>
+      {FIGURES.map(({ status, label }) => (
+        <Card key={status}>
+          <BlockStack gap="100">
+            <InlineStack gap="100" blockAlign="center">
+              <VerdictBadge status={status} />
+            </InlineStack>
+            <Text as="p" variant="heading2xl" id={`figure-${status.toLowerCase()}`}>
+              {figures.counts[status] ?? 0}
+            </Text>
+            <Text as="p" tone="subdued" variant="bodySm">
+              {label}
+            </Text>
+            {figures.money
+              .filter((m) => m.status === status)
+              .map((m) => (
+                <Text key={m.currency} as="p" variant="bodySm">
+                  {`${m.display} ${m.currency}`}
+                </Text>
+              ))}
+          </BlockStack>
+        </Card>
+      ))}
+      <Card background={figures.waitingForReview ? "bg-surface-caution" : undefined}>
+        <BlockStack gap="100">
+          <Text as="span" variant="bodySm" fontWeight="semibold">
+            Needs a person
+          </Text>
+          <Text as="p" variant="heading2xl" id="figure-review">
+            {figures.waitingForReview}
+          </Text>
+          <Link url="/app/review">Open review queue</Link>
+        </BlockStack>
+      </Card>
+    </InlineGrid>
+  );
+}
+
+export function OutsideContractBanner({ figures }: { figures: DashboardData["figures"] }) {
+  return figures.outsideContractVersions ? (
+    <Banner tone="warning" title={`${figures.outsideContractVersions} refund${figures.outsideContractVersions === 1 ? "'s" : "s'"} evidence came from an Admin API version the contract does not cover`}>
+      <p>Shopify answered with a version outside the contract's list (an old version falls forward to the oldest supported one). Their verdicts are flagged on their evidence pages and in the CSV.</p>
+    </Banner>
+  ) : null;
+}

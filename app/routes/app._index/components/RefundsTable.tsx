@@ -1,0 +1,30 @@
+import { useNavigate, useNavigation } from "@remix-run/react";
+import { EmptyState, IndexTable } from "@shopify/polaris";
+import type { Row } from "../route";
+import { CondensedCell, WideCells } from "./RowCells";
+
+export function RefundsTable({ rows, now, timeZone, smDown, filtering }: { rows: Row[]; now: string; timeZone: string; smDown: boolean; filtering: boolean }) {
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  return (
+    <IndexTable
+      resourceName={{ singular: "refund", plural: "refunds" }}
+      itemCount={rows.length}
+      selectable={false}
+      condensed={smDown}
+      loading={navigation.state === "loading" && navigation.location?.pathname === "/app"}
+      emptyState={
+        <EmptyState heading={filtering ? "No refunds match these filters" : "No refunds in this period"} image="">
+          <p>{filtering ? "Try other filters, or clear them." : "Refunds made in this shop appear here within seconds of Shopify's webhook."}</p>
+        </EmptyState>
+      }
+      headings={[{ title: "Order" }, { title: "Amount", alignment: "end" }, { title: "Verdict" }, { title: "Reason" }, { title: "Origin" }, { title: "Age" }, { title: "Review" }, { title: "Links" }]}
+    >
+      {rows.map((row, index) => (
+        <IndexTable.Row id={row.id} key={row.id} position={index} onClick={() => navigate(`/app/refunds/${row.id}`)}>
+          {smDown ? <CondensedCell row={row} now={now} /> : <WideCells row={row} now={now} timeZone={timeZone} />}
+        </IndexTable.Row>
+      ))}
+    </IndexTable>
+  );
+}

@@ -1,0 +1,69 @@
+import { BlockStack, IndexTable, InlineStack, Text } from "@shopify/polaris";
+import { ReviewBadge, age, ORIGIN_LABELS } from "../../../dashboard/ui";
+import type { Row } from "../route";
+import { Age, Amount, OrderLink, RowLinks, Verdict } from "./RowParts";
+
+/** A row on a narrow screen: one cell holding the order, amount, verdict, reason and links. */
+export function CondensedCell({ row, now }: { row: Row; now: string }) {
+  return (
+    <IndexTable.Cell>
+      <div data-condensed-row={row.id} style={{ padding: "var(--p-space-100) 0", width: "100%" }}>
+        <BlockStack gap="100">
+          <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
+            <OrderLink row={row} />
+            <div style={{ textAlign: "end" }}>
+              <Amount row={row} />
+            </div>
+          </InlineStack>
+          <InlineStack gap="200" blockAlign="center">
+            <Verdict row={row} />
+            {row.reviewState !== "none" ? <ReviewBadge state={row.reviewState} /> : null}
+            <Text as="span" tone="subdued" variant="bodySm">
+              {`${ORIGIN_LABELS[row.origin] ?? row.origin} · ${age(row.startedAt, now)}`}
+            </Text>
+          </InlineStack>
+          <div style={{ whiteSpace: "normal" }}>
+            <Text as="p" variant="bodySm">
+              {row.reasonText}
+            </Text>
+          </div>
+          <RowLinks row={row} />
+        </BlockStack>
+      </div>
+    </IndexTable.Cell>
+  );
+}
+
+/** A row on a wide screen: one cell per heading. */
+export function WideCells({ row, now, timeZone }: { row: Row; now: string; timeZone: string }) {
+  return (
+    <>
+      <IndexTable.Cell>
+        <OrderLink row={row} />
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        <Amount row={row} align="end" />
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        <Verdict row={row} />
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        <div style={{ maxWidth: 360, whiteSpace: "normal" }}>
+          <Text as="span" variant="bodySm">
+            {row.reasonText}
+          </Text>
+        </div>
+      </IndexTable.Cell>
+      <IndexTable.Cell>{ORIGIN_LABELS[row.origin] ?? row.origin}</IndexTable.Cell>
+      <IndexTable.Cell>
+        <Age row={row} now={now} timeZone={timeZone} />
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        <ReviewBadge state={row.reviewState} />
+      </IndexTable.Cell>
+      <IndexTable.Cell>
+        <RowLinks row={row} />
+      </IndexTable.Cell>
+    </>
+  );
+}

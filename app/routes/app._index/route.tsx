@@ -1,0 +1,84 @@
+import { useUrlFilters } from "../../dashboard/use-url-filters";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
+import { Banner, BlockStack, Card, Page, useBreakpoints } from "@shopify/polaris";
+import { TitleBar } from "@shopify/app-bridge-react";
+import { authenticateAdmin } from "../../shopify/admin-auth.server";
+import { loadDashboard, shopTimeZone } from "../../dashboard/load.server";
+import { FirstRun } from "../../onboarding/FirstRun";
+import { useLiveData } from "./hooks/useLiveData";
+import { PeriodHeader } from "./components/PeriodHeader";
+import { Figures, OutsideContractBanner } from "./components/Figures";
+import { RefundFilters, appliedFiltersOf } from "./components/RefundFilters";
+import { RefundsTable } from "./components/RefundsTable";
+import { PaginationBar } from "./components/PaginationBar";
+
+export const meta: MetaFunction = () => [{ title: "Refunds · Refund Verifier" }];
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticateAdmin(request);
+  const timeZone = await shopTimeZone(session.shop);
+  return loadDashboard(session.shop, new URL(request.url).searchParams, new Date(), timeZone);
+};
+
+export type DashboardData = ReturnType<typeof useLoaderData<typeof loader>>;
+export type Row = DashboardData["rows"][number];
+
+export default function Dashboard() {
+  const { figures, rows, pageInfo, filters, now, total, sweep, firstRun, timeZone } = useLoaderData<typeof loader>();
+  const { smDown } = useBreakpoints();
+  const { params, update, page, query, setQuery } = useUrlFilters(filters.query);
+  useLiveData();
+
+  const exportCsv = async () => {
+    const response = await fetch(`/app/refunds.csv?${params.toString()}`);
+    const url = URL.createObjectURL(await response.blob());
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = `refunds-${now.slice(0, 10)}.csv`;
+    link.click();
+    URL.revokeObjectURL(url);
+  };
+
+  const appliedFilters = appliedFiltersOf(filters, update);
+  const filtering = appliedFilters.length > 0 || Boolean(filters.query);
+
+  if (firstRun) {
+    return (
+      <Page title="Refunds" subtitle="Every refund checked against what Shopify recorded">
+        <TitleBar title="Refund Verifier" />
+        <FirstRun sweep={sweep} />
+      </Page>
+    );
+  }
+
+  return (
+    <Page title="Refunds" subtitle="Every refund checked against what Shopify recorded" secondaryActions={[{ content: "Export CSV", onAction: exportCsv }, { content: `Review queue (${figures.waitingForReview})`, url: "/app/review" }]}>
+      <TitleBar title="Refund Verifier" />
+      <BlockStack gap="400">
+        <PeriodHeader filters={filters} now={now} timeZone={timeZone} sweep={sweep} />
+        <Figures figures={figures} />
+        <OutsideContractBanner figures={figures} />
+
+        <Card padding="0">
+          <RefundFilters filters={filters} appliedFilters={appliedFilters} now={now} smDown={smDown} query={query} setQuery={setQuery} update={update} />
+          <RefundsTable rows={rows} now={now} timeZone={timeZone} smDown={smDown} filtering={filtering} />
+          <PaginationBar total={total} pageInfo={pageInfo} page={page} />
+        </Card>
+      </BlockStack>
+    </Page>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 401) throw error;
+  return (
+    <Page title="Refunds" backAction={{ content: "Refunds", url: "/app" }}>
+      <Banner tone="critical" title="The refunds could not be loaded">
+        {/* A sentence, never the error's own message: the log has it, under the answer's X-Request-Id. */}
+        <p>Try again in a moment. If it keeps failing, contact support with the time it happened.</p>
+      </Banner>
+    </Page>
+  );
+}

@@ -1,0 +1,37 @@
+import { Banner } from "@shopify/polaris";
+import type { ActionResult, RefundFormData } from "../route";
+import type { Review } from "../hooks/useRefundForm";
+
+interface Props {
+  result: ActionResult;
+  review: Review | null;
+  unsettledSysId: RefundFormData["unsettledSysId"];
+  duplicateOnOrder: RefundFormData["duplicateOnOrder"];
+  recentRefund: RefundFormData["recentRefund"];
+}
+
+/** The action's answer (unless its field or the confirmation shows it) and what stands in the way of a new refund. */
+export function RefundBanners({ result, review, unsettledSysId, duplicateOnOrder, recentRefund }: Props) {
+  const fieldErrorShown = Boolean(result && !result.ok && "fieldErrors" in result && result.fieldErrors?.amount);
+  const banner = result && !fieldErrorShown && !(result.ok === false && result.code === "RECENT_REFUND" && review) ? result : null;
+  return (
+    <>
+      {banner ? <Banner tone={banner.ok ? "success" : banner.code === "OUTCOME_UNKNOWN" || banner.code === "OUTCOME_PENDING" || banner.code === "RECENT_REFUND" ? "warning" : "critical"} title={banner.message} /> : null}
+      {unsettledSysId ? (
+        <Banner tone="warning" title={`${unsettledSysId} has no answer from Shopify yet`}>
+          <p>A new refund on this order waits until {unsettledSysId} is settled, so that a customer is never refunded twice.</p>
+        </Banner>
+      ) : null}
+      {duplicateOnOrder ? (
+        <Banner tone="critical" title="Do not retry on this order">
+          <p>Shopify created more than one refund on this order. Check it in Shopify admin before refunding again.</p>
+        </Banner>
+      ) : null}
+      {recentRefund && !unsettledSysId ? (
+        <Banner tone="warning" title="This order was refunded minutes ago">
+          <p>{recentRefund.message} Another refund needs your explicit confirmation.</p>
+        </Banner>
+      ) : null}
+    </>
+  );
+}

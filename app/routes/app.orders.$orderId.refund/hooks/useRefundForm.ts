@@ -1,0 +1,55 @@
+import { useEffect, useState } from "react";
+import { useSubmit } from "@remix-run/react";
+import { toMinorUnits } from "../../../money/currency";
+import { overRefundMessage, parseAmount } from "../../../refunds/form";
+import type { ActionResult, Order } from "../route";
+
+export type Review = { amount: string; minor: bigint };
+
+/**
+ * The form's fields and its confirmation step: `openReview` checks the amount before the
+ * confirmation opens, `send` submits what was confirmed.
+ */
+export function useRefundForm(order: Order, result: ActionResult) {
+  const submit = useSubmit();
+  const [amount, setAmount] = useState("");
+  const [note, setNote] = useState("");
+  const [notify, setNotify] = useState(false);
+  const [amountError, setAmountError] = useState<string | undefined>();
+  const [review, setReview] = useState<Review | null>(null);
+  const [another, setAnother] = useState(false);
+
+  // Each answer of the action once: a refund sent resets the form; a refused amount is shown on its field.
+  useEffect(() => {
+    if (!result) return;
+    if (result.ok && result.intent === "issue") {
+      setAmount("");
+      setNote("");
+      setNotify(false);
+      setAnother(false);
+      setReview(null);
+      setAmountError(undefined);
+    } else if (!result.ok) {
+      if (result.code !== "RECENT_REFUND") setReview(null);
+      if ("fieldErrors" in result && result.fieldErrors?.amount) setAmountError(result.fieldErrors.amount);
+    }
+  }, [result]);
+
+  const refundableMinor = toMinorUnits(order.refundable, order.currency) ?? 0n;
+  const openReview = () => {
+    const parsed = parseAmount(amount, order.currency);
+    if (!parsed.ok) return setAmountError(parsed.message);
+    if (parsed.minor > refundableMinor) return setAmountError(overRefundMessage(refundableMinor, order.currency, order.name));
+    setAmountError(undefined);
+    setAnother(false);
+    setReview({ amount: parsed.amount, minor: parsed.minor });
+  };
+  const send = () => {
+    if (!review) return;
+    submit({ intent: "issue", amount: review.amount, note, ...(notify ? { notify: "on" } : {}), ...(another ? { confirmAnother: "yes" } : {}) }, { method: "post" });
+  };
+
+  return { amount, setAmount, note, setNote, notify, setNotify, amountError, setAmountError, review, setReview, another, setAnother, openReview, send };
+}
+
+export type RefundFormState = ReturnType<typeof useRefundForm>;

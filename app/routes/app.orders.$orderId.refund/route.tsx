@@ -1,0 +1,69 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { BlockStack, Layout, Page } from "@shopify/polaris";
+import { TitleBar } from "@shopify/app-bridge-react";
+import { authenticateAdmin } from "../../shopify/admin-auth.server";
+import { refundFormAction, refundFormData } from "../../refunds/routes.server";
+import { safeBackPath } from "../../refunds/form";
+import { useRefundForm } from "./hooks/useRefundForm";
+import { RefundBanners } from "./components/RefundBanners";
+import { RefundForm } from "./components/RefundForm";
+import { RefundAttempts } from "./components/RefundAttempts";
+import { RefundConfirmation } from "./components/RefundConfirmation";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `Refund ${data.order.name}` : "Issue a refund"} · Refund Verifier` }];
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { session } = await authenticateAdmin(request);
+  const data = await refundFormData(session.shop, params.orderId ?? "");
+  return { ...data, back: safeBackPath(new URL(request.url).searchParams.get("back")) };
+};
+
+export const action = async ({ request, params }: ActionFunctionArgs) => {
+  const { session, sessionToken } = await authenticateAdmin(request);
+  const form = await request.formData().catch(() => null);
+  if (!form) return json({ ok: false as const, intent: "", code: "INVALID_FORM" as const, message: "The form could not be read. Reload the page and try again." }, { status: 422 });
+  const intent = String(form.get("intent") ?? "");
+  const result = await refundFormAction(session.shop, params.orderId ?? "", form, String(sessionToken?.sub ?? "unknown"), new Date());
+  return json(
+    result.ok
+      ? { ok: true as const, intent, sysId: result.record.sysId, message: successMessage(result.record) }
+      : { ok: false as const, intent, code: result.code, message: result.message, ...(result.fieldErrors ? { fieldErrors: result.fieldErrors } : {}) },
+    { status: result.ok ? 200 : result.status },
+  );
+};
+
+function successMessage(record: { sysId: string; shopifyOutcome: string; status: string }): string {
+  if (record.shopifyOutcome === "created") return `${record.sysId} sent to Shopify. The verdict follows within seconds.`;
+  return `${record.sysId} is settled: no refund was made for it. The order is open to refunds again.`;
+}
+
+export type RefundFormData = ReturnType<typeof useLoaderData<typeof loader>>;
+export type Order = RefundFormData["order"];
+export type ActionResult = ReturnType<typeof useActionData<typeof action>>;
+
+export default function IssueRefund() {
+  const { order, records, duplicateOnOrder, unsettledSysId, sources, recentRefund, back } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const form = useRefundForm(order, result);
+  const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
+
+  return (
+    <Page backAction={{ content: "Back", url: back }} title={`Refund ${order.name}`} subtitle={`Refunded so far ${order.refunded} ${order.currency} · Shopify can still refund ${order.refundable} ${order.currency}`}>
+      <TitleBar title={`Refund ${order.name}`} />
+      <Layout>
+        <Layout.Section>
+          <BlockStack gap="400">
+            <RefundBanners result={result} review={form.review} unsettledSysId={unsettledSysId} duplicateOnOrder={duplicateOnOrder} recentRefund={recentRefund} />
+            <RefundForm order={order} form={form} busy={busy} unsettledSysId={unsettledSysId} />
+          </BlockStack>
+        </Layout.Section>
+        <Layout.Section variant="oneThird">
+          <RefundAttempts order={order} records={records} busy={busy} />
+        </Layout.Section>
+      </Layout>
+      <RefundConfirmation order={order} sources={sources} recentRefund={recentRefund} result={result} form={form} busy={busy} />
+    </Page>
+  );
+}

@@ -1,0 +1,78 @@
+import { useState } from "react";
+import { useFetcher, useRevalidator } from "@remix-run/react";
+import { Banner, BlockStack, Box, Button, Card, InlineStack, Link, Text, TextField } from "@shopify/polaris";
+import { Instant, VerdictBadge, age } from "../../../dashboard/ui";
+import type { action, Item } from "../route";
+
+const orderLabel = (item: Item) => item.orderName ?? `Order ${item.orderId}`;
+
+export function ReviewItem({ item, now, timeZone }: { item: Item; now: string; timeZone: string }) {
+  const fetcher = useFetcher<typeof action>();
+  const revalidator = useRevalidator();
+  const [note, setNote] = useState("");
+  const result = fetcher.data;
+  const lost = result && !result.ok && result.status === 409;
+  return (
+    <div data-review-item={item.id}>
+      <Card>
+        <BlockStack gap="300">
+          <InlineStack align="space-between" blockAlign="center" gap="200">
+            <InlineStack gap="200" blockAlign="center">
+              <Link url={`/app/refunds/${item.id}`}>
+                <Text as="span" variant="headingSm">
+                  {orderLabel(item)}
+                </Text>
+              </Link>
+              <VerdictBadge status={item.status} />
+              <Text as="span">{item.amountDisplay ? `${item.amountDisplay} ${item.currency ?? ""}` : ""}</Text>
+            </InlineStack>
+            {item.decidedAt ? (
+              <Text as="span" tone="subdued" variant="bodySm">
+                {`decided ${age(item.decidedAt, now)} · `}
+                <Instant iso={item.decidedAt} timeZone={timeZone} />
+              </Text>
+            ) : null}
+          </InlineStack>
+          <Text as="p">{item.reasonText}</Text>
+          {item.resolution ? (
+            <Box background="bg-surface-secondary" padding="300" borderRadius="200">
+              <BlockStack gap="100">
+                <Text as="p" fontWeight="semibold">
+                  {`Resolved by ${item.resolution.by} · `}
+                  <Instant iso={item.resolution.at} timeZone={timeZone} />
+                </Text>
+                <Text as="p">{item.resolution.note ?? ""}</Text>
+              </BlockStack>
+            </Box>
+          ) : (
+            <>
+              {lost ? (
+                <Banner tone="warning" title={result.resolvedBy ? `${result.resolvedBy} resolved this refund first` : result.message} action={{ content: "Show the current queue", onAction: () => revalidator.revalidate() }}>
+                  <BlockStack gap="100">
+                    {result.resolvedNote ? <p>{`Their note: “${result.resolvedNote}”`}</p> : null}
+                    <p>Your note was not saved. It is still in the box below if you want to copy it to the refund's evidence page.</p>
+                  </BlockStack>
+                </Banner>
+              ) : result && !result.ok ? (
+                <Banner tone="critical" title={result.message} />
+              ) : null}
+              <fetcher.Form method="post">
+                <input type="hidden" name="intent" value="resolve" />
+                <input type="hidden" name="id" value={item.id} />
+                <input type="hidden" name="revision" value={item.revision} />
+                <InlineStack gap="200" blockAlign="end" wrap={false}>
+                  <div style={{ flex: 1, minWidth: 0 }}>
+                    <TextField label={`Resolution note for the refund on ${orderLabel(item)}`} labelHidden placeholder="What you checked and what you did" name="note" value={note} onChange={setNote} autoComplete="off" />
+                  </div>
+                  <Button submit variant="primary" loading={fetcher.state !== "idle"} disabled={Boolean(lost)} accessibilityLabel={`Resolve the refund on ${orderLabel(item)}`}>
+                    Resolve
+                  </Button>
+                </InlineStack>
+              </fetcher.Form>
+            </>
+          )}
+        </BlockStack>
+      </Card>
+    </div>
+  );
+}

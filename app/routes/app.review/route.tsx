@@ -1,0 +1,65 @@
+import { useUrlFilters } from "../../dashboard/use-url-filters";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { BlockStack, Card, Page, useBreakpoints } from "@shopify/polaris";
+import { TitleBar } from "@shopify/app-bridge-react";
+import db from "../../db.server";
+import { REFUND_CREATED } from "../../contracts/registry.server";
+import { authenticateAdmin } from "../../shopify/admin-auth.server";
+import { refundAction } from "../../review/routes.server";
+import { resolutions, reviewPage } from "../../review/review.server";
+import { shopTimeZone } from "../../dashboard/load.server";
+import { ReviewItem } from "./components/ReviewItem";
+import { QueueTabs } from "./components/QueueTabs";
+import { QueueFilters } from "./components/QueueFilters";
+import { EmptyQueue } from "./components/EmptyQueue";
+import { QueuePagination } from "./components/QueuePagination";
+
+export const meta: MetaFunction = () => [{ title: "Review queue · Refund Verifier" }];
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticateAdmin(request);
+  const timeZone = await shopTimeZone(session.shop);
+  return reviewPage(db, REFUND_CREATED.contract, session.shop, new URL(request.url).searchParams, new Date(), timeZone);
+};
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session, sessionToken } = await authenticateAdmin(request);
+  const form = await request.formData();
+  const id = String(form.get("id") ?? "");
+  const outcome = await refundAction(session.shop, id, form, String(sessionToken?.sub ?? "unknown"), new Date());
+  // A resolve that lost the race: say who won and what they wrote, so nobody's note is lost unseen.
+  const winner = !outcome.ok && outcome.status === 409 ? (await resolutions(db, session.shop, [id])).get(id) : undefined;
+  return json({ ...outcome, resolvedBy: winner?.by ?? null, resolvedNote: winner?.note ?? null, resolvedAt: winner?.at ?? null }, { status: outcome.status });
+};
+
+/** After a lost race the list is left as it is: the item stays, with its banner and the typed note. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  actionResult && typeof actionResult === "object" && (actionResult as { status?: number }).status === 409 ? false : defaultShouldRevalidate;
+
+export type ReviewData = ReturnType<typeof useLoaderData<typeof loader>>;
+export type Item = ReviewData["items"][number];
+
+export default function ReviewQueue() {
+  const { view, items, now, timeZone, pageInfo, total, counts, filters } = useLoaderData<typeof loader>();
+  const { smDown } = useBreakpoints();
+  const { update, page, query, setQuery } = useUrlFilters(filters.query);
+
+  return (
+    <Page backAction={{ content: "Refunds", url: "/app" }} title="Review queue" subtitle={view === "open" ? "Refunds a person must look at, oldest first" : "Refunds a person has resolved, with their notes"}>
+      <TitleBar title="Review queue" />
+      <BlockStack gap="300">
+        <Card padding="0">
+          <QueueTabs view={view} counts={counts} smDown={smDown} update={update} />
+          <QueueFilters filters={filters} smDown={smDown} query={query} setQuery={setQuery} update={update} />
+        </Card>
+        <div id="review-panel" role="tabpanel" aria-label={view === "open" ? "Needs review" : "Resolved"}>
+          <BlockStack gap="300">
+            {items.length === 0 ? <EmptyQueue view={view} /> : items.map((item) => <ReviewItem key={item.id} item={item} now={now} timeZone={timeZone} />)}
+            <QueuePagination total={total} pageInfo={pageInfo} page={page} />
+          </BlockStack>
+        </div>
+      </BlockStack>
+    </Page>
+  );
+}
