@@ -7,6 +7,8 @@ import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "./shopify.server";
 import { allowSimulatedAdminToFrame } from "./shopify/loopback.server";
 import { startInAppWorker } from "./worker/worker.server";
+import { randomUUID } from "node:crypto";
+import type { HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 
 startInAppWorker();
 
@@ -19,6 +21,7 @@ export default async function handleRequest(
   remixContext: EntryContext,
 ) {
   addDocumentResponseHeaders(request, responseHeaders);
+  responseHeaders.set("X-Request-Id", requestId(request));
   allowSimulatedAdminToFrame(responseHeaders);
   const userAgent = request.headers.get("user-agent");
   const callbackName = isbot(userAgent ?? "") ? "onAllReady" : "onShellReady";
@@ -37,10 +40,34 @@ export default async function handleRequest(
       },
       onError(error) {
         responseStatusCode = 500;
-        logger.error({ err: error }, "rendering failed");
+        logger.error({ err: error, requestId: requestId(request), path: new URL(request.url).pathname }, "rendering failed");
       },
     });
     // Let React's rendering finish before Remix gives up on a deferred stream.
     setTimeout(abort, streamTimeout + 1000);
   });
 }
+
+const requestIds = new WeakMap<Request, string>();
+
+/** One id per request, the one the caller sent (a proxy's X-Request-Id) or a new one: it names the request's log lines and its answer. */
+function requestId(request: Request): string {
+  let id = requestIds.get(request);
+  if (!id) {
+    const sent = request.headers.get("x-request-id");
+    id = sent && /^[\w.-]{1,64}$/.test(sent) ? sent : randomUUID();
+    requestIds.set(request, id);
+  }
+  return id;
+}
+
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  response.headers.set("X-Request-Id", requestId(request));
+  return response;
+};
+
+/** Every error a loader or action throws is logged once with its request id; the person sees a sentence, never the message. */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  logger.error({ err: error, requestId: requestId(request), method: request.method, path: new URL(request.url).pathname }, "request failed");
+};

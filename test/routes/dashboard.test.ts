@@ -107,6 +107,15 @@ describe("the dashboard's data", () => {
     expect(today.firstRun).toBe(false);
   });
 
+  it("names every answer with a request id: the caller's when it sent a sane one, a new one otherwise", async () => {
+    const own = await asShop(dataPath("/app", "routes/app._index"));
+    expect(own.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const traced = await asShop(dataPath("/app", "routes/app._index"), { headers: { "X-Request-Id": "edge-7f3a.42" } });
+    expect(traced.headers.get("x-request-id")).toBe("edge-7f3a.42");
+    const odd = await asShop(dataPath("/app", "routes/app._index"), { headers: { "X-Request-Id": "<script>" } });
+    expect(odd.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it("never shows another shop's refunds", async () => {
     const data = await dashboard("?size=100");
     expect(data.rows.map((r: { id: string }) => r.id)).not.toContain(await opId(ids.other));
