@@ -41,7 +41,8 @@ const list = <T extends string>(params: URLSearchParams, name: string, allowed: 
     .flatMap((v) => v.split(","))
     .filter((v): v is T => (allowed as readonly string[]).includes(v));
 
-const day = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? value : undefined);
+// Date.parse rolls "2026-02-30" over to March 2: a day must come back as itself.
+const day = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(Date.parse(value)).toISOString().slice(0, 10) === value ? value : undefined);
 const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined => ((allowed as readonly string[]).includes(value ?? "") ? (value as T) : undefined);
 
 /** The calendar day of an instant in a time zone, as YYYY-MM-DD. */
@@ -67,6 +68,8 @@ export function startOfDay(dayText: string, timeZone: string): Date {
   const utcMidnight = Date.parse(`${dayText}T00:00:00Z`);
   let start = utcMidnight - offsetAt(utcMidnight, timeZone);
   start = utcMidnight - offsetAt(start, timeZone);
+  // Where clocks jump at midnight itself (Santiago, Havana), the day has no 00:00: it starts at its first instant.
+  for (let step = 0; step < 8 && dayIn(new Date(start), timeZone) !== dayText; step++) start += 15 * 60_000;
   return new Date(start);
 }
 
