@@ -1,7 +1,18 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/**", "node_modules/**", ".cache/**", "app/shopify/admin/types/**", "public/build/**", "test-results/**", "bench/.generated/**", "**/node_modules/**"] },
+  {
+    ignores: [
+      "build/**",
+      "node_modules/**",
+      ".cache/**",
+      "app/shopify/admin/types/**",
+      "public/build/**",
+      "test-results/**",
+      "bench/.generated/**",
+      "**/node_modules/**",
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

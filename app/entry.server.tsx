@@ -14,12 +14,7 @@ startInAppWorker();
 
 export const streamTimeout = 5000;
 
-export default async function handleRequest(
-  request: Request,
-  responseStatusCode: number,
-  responseHeaders: Headers,
-  remixContext: EntryContext,
-) {
+export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
   addDocumentResponseHeaders(request, responseHeaders);
   responseHeaders.set("X-Request-Id", requestId(request));
   allowSimulatedAdminToFrame(responseHeaders);

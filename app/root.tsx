@@ -42,7 +42,11 @@ export function ErrorBoundary() {
     <Document>
       <main style={{ fontFamily: "Inter, -apple-system, sans-serif", maxWidth: 640, margin: "48px auto", padding: "0 16px", color: "#303030" }}>
         <h1 style={{ fontSize: 20 }}>{title}</h1>
-        <p>{missing ? "Refund Verifier has no page at this address." : "Refund Verifier could not show this page. Try again in a moment; if it keeps failing, contact support."}</p>
+        <p>
+          {missing
+            ? "Refund Verifier has no page at this address."
+            : "Refund Verifier could not show this page. Try again in a moment; if it keeps failing, contact support."}
+        </p>
         <p>
           <a href="/app" style={{ color: "#005bd3" }}>
             Back to the refunds

@@ -9,10 +9,28 @@ import { parseFilters } from "../app/dashboard/filters";
 import { migrate, quantile, root, row, scratchSqlite, type BenchRow } from "./support";
 
 const SHOP = "bench-dashboard.myshopify.com";
-const DASHBOARD_INDEXES = ["OperationReason_shop_class_idx", "OperationReason_shop_reason_idx", "Operation_shop_startedAt_id_idx", "Operation_shop_status_startedAt_id_idx", "Operation_shop_reviewState_decidedAt_idx", "Operation_shop_orderGid_idx", "Operation_status_nextDueAt_idx"];
+const DASHBOARD_INDEXES = [
+  "OperationReason_shop_class_idx",
+  "OperationReason_shop_reason_idx",
+  "Operation_shop_startedAt_id_idx",
+  "Operation_shop_status_startedAt_id_idx",
+  "Operation_shop_reviewState_decidedAt_idx",
+  "Operation_shop_orderGid_idx",
+  "Operation_status_nextDueAt_idx",
+];
 const STATUSES = [...Array(85).fill("VERIFIED"), ...Array(5).fill("CONTRADICTED"), ...Array(4).fill("FAILED"), "UNVERIFIABLE", ...Array(5).fill("PENDING")];
-const REASONS: Record<string, string[]> = { CONTRADICTED: ["refund_amount_mismatch", "duplicate_refund_present", "refund_on_wrong_order"], FAILED: ["transaction_failed"], UNVERIFIABLE: ["evidence_unavailable_before_timeout"], VERIFIED: ["all_conditions_hold"], PENDING: ["awaiting_evidence"] };
-const CLASS_OF: Record<string, string> = { refund_amount_mismatch: "wrong amount", duplicate_refund_present: "duplicate side effect", refund_on_wrong_order: "wrong subject" };
+const REASONS: Record<string, string[]> = {
+  CONTRADICTED: ["refund_amount_mismatch", "duplicate_refund_present", "refund_on_wrong_order"],
+  FAILED: ["transaction_failed"],
+  UNVERIFIABLE: ["evidence_unavailable_before_timeout"],
+  VERIFIED: ["all_conditions_hold"],
+  PENDING: ["awaiting_evidence"],
+};
+const CLASS_OF: Record<string, string> = {
+  refund_amount_mismatch: "wrong amount",
+  duplicate_refund_present: "duplicate side effect",
+  refund_on_wrong_order: "wrong subject",
+};
 
 async function seed(db: PrismaClient, shop: string, count: number, now: number) {
   for (let start = 0; start < count; start += 5000) {
@@ -95,7 +113,14 @@ async function measure(db: PrismaClient, label: string, dropIndexes: (db: Prisma
   const note = `100,000 refunds in the shop (+20,000 in another); median of ${runs} (indexed) / 5 (no index) runs`;
   return [
     row(`5. dashboard (${label})`, "filtered first page + count (wrong amount)", indexed.page, bare.page, "ms", "same query, dashboard indexes dropped", note),
-    row(`5. dashboard (${label})`, "figures: counts and money per currency, 30 days", indexed.figures, bare.figures, "ms", "same query, dashboard indexes dropped"),
+    row(
+      `5. dashboard (${label})`,
+      "figures: counts and money per currency, 30 days",
+      indexed.figures,
+      bare.figures,
+      "ms",
+      "same query, dashboard indexes dropped",
+    ),
   ];
 }
 
@@ -121,8 +146,15 @@ export async function benchDashboardPostgres(serverUrl: string): Promise<BenchRo
     migrate(url);
     const dir = `${root}bench/.generated/pg`;
     mkdirSync(dir, { recursive: true });
-    writeFileSync(`${dir}/schema.prisma`, readFileSync(`${root}prisma/postgres/schema.prisma`, "utf8").replace('engineType = "client"', 'engineType = "client"\n  output     = "./client"'));
-    execFileSync(`${root}node_modules/.bin/prisma`, ["generate", "--schema", `${dir}/schema.prisma`], { cwd: root, env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: "1" }, stdio: "ignore" });
+    writeFileSync(
+      `${dir}/schema.prisma`,
+      readFileSync(`${root}prisma/postgres/schema.prisma`, "utf8").replace('engineType = "client"', 'engineType = "client"\n  output     = "./client"'),
+    );
+    execFileSync(`${root}node_modules/.bin/prisma`, ["generate", "--schema", `${dir}/schema.prisma`], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: "1" },
+      stdio: "ignore",
+    });
     const { PrismaClient } = await import(`${dir}/client/index.js`);
     const { PrismaPg } = await import("@prisma/adapter-pg");
     const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) }) as PrismaClient;

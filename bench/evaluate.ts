@@ -6,7 +6,15 @@ import { compareDecimalValues, parseInstant } from "../app/contracts/values";
 import { row, type BenchRow } from "./support";
 
 interface Readback {
-  data: { refund: { id: string; createdAt: string; order: { id: string }; totalRefundedSet: { shopMoney: { amount: string } }; transactions: { nodes: { status: string }[] } } };
+  data: {
+    refund: {
+      id: string;
+      createdAt: string;
+      order: { id: string };
+      totalRefundedSet: { shopMoney: { amount: string } };
+      transactions: { nodes: { status: string }[] };
+    };
+  };
 }
 
 /** The same decision as the seed contract, written by hand: what the engine's generality costs. */
@@ -45,7 +53,17 @@ const REFUND = "gid://shopify/Refund/890088186047892319";
 function bindingsFor(change: { amount?: string; status?: string; orderEvents?: number; readback?: boolean; now?: string } = {}): Bindings {
   const transaction = { status: change.status ?? "SUCCESS", kind: "REFUND" };
   const events = (count: number) => ({ count, events: [], latest: null, earliest: null, types: ["REFUNDS_CREATE"], duplicates_dropped: 0 });
-  const readback = { data: { refund: { id: REFUND, createdAt: "2026-11-29T10:00:06Z", order: { id: ORDER }, totalRefundedSet: { shopMoney: { amount: change.amount ?? "25.0", currencyCode: "USD" } }, transactions: { nodes: [transaction] } } } };
+  const readback = {
+    data: {
+      refund: {
+        id: REFUND,
+        createdAt: "2026-11-29T10:00:06Z",
+        order: { id: ORDER },
+        totalRefundedSet: { shopMoney: { amount: change.amount ?? "25.0", currencyCode: "USD" } },
+        transactions: { nodes: [transaction] },
+      },
+    },
+  };
   return {
     input: { order_id: ORDER, amount: "25.00", currency: "USD" },
     action: { result: { refundCreate: { refund: { id: REFUND } } } },
@@ -69,7 +87,8 @@ export function benchEvaluate(): BenchRow[] {
     ["UNVERIFIABLE", bindingsFor({ readback: false, now: "2026-12-07T10:00:06Z" })],
   ];
   for (const [verdict, bindings] of mixed) {
-    if (evaluate(seed, bindings).verdict !== verdict || handWritten(bindings, timeout) !== verdict) throw new Error(`evaluate bench: the two do not agree on ${verdict}`);
+    if (evaluate(seed, bindings).verdict !== verdict || handWritten(bindings, timeout) !== verdict)
+      throw new Error(`evaluate bench: the two do not agree on ${verdict}`);
   }
   perSecond(() => evaluate(seed, verified), 300);
   const engine = perSecond(() => evaluate(seed, verified), 2000);
@@ -79,6 +98,14 @@ export function benchEvaluate(): BenchRow[] {
   const baseline = "hand-written check of the same conditions";
   return [
     row("4. contract evaluation", "evaluations/s, one core", engine, direct, "eval/s", baseline, "VERIFIED bindings, all 8 conditions evaluated"),
-    row("4. contract evaluation", "evaluations/s, one core, mixed verdicts", engineMixed, directMixed, "eval/s", baseline, "mixed: VERIFIED, CONTRADICTED twice (amount, duplicate), FAILED, PENDING and UNVERIFIABLE (no read-back yet), in turn"),
+    row(
+      "4. contract evaluation",
+      "evaluations/s, one core, mixed verdicts",
+      engineMixed,
+      directMixed,
+      "eval/s",
+      baseline,
+      "mixed: VERIFIED, CONTRADICTED twice (amount, duplicate), FAILED, PENDING and UNVERIFIABLE (no read-back yet), in turn",
+    ),
   ];
 }

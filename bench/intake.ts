@@ -30,7 +30,11 @@ export async function benchIntake(seconds: number): Promise<BenchRow[]> {
     const [appFixed, bareFixed] = [await load(appUrl, rate), await load(bare.url, rate)];
     // One connection at the same rate: Shopify's deliveries one after another, no burst queueing.
     const [appSteady, bareSteady] = [await load(appUrl, rate, 1), await load(bare.url, rate, 1)];
-    for (const [name, r] of [["app", appMax], ["app at fixed load", appFixed], ["app, one connection", appSteady]] as const) {
+    for (const [name, r] of [
+      ["app", appMax],
+      ["app at fixed load", appFixed],
+      ["app, one connection", appSteady],
+    ] as const) {
       if (r.non2xx || r.errors || r.timeouts) throw new Error(`intake bench: ${name} answered ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
     }
     const stored = createPrismaClient(databaseUrl);

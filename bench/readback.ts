@@ -24,7 +24,15 @@ export async function benchReadback(count: number): Promise<BenchRow[]> {
   shopify.now = () => new Date(virtualMs);
   const shop = shopify.addShop(SHOP);
   const origin = await shopify.listen();
-  Object.assign(process.env, { NODE_ENV: "production", DATABASE_URL: databaseUrl, SHOPIFY_API_KEY: TEST_APP.apiKey, SHOPIFY_API_SECRET: TEST_APP.secret, SHOPIFY_APP_URL: "http://127.0.0.1", SHOPIFY_ADMIN_API_ORIGIN: origin, VERIFIER_WORKER: "off" });
+  Object.assign(process.env, {
+    NODE_ENV: "production",
+    DATABASE_URL: databaseUrl,
+    SHOPIFY_API_KEY: TEST_APP.apiKey,
+    SHOPIFY_API_SECRET: TEST_APP.secret,
+    SHOPIFY_APP_URL: "http://127.0.0.1",
+    SHOPIFY_ADMIN_API_ORIGIN: origin,
+    VERIFIER_WORKER: "off",
+  });
   const db: PrismaClient = createPrismaClient(databaseUrl);
   try {
     await installShop(db, shopify, SHOP);
@@ -42,11 +50,21 @@ export async function benchReadback(count: number): Promise<BenchRow[]> {
       const order = shop.createOrder({ amount: "80.00" });
       const refund = shop.createRefund(order.id, { amount: "25.00" });
       const claim = parseRefundWebhook(refundWebhookBody(shop, refund));
-      await recordRefundDelivery(db, REFUND_CREATED, { shop: SHOP, webhookId: `w${i}`, eventId: `e${i}`, topic: "REFUNDS_CREATE", triggeredAt: new Date(virtualMs), apiVersion: ADMIN_API_VERSION }, claim, new Date(virtualMs));
+      await recordRefundDelivery(
+        db,
+        REFUND_CREATED,
+        { shop: SHOP, webhookId: `w${i}`, eventId: `e${i}`, topic: "REFUNDS_CREATE", triggeredAt: new Date(virtualMs), apiVersion: ADMIN_API_VERSION },
+        claim,
+        new Date(virtualMs),
+      );
       gids.push(claim.refundGid);
     }
 
-    const gateway = new ShopifyGateway(offlineGraphql, () => virtualMs, async (ms: number) => void (virtualMs += ms));
+    const gateway = new ShopifyGateway(
+      offlineGraphql,
+      () => virtualMs,
+      async (ms: number) => void (virtualMs += ms),
+    );
     const deps = { db, contract: REFUND_CREATED, gateway, now: () => new Date(virtualMs), workerId: "bench" };
     const start = virtualMs;
     for (let pass = 0; pass < 10_000; pass++) {
@@ -58,7 +76,12 @@ export async function benchReadback(count: number): Promise<BenchRow[]> {
     const verified = await db.operation.count({ where: { status: "VERIFIED" } });
     if (verified !== count) throw new Error(`readback bench: ${verified} of ${count} verified`);
     const lastVerdict = (await db.operation.findFirstOrThrow({ orderBy: { decidedAt: "desc" } })).decidedAt!.getTime();
-    const batched = { requests: gateway.stats.requests, cost: gateway.stats.requestedCost, seconds: (lastVerdict - start) / 1000, throttled: shopify.api(SHOP).stats.throttled };
+    const batched = {
+      requests: gateway.stats.requests,
+      cost: gateway.stats.requestedCost,
+      seconds: (lastVerdict - start) / 1000,
+      throttled: shopify.api(SHOP).stats.throttled,
+    };
 
     // The naive way, on a full bucket: one refund(id:) request per refund (one attempt each, as all verify at once), waiting on the bucket the same way.
     const api = shopify.api(SHOP);
@@ -85,8 +108,23 @@ export async function benchReadback(count: number): Promise<BenchRow[]> {
     const naive = { requests: count, cost: naiveCost, seconds: (virtualMs - naiveStart) / 1000, throttled: naiveThrottled };
     const note = `${count} refunds, one shop, Standard plan bucket (1,000 points, 100/s); virtual clock; THROTTLED answers: batched ${batched.throttled}, naive ${naive.throttled}`;
     return [
-      row("2. readback", "GraphQL requests per verified refund", batched.requests / count, naive.requests / count, "req", "one refund(id:) request per refund per attempt", note),
-      row("2. readback", "requested query cost per verified refund", batched.cost / count, naive.cost / count, "points", "one refund(id:) request per refund per attempt"),
+      row(
+        "2. readback",
+        "GraphQL requests per verified refund",
+        batched.requests / count,
+        naive.requests / count,
+        "req",
+        "one refund(id:) request per refund per attempt",
+        note,
+      ),
+      row(
+        "2. readback",
+        "requested query cost per verified refund",
+        batched.cost / count,
+        naive.cost / count,
+        "points",
+        "one refund(id:) request per refund per attempt",
+      ),
       row("2. readback", "time to the last verdict at 100 points/s", batched.seconds, naive.seconds, "s", "one refund(id:) request per refund per attempt"),
     ];
   } finally {

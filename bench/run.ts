@@ -56,7 +56,9 @@ const fmt = (n: number) => (Math.abs(n) >= 100 ? Math.round(n).toLocaleString("e
 const table = [
   "| part | metric | app | baseline | unit | ratio (app ÷ baseline) | baseline is |",
   "| --- | --- | ---: | ---: | --- | ---: | --- |",
-  ...rows.map((r) => `| ${r.part} | ${r.metric} | ${fmt(r.app)} | ${fmt(r.baseline)} | ${r.unit} | ${r.ratio ?? "n/a (baseline < 0.01)"} | ${r.baselineName} |`),
+  ...rows.map(
+    (r) => `| ${r.part} | ${r.metric} | ${fmt(r.app)} | ${fmt(r.baseline)} | ${r.unit} | ${r.ratio ?? "n/a (baseline < 0.01)"} | ${r.baselineName} |`,
+  ),
 ];
 console.log(table.join("\n"));
 console.log(`\n${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; ${result.seconds} s in all. Notes:`);

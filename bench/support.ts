@@ -46,7 +46,11 @@ export function scratchSqlite(name: string): string {
 }
 
 export function migrate(databaseUrl: string): void {
-  execFileSync("node", ["scripts/db.mjs", "migrate"], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: "1" }, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("node", ["scripts/db.mjs", "migrate"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: "1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }
 
 export interface LoadResult {

@@ -15,7 +15,13 @@ export async function benchTimeToVerdict(count: number): Promise<BenchRow[]> {
   const shopify = new FakeShopify(TEST_APP, { maximumAvailable: 2000, restoreRate: 1000 });
   const shop = shopify.addShop(SHOP);
   const origin = await shopify.listen();
-  const app = await startAppProcess({ port: await freePort(), databaseUrl, shopifyOrigin: origin, log: "ignore", env: { VERIFIER_SWEEP_INTERVAL_MS: "3600000" } });
+  const app = await startAppProcess({
+    port: await freePort(),
+    databaseUrl,
+    shopifyOrigin: origin,
+    log: "ignore",
+    env: { VERIFIER_SWEEP_INTERVAL_MS: "3600000" },
+  });
   const db = createPrismaClient(databaseUrl);
   try {
     await installApp(app.url, SHOP);

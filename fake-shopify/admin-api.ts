@@ -56,7 +56,15 @@ function orderFilter(query: string | null | undefined) {
 export class AdminApi implements RefundCreateHost {
   readonly views: Views;
   readonly bucket: Bucket;
-  readonly stats: AdminApiStats = { requests: 0, graphqlRequests: 0, throttled: 0, injectedThrottles: 0, requestedCost: 0, refundCreateCalls: 0, refundsCreated: 0 };
+  readonly stats: AdminApiStats = {
+    requests: 0,
+    graphqlRequests: 0,
+    throttled: 0,
+    injectedThrottles: 0,
+    requestedCost: 0,
+    refundCreateCalls: 0,
+    refundsCreated: 0,
+  };
   /** The next refundCreate answers with this user error (as when the order changed since the app checked it). */
   nextRefundCreateError: string | null = null;
   /** Each refundCreate holds this long (real time) before it creates anything, so a second request can arrive meanwhile. */
@@ -123,7 +131,9 @@ export class AdminApi implements RefundCreateHost {
     const variables = (body.variables && typeof body.variables === "object" ? body.variables : {}) as Record<string, unknown>;
     const operation = getOperationAST(document, typeof body.operationName === "string" ? body.operationName : undefined);
     if (!operation) return { errors: [{ message: "An operation name is required", extensions: { code: "BAD_REQUEST" } }] };
-    const fragments = Object.fromEntries(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+    const fragments = Object.fromEntries(
+      document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+    );
     let cost: number;
     try {
       cost = requestedCost(schema, operation, variables, fragments);
@@ -133,7 +143,12 @@ export class AdminApi implements RefundCreateHost {
     this.refill();
     if (cost > MAX_QUERY_COST) {
       return {
-        errors: [{ message: `Query cost is ${cost}, which exceeds the single query max cost limit (${MAX_QUERY_COST}).`, extensions: { code: "MAX_COST_EXCEEDED", cost, maxCost: MAX_QUERY_COST } }],
+        errors: [
+          {
+            message: `Query cost is ${cost}, which exceeds the single query max cost limit (${MAX_QUERY_COST}).`,
+            extensions: { code: "MAX_COST_EXCEEDED", cost, maxCost: MAX_QUERY_COST },
+          },
+        ],
         extensions: this.costExtension(cost, null),
       };
     }
@@ -192,7 +207,7 @@ export class AdminApi implements RefundCreateHost {
 
   private root() {
     const shop = this.shop;
-    const thrown = <T,>(value: T) => {
+    const thrown = <T>(value: T) => {
       if (value instanceof Error) throw value;
       return value;
     };
@@ -211,16 +226,28 @@ export class AdminApi implements RefundCreateHost {
       orders: (args: { first?: number; after?: string; last?: number; before?: string; query?: string; reverse?: boolean; sortKey?: string }) => {
         const matches = [...shop.orders.values()].filter(orderFilter(args.query));
         const key =
-          args.sortKey === "UPDATED_AT" ? (o: { updatedAt: Date }) => o.updatedAt.getTime() : args.sortKey === "CREATED_AT" || args.sortKey === "PROCESSED_AT" ? (o: { createdAt: Date }) => o.createdAt.getTime() : null;
+          args.sortKey === "UPDATED_AT"
+            ? (o: { updatedAt: Date }) => o.updatedAt.getTime()
+            : args.sortKey === "CREATED_AT" || args.sortKey === "PROCESSED_AT"
+              ? (o: { createdAt: Date }) => o.createdAt.getTime()
+              : null;
         matches.sort(key ? (a, b) => key(a) - key(b) || Number(a.id - b.id) : (a, b) => Number(a.id - b.id));
         return connection(matches, args, this.views.order);
       },
-      shop: () => ({ __typename: "Shop", id: gid("Shop", 1n), name: shop.name, myshopifyDomain: shop.domain, currencyCode: shop.currency, ianaTimezone: shop.ianaTimezone }),
+      shop: () => ({
+        __typename: "Shop",
+        id: gid("Shop", 1n),
+        name: shop.name,
+        myshopifyDomain: shop.domain,
+        currencyCode: shop.currency,
+        ianaTimezone: shop.ianaTimezone,
+      }),
       flowTriggerReceive: (args: { handle?: string | null; payload?: unknown; body?: string | null }) => {
         if (!this.flow) throw new Error("Flow is not available");
         return { userErrors: this.flow.receive(shop.domain, args.handle, args.payload ?? (args.body ? JSON.parse(args.body) : undefined), shop.now()) };
       },
-      refundCreate: (args: { input: RefundInput }, context: RequestContext, info: GraphQLResolveInfo) => refundCreate(this, args.input, context.apiVersion, info),
+      refundCreate: (args: { input: RefundInput }, context: RequestContext, info: GraphQLResolveInfo) =>
+        refundCreate(this, args.input, context.apiVersion, info),
     };
   }
 }

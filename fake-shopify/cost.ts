@@ -41,7 +41,12 @@ interface Walk {
  * exceed the requested one. That is our modelling choice: Shopify's documents do not say how
  * such a list is priced.
  */
-export function requestedCost(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>, fragments: Fragments = {}): number {
+export function requestedCost(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+  fragments: Fragments = {},
+): number {
   const root = operation.operation === "mutation" ? schema.getMutationType()! : schema.getQueryType()!;
   return selectionCost({ schema, variables, fragments }, root, operation.selectionSet, operation.operation === "mutation");
 }
@@ -51,7 +56,9 @@ export function requestedQueryCost(query: string, variables: Record<string, unkn
   const document = parse(query);
   const operation = getOperationAST(document, operationName);
   if (!operation) throw new Error("no operation to price (several operations need an operationName)");
-  const fragments = Object.fromEntries(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const fragments = Object.fromEntries(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
   return requestedCost(adminSchema(), operation, variables, fragments);
 }
 
@@ -76,7 +83,13 @@ function collectTypeConditions(walk: Walk, parent: GraphQLCompositeType, selecti
 }
 
 /** The cost of a selection when the value is of `runtime` (an object type, or the abstract type when no fragment names one). */
-function concreteCost(walk: Walk, parent: GraphQLCompositeType, runtime: GraphQLCompositeType, selectionSet: SelectionSetNode, isMutationRoot: boolean): number {
+function concreteCost(
+  walk: Walk,
+  parent: GraphQLCompositeType,
+  runtime: GraphQLCompositeType,
+  selectionSet: SelectionSetNode,
+  isMutationRoot: boolean,
+): number {
   let total = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
@@ -86,7 +99,10 @@ function concreteCost(walk: Walk, parent: GraphQLCompositeType, runtime: GraphQL
     const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? walk.fragments[selection.name.value] : selection;
     if (!fragment) continue;
     const condition = fragment.typeCondition ? walk.schema.getType(fragment.typeCondition.name.value) : runtime;
-    const applies = condition === runtime || (isAbstractType(condition) && isObjectType(runtime) && walk.schema.isSubType(condition, runtime)) || (isAbstractType(condition) && condition === parent);
+    const applies =
+      condition === runtime ||
+      (isAbstractType(condition) && isObjectType(runtime) && walk.schema.isSubType(condition, runtime)) ||
+      (isAbstractType(condition) && condition === parent);
     if (applies) total += concreteCost(walk, parent, runtime, fragment.selectionSet, isMutationRoot);
   }
   return total;

@@ -29,20 +29,33 @@ export function demoInboxPages(inboxes: DemoInboxes) {
       const mail = [...inboxes.mail()].reverse();
       return page(
         `Mailbox (${mail.length})`,
-        mail.map((m) => `<article data-mail><h2>${escape(m.subject ?? "")}</h2><div class="meta">to ${escape(m.to)} · ${m.date?.toISOString() ?? ""}</div>${typeof m.html === "string" ? m.html : `<pre>${escape(m.text ?? "")}</pre>`}</article>`).join("") ||
-          none("No email yet. Alerts arrive here a little after a refund is found contradicted, failed or unverifiable."),
+        mail
+          .map(
+            (m) =>
+              `<article data-mail><h2>${escape(m.subject ?? "")}</h2><div class="meta">to ${escape(m.to)} · ${m.date?.toISOString() ?? ""}</div>${typeof m.html === "string" ? m.html : `<pre>${escape(m.text ?? "")}</pre>`}</article>`,
+          )
+          .join("") || none("No email yet. Alerts arrive here a little after a refund is found contradicted, failed or unverifiable."),
       );
     }
     if (url.pathname === "/demo/slack") {
       const posts = [...inboxes.slack()].reverse();
-      return page(`Slack channel (${posts.length})`, posts.map((p) => `<article data-slack><h2>${escape(p.body.text ?? "")}</h2><pre>${escape(JSON.stringify(p.body.blocks, null, 2))}</pre></article>`).join("") || none("No Slack message yet."));
+      return page(
+        `Slack channel (${posts.length})`,
+        posts
+          .map((p) => `<article data-slack><h2>${escape(p.body.text ?? "")}</h2><pre>${escape(JSON.stringify(p.body.blocks, null, 2))}</pre></article>`)
+          .join("") || none("No Slack message yet."),
+      );
     }
     if (url.pathname === "/demo/flow") {
       const calls = [...inboxes.flowCalls()].reverse();
       return page(
         `Flow runs (${calls.length})`,
-        calls.map((c) => `<article data-flow-run><h2>${escape(c.handle)} · ${escape(c.shop)}</h2><div class="meta">${c.receivedAt.toISOString()} · ${c.ranWorkflows ? "ran the shop's workflow" : "no enabled workflow"}</div><pre>${escape(JSON.stringify(c.payload, null, 2))}</pre></article>`).join("") ||
-          none("No trigger yet. The app calls flowTriggerReceive once per verdict that needs a person."),
+        calls
+          .map(
+            (c) =>
+              `<article data-flow-run><h2>${escape(c.handle)} · ${escape(c.shop)}</h2><div class="meta">${c.receivedAt.toISOString()} · ${c.ranWorkflows ? "ran the shop's workflow" : "no enabled workflow"}</div><pre>${escape(JSON.stringify(c.payload, null, 2))}</pre></article>`,
+          )
+          .join("") || none("No trigger yet. The app calls flowTriggerReceive once per verdict that needs a person."),
       );
     }
     return undefined;

@@ -66,9 +66,12 @@ export class FakeFlow {
       const value = record[payloadKey(field)];
       if (value === undefined) continue;
       // A numeric id; its digits as a string where a JSON number would lose them.
-      if (field.type.endsWith("_reference") && !Number.isSafeInteger(value) && !(typeof value === "string" && /^[1-9]\d*$/.test(value))) errors.push({ field: ["payload", payloadKey(field)], message: "must be a numeric id" });
-      if (field.type === "url" && (typeof value !== "string" || !URL.canParse(value))) errors.push({ field: ["payload", payloadKey(field)], message: "must be a URL" });
-      if (field.type === "single_line_text_field" && typeof value !== "string") errors.push({ field: ["payload", payloadKey(field)], message: "must be a string" });
+      if (field.type.endsWith("_reference") && !Number.isSafeInteger(value) && !(typeof value === "string" && /^[1-9]\d*$/.test(value)))
+        errors.push({ field: ["payload", payloadKey(field)], message: "must be a numeric id" });
+      if (field.type === "url" && (typeof value !== "string" || !URL.canParse(value)))
+        errors.push({ field: ["payload", payloadKey(field)], message: "must be a URL" });
+      if (field.type === "single_line_text_field" && typeof value !== "string")
+        errors.push({ field: ["payload", payloadKey(field)], message: "must be a string" });
     }
     if (errors.length) return errors;
     this.calls.push({ shop, handle: trigger.handle, payload: record, receivedAt: now, ranWorkflows: this.enabled.get(shop)?.has(trigger.handle) ?? false });
@@ -84,7 +87,17 @@ export class FakeFlow {
     if (on) set.add(handle);
     else set.delete(handle);
     this.enabled.set(shop, set);
-    const body = JSON.stringify({ flow_trigger_definition_id: handle, has_enabled_flow: on, shop_id: 690933842, shopify_domain: shop, timestamp: now.toISOString() });
-    return fetch(new URL("/flow/trigger-lifecycle", target.appUrl), { method: "POST", headers: { "Content-Type": "application/json", "X-Shopify-Hmac-Sha256": signBody(body, target.secret) }, body });
+    const body = JSON.stringify({
+      flow_trigger_definition_id: handle,
+      has_enabled_flow: on,
+      shop_id: 690933842,
+      shopify_domain: shop,
+      timestamp: now.toISOString(),
+    });
+    return fetch(new URL("/flow/trigger-lifecycle", target.appUrl), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Shopify-Hmac-Sha256": signBody(body, target.secret) },
+      body,
+    });
   }
 }

@@ -157,9 +157,16 @@ async function create(host: RefundCreateHost, input: RefundInput): Promise<Outco
   const refundable = shop.refundableMinor(order);
   if (amountMinor > refundable && !input.allowOverRefunding) {
     const currency = order.presentmentCurrency;
-    return refused(["transactions"], `Refund amount ${symbol(currency)}${restDecimal(amountMinor, currency)} is greater than net payment received ${symbol(currency)}${restDecimal(refundable, currency)}`);
+    return refused(
+      ["transactions"],
+      `Refund amount ${symbol(currency)}${restDecimal(amountMinor, currency)} is greater than net payment received ${symbol(currency)}${restDecimal(refundable, currency)}`,
+    );
   }
-  const refund = shop.recordRefund(order, { transactions: lines, note: input.note ?? null, processedAt: input.processedAt ? new Date(input.processedAt) : undefined });
+  const refund = shop.recordRefund(order, {
+    transactions: lines,
+    note: input.note ?? null,
+    processedAt: input.processedAt ? new Date(input.processedAt) : undefined,
+  });
   host.stats.refundsCreated++;
   host.onRefundCreated?.(refund);
   return { orderId: order.id, refundId: refund.id, userErrors: [] };
@@ -167,7 +174,8 @@ async function create(host: RefundCreateHost, input: RefundInput): Promise<Outco
 
 /** RefundInput.currency: "must be the presentment currency … required for orders where the currency and presentment currency differ". */
 function checkCurrency(order: FakeOrder, currency: string | null | undefined): string | undefined {
-  if (!currency) return order.presentmentCurrency !== order.currency ? "Currency is required for orders where the currency and presentment currency differ." : undefined;
+  if (!currency)
+    return order.presentmentCurrency !== order.currency ? "Currency is required for orders where the currency and presentment currency differ." : undefined;
   if (currency !== order.presentmentCurrency) return `Currency must be the order's presentment currency (${order.presentmentCurrency}).`;
   return undefined;
 }

@@ -82,7 +82,13 @@ export class FakeShopify {
     api.flow = this.flow;
     api.onRefundCreated = (refund) => {
       if (!this.webhookTarget) return;
-      const delivery = newDelivery("refunds/create", domain, refundWebhookBody(shop, refund), this.now(), resolveApiVersion(this.webhookApiVersion) ?? ADMIN_API_VERSION);
+      const delivery = newDelivery(
+        "refunds/create",
+        domain,
+        refundWebhookBody(shop, refund),
+        this.now(),
+        resolveApiVersion(this.webhookApiVersion) ?? ADMIN_API_VERSION,
+      );
       const sent = sendDelivery(this.webhookTarget.appUrl, TOPIC_PATHS["refunds/create"], delivery, this.app.secret).catch(() => undefined);
       this.inFlight.add(sent);
       void sent.finally(() => this.inFlight.delete(sent));
@@ -161,11 +167,33 @@ export class FakeShopify {
     const next = this.faults[0];
     const fault = next && (!next.operation || next.operation === operationType(body)) ? this.faults.shift() : undefined;
     if (fault?.kind === "http") {
-      return json({ errors: fault.status === 429 ? "Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service." : "Internal Server Error" }, fault.status, { ...versioned, ...(fault.retryAfter ? { "Retry-After": fault.retryAfter } : {}) });
+      return json(
+        {
+          errors:
+            fault.status === 429
+              ? "Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service."
+              : "Internal Server Error",
+        },
+        fault.status,
+        { ...versioned, ...(fault.retryAfter ? { "Retry-After": fault.retryAfter } : {}) },
+      );
     }
     if (fault?.kind === "throttled") {
       entry.api.stats.injectedThrottles++;
-      return json({ errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }], extensions: { cost: { requestedQueryCost: 0, actualQueryCost: null, throttleStatus: { maximumAvailable: entry.api.bucket.maximumAvailable, currentlyAvailable: 0, restoreRate: entry.api.bucket.restoreRate } } } }, 200, versioned);
+      return json(
+        {
+          errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
+          extensions: {
+            cost: {
+              requestedQueryCost: 0,
+              actualQueryCost: null,
+              throttleStatus: { maximumAvailable: entry.api.bucket.maximumAvailable, currentlyAvailable: 0, restoreRate: entry.api.bucket.restoreRate },
+            },
+          },
+        },
+        200,
+        versioned,
+      );
     }
     if (fault?.kind === "slow") await new Promise((resolve) => setTimeout(resolve, fault.ms));
     const result = await entry.api.graphql(body, { apiVersion });

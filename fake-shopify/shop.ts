@@ -105,10 +105,18 @@ export class FakeShop {
    * An order paid in full. Amounts are in `presentmentCurrency` (default: the shop's currency);
    * `payments` splits the payment over several gateways and must add up to `amount`.
    */
-  createOrder(options: { amount: string; gateway?: string; createdAt?: Date; presentmentCurrency?: string; exchangeRate?: string; payments?: { gateway: string; amount: string }[] }): FakeOrder {
+  createOrder(options: {
+    amount: string;
+    gateway?: string;
+    createdAt?: Date;
+    presentmentCurrency?: string;
+    exchangeRate?: string;
+    payments?: { gateway: string; amount: string }[];
+  }): FakeOrder {
     const createdAt = options.createdAt ?? this.now();
     const presentmentCurrency = options.presentmentCurrency ?? this.currency;
-    if (presentmentCurrency !== this.currency && options.exchangeRate === undefined) throw new Error(`an order in ${presentmentCurrency} in a ${this.currency} shop needs an exchangeRate`);
+    if (presentmentCurrency !== this.currency && options.exchangeRate === undefined)
+      throw new Error(`an order in ${presentmentCurrency} in a ${this.currency} shop needs an exchangeRate`);
     const exchangeRate = presentmentCurrency === this.currency ? "1" : options.exchangeRate!;
     parseRate(exchangeRate);
     const order: FakeOrder = {
@@ -123,10 +131,15 @@ export class FakeShop {
       transactionIds: [],
       refundIds: [],
     };
-    const payments = (options.payments ?? [{ gateway: options.gateway ?? "shopify_payments", amount: options.amount }]).map((p) => ({ gateway: p.gateway, amountMinor: parseMinor(p.amount, presentmentCurrency) }));
-    if (payments.reduce((sum, p) => sum + p.amountMinor, 0n) !== order.totalMinor) throw new Error(`the payments of order ${order.name} do not add up to ${options.amount}`);
+    const payments = (options.payments ?? [{ gateway: options.gateway ?? "shopify_payments", amount: options.amount }]).map((p) => ({
+      gateway: p.gateway,
+      amountMinor: parseMinor(p.amount, presentmentCurrency),
+    }));
+    if (payments.reduce((sum, p) => sum + p.amountMinor, 0n) !== order.totalMinor)
+      throw new Error(`the payments of order ${order.name} do not add up to ${options.amount}`);
     this.orders.set(order.id, order);
-    for (const p of payments) this.addTransaction(order, { kind: "SALE", status: "SUCCESS", amountMinor: p.amountMinor, gateway: p.gateway, parentId: null, createdAt });
+    for (const p of payments)
+      this.addTransaction(order, { kind: "SALE", status: "SUCCESS", amountMinor: p.amountMinor, gateway: p.gateway, parentId: null, createdAt });
     return order;
   }
 

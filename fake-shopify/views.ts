@@ -103,7 +103,8 @@ export class Views {
       updatedAt: dateTime(r.updatedAt),
       note: r.note,
       order: () => this.order(order),
-      totalRefundedSet: r.totalOverrideMinor === null ? this.moneyBag(order, ...transactions.map((t) => t.amountMinor)) : this.moneyBag(order, r.totalOverrideMinor),
+      totalRefundedSet:
+        r.totalOverrideMinor === null ? this.moneyBag(order, ...transactions.map((t) => t.amountMinor)) : this.moneyBag(order, r.totalOverrideMinor),
       transactions: (args: PageArgs) => connection(transactions, args, this.transaction),
       // This fake's refunds return money only: no line items, shipping, duties or adjustments.
       refundLineItems: (args: PageArgs) => connection([], args, (x) => x),
@@ -133,14 +134,21 @@ export class Views {
       totalReceivedSet: this.moneyBag(o, ...received),
       // A plain list, no cursor: up to `first`, or every refund without it.
       refunds: ({ first }: { first?: number | null }) => visibleRefunds.slice(0, first ?? undefined).map(this.refund),
-      transactions: ({ first }: { first?: number | null }) => this.shop.orderTransactions(o).slice(0, first ?? undefined).map(this.transaction),
+      transactions: ({ first }: { first?: number | null }) =>
+        this.shop
+          .orderTransactions(o)
+          .slice(0, first ?? undefined)
+          .map(this.transaction),
       suggestedRefund: ({ suggestFullRefund }: { suggestFullRefund?: boolean }) => this.suggestedRefund(o, Boolean(suggestFullRefund)),
     };
   };
 
   /** One suggested transaction per capture with money left on it, as for a payment split over gateways. */
   private suggestedRefund(o: FakeOrder, full: boolean) {
-    const parents = this.shop.captures(o).map((t) => ({ t, refundable: this.shop.refundableOnMinor(t) })).filter((p) => p.refundable > 0n);
+    const parents = this.shop
+      .captures(o)
+      .map((t) => ({ t, refundable: this.shop.refundableOnMinor(t) }))
+      .filter((p) => p.refundable > 0n);
     const refundable = this.shop.refundableMinor(o);
     return {
       amountSet: this.moneyBag(o, full ? refundable : 0n),

@@ -53,7 +53,10 @@ function newMigration(name) {
   syncSchema();
   const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
   const scratch = mkdtempSync(join(tmpdir(), "rv-schema-"));
-  for (const [kind, schema, dir] of [["sqlite", schemas.sqlite, "prisma/migrations"], ["postgresql", schemas.postgresql, "prisma/postgres/migrations"]]) {
+  for (const [kind, schema, dir] of [
+    ["sqlite", schemas.sqlite, "prisma/migrations"],
+    ["postgresql", schemas.postgresql, "prisma/postgres/migrations"],
+  ]) {
     const before = join(scratch, `${kind}.prisma`);
     let headText;
     try {

@@ -44,7 +44,11 @@ const root = new URL("..", import.meta.url).pathname;
  */
 export async function startDemo(options: DemoOptions): Promise<Demo> {
   const run = (command: string, args: string[], env: Record<string, string> = {}) =>
-    execFileSync(command, args, { cwd: root, stdio: options.log === "ignore" ? "ignore" : "inherit", env: { ...process.env, CHECKPOINT_DISABLE: "1", ...env } });
+    execFileSync(command, args, {
+      cwd: root,
+      stdio: options.log === "ignore" ? "ignore" : "inherit",
+      env: { ...process.env, CHECKPOINT_DISABLE: "1", ...env },
+    });
   if (options.databaseUrl.startsWith("file:") && !options.keepData && !options.prepared) {
     const file = options.databaseUrl.slice("file:".length);
     for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(`${file.startsWith("/") ? "" : root}${file}${suffix}`, { force: true });
@@ -60,11 +64,22 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
   const mailbox = await startMailbox();
   const slack = await startSlackReceiver();
   const inboxes = {
-    mail: () => mailbox.messages.map((m, i) => ({ subject: m.subject, to: mailbox.recipients[i].join(", "), date: m.date, html: m.html || false, text: m.text })),
+    mail: () =>
+      mailbox.messages.map((m, i) => ({ subject: m.subject, to: mailbox.recipients[i].join(", "), date: m.date, html: m.html || false, text: m.text })),
     slack: () => slack.messages,
     flowCalls: () => shopify.flow.calls,
   };
-  const shopifyOrigin = (await shopify.listen(options.shopifyPort, adminSurface(TEST_APP, () => appUrl, () => [...shopify.shops.keys()], inboxes))).replace("127.0.0.1", "localhost");
+  const shopifyOrigin = (
+    await shopify.listen(
+      options.shopifyPort,
+      adminSurface(
+        TEST_APP,
+        () => appUrl,
+        () => [...shopify.shops.keys()],
+        inboxes,
+      ),
+    )
+  ).replace("127.0.0.1", "localhost");
 
   const app = await startAppProcess({
     port: options.appPort,
@@ -96,7 +111,14 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     await slack.close();
     throw error;
   }
-  const traffic = await startDemoTraffic({ shopify, shop: options.shop, appUrl, secret: TEST_APP.secret, liveEveryMs: options.liveEveryMs, historyCount: options.historyCount });
+  const traffic = await startDemoTraffic({
+    shopify,
+    shop: options.shop,
+    appUrl,
+    secret: TEST_APP.secret,
+    liveEveryMs: options.liveEveryMs,
+    historyCount: options.historyCount,
+  });
   return {
     adminUrl: `${shopifyOrigin}/store/${options.shop.replace(".myshopify.com", "")}/apps/refund-verifier`,
     appUrl,
@@ -118,11 +140,19 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
  * The built app as production runs it (remix-serve, its worker inside unless VERIFIER_WORKER=off),
  * its Shopify requests sent to a simulated shop on loopback. Resolves once /healthz answers.
  */
-export async function startAppProcess(options: { port: number; databaseUrl: string; shopifyOrigin: string; log?: "inherit" | "ignore" | "capture"; env?: Record<string, string> }) {
+export async function startAppProcess(options: {
+  port: number;
+  databaseUrl: string;
+  shopifyOrigin: string;
+  log?: "inherit" | "ignore" | "capture";
+  env?: Record<string, string>;
+}) {
   const appUrl = `http://localhost:${options.port}`;
   const server: ChildProcess = spawn("node_modules/.bin/remix-serve", ["build/server/index.js"], {
     cwd: root,
-    stdio: ["ignore", ...(options.log === "capture" ? ["pipe", "pipe"] : options.log === "ignore" ? ["ignore", "ignore"] : ["inherit", "inherit"])] as ("ignore" | "pipe" | "inherit")[],
+    stdio: ["ignore", ...(options.log === "capture" ? ["pipe", "pipe"] : options.log === "ignore" ? ["ignore", "ignore"] : ["inherit", "inherit"])] as (
+      "ignore" | "pipe" | "inherit"
+    )[],
     detached: true,
     env: {
       ...process.env,
@@ -154,7 +184,13 @@ export async function startAppProcess(options: { port: number; databaseUrl: stri
   };
   for (let i = 0; ; i++) {
     if (exited) throw new Error(`the app exited while starting:\n${output.slice(-2000)}`);
-    if (await fetch(`${appUrl}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${appUrl}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (i > 150) {
       await stop();
       throw new Error("the app did not start within 30 s");
@@ -183,7 +219,14 @@ export async function installApp(appUrl: string, shop: string): Promise<void> {
 async function setUpAlerts(appUrl: string, shop: string, shopify: FakeShopify, slackUrl: string): Promise<void> {
   const current = await embeddedFetch(appUrl, shop)("/app/settings/alerts?_data=routes%2Fapp.settings.alerts");
   const { settings } = (await current.json()) as { settings: { revision: number } };
-  const form = new URLSearchParams({ intent: "save", revision: String(settings.revision), emailRecipients: `owner@${shop.replace(".myshopify.com", "")}.example`, slackUrl, delivery: "both", digestHour: "8" });
+  const form = new URLSearchParams({
+    intent: "save",
+    revision: String(settings.revision),
+    emailRecipients: `owner@${shop.replace(".myshopify.com", "")}.example`,
+    slackUrl,
+    delivery: "both",
+    digestHour: "8",
+  });
   for (const trigger of FLOW_TRIGGERS) form.append("verdicts", trigger.verdict);
   const saved = await embeddedFetch(appUrl, shop)("/app/settings/alerts?_data=routes%2Fapp.settings.alerts", { method: "POST", body: form });
   if (!saved.ok) throw new Error(`saving the demo's alert settings failed: HTTP ${saved.status} ${await saved.text()}`);

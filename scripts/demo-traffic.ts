@@ -43,11 +43,20 @@ export interface DemoTraffic {
  * delivery (except the lost ones, which the app's reconciliation sweep finds). `random` is seeded
  * so a demo run (and the browser tests) see the same history.
  */
-export async function startDemoTraffic(options: { shopify: FakeShopify; shop: string; appUrl: string; secret: string; historyDays?: number; historyCount?: number; liveEveryMs?: number; seed?: number }): Promise<DemoTraffic> {
+export async function startDemoTraffic(options: {
+  shopify: FakeShopify;
+  shop: string;
+  appUrl: string;
+  secret: string;
+  historyDays?: number;
+  historyCount?: number;
+  liveEveryMs?: number;
+  seed?: number;
+}): Promise<DemoTraffic> {
   const shop = options.shopify.shop(options.shop);
   let seed = options.seed ?? 20261129;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-  const pick = <T,>(items: T[]) => items[Math.floor(random() * items.length)];
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)];
   const counts: Record<string, number> = {};
   let delivered = 0;
 
@@ -58,7 +67,7 @@ export async function startDemoTraffic(options: { shopify: FakeShopify; shop: st
 
   function refundAmount(order: FakeOrder): string {
     const whole = Number(order.totalMinor) / 100;
-    return (Math.max(1, Math.round(whole * (0.2 + random() * 0.8) * 100) / 100)).toFixed(2);
+    return Math.max(1, Math.round(whole * (0.2 + random() * 0.8) * 100) / 100).toFixed(2);
   }
 
   /** Nearly a third on a gift card, the rest by card. */
@@ -151,7 +160,24 @@ export async function startDemoTraffic(options: { shopify: FakeShopify; shop: st
   const history: [Scenario, Date][] = [];
   for (let i = 0; i < count; i++) {
     const at = new Date(now - days * 86_400_000 * ((count - i) / count) + random() * 3600_000);
-    history.push([i % 11 === 3 ? "gateway_failure" : i % 13 === 5 ? "wrong_amount" : i % 17 === 9 ? "second_refund" : i % 23 === 1 ? "redelivered" : i % 31 === 2 ? "wrong_order" : i === 7 ? "multi_currency" : i === 12 ? "split_refund" : "normal", at]);
+    history.push([
+      i % 11 === 3
+        ? "gateway_failure"
+        : i % 13 === 5
+          ? "wrong_amount"
+          : i % 17 === 9
+            ? "second_refund"
+            : i % 23 === 1
+              ? "redelivered"
+              : i % 31 === 2
+                ? "wrong_order"
+                : i === 7
+                  ? "multi_currency"
+                  : i === 12
+                    ? "split_refund"
+                    : "normal",
+      at,
+    ]);
   }
   // Two refunds Shopify never showed, a little past the 7-day timeout: UNVERIFIABLE, for a person.
   history.unshift(["never_visible", new Date(now - 7.2 * 86_400_000)], ["never_visible", new Date(now - 7.1 * 86_400_000)]);
@@ -168,7 +194,10 @@ export async function startDemoTraffic(options: { shopify: FakeShopify; shop: st
   }
 
   return {
-    describe: () => `${delivered} signed refunds/create deliveries so far; scenarios: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(", ")}`,
+    describe: () =>
+      `${delivered} signed refunds/create deliveries so far; scenarios: ${Object.entries(counts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`,
     stop: () => clearTimeout(timer),
   };
 }

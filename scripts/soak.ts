@@ -50,7 +50,18 @@ function startWorker(): ChildProcess {
   return spawn("node", ["--import", "tsx", "scripts/worker.ts"], {
     cwd: root,
     stdio: "ignore",
-    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, SHOPIFY_API_KEY: TEST_APP.apiKey, SHOPIFY_API_SECRET: TEST_APP.secret, SHOPIFY_APP_URL: app.url, SHOPIFY_ADMIN_API_ORIGIN: origin, VERIFIER_LEASE_MS: "2000", VERIFIER_SWEEP_INTERVAL_MS: "3600000", VERIFIER_REQUEST_TIMEOUT_MS: "1500" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: databaseUrl,
+      SHOPIFY_API_KEY: TEST_APP.apiKey,
+      SHOPIFY_API_SECRET: TEST_APP.secret,
+      SHOPIFY_APP_URL: app.url,
+      SHOPIFY_ADMIN_API_ORIGIN: origin,
+      VERIFIER_LEASE_MS: "2000",
+      VERIFIER_SWEEP_INTERVAL_MS: "3600000",
+      VERIFIER_REQUEST_TIMEOUT_MS: "1500",
+    },
   });
 }
 
@@ -76,7 +87,15 @@ async function deliver(refund: FakeRefund, times = 1) {
 let worker = startWorker();
 let kills = 0;
 let faults = 0;
-const FAULTS: Fault[] = [{ kind: "throttled" }, { kind: "http", status: 429, retryAfter: "1" }, { kind: "http", status: 429 }, { kind: "http", status: 503 }, { kind: "http", status: 500 }, { kind: "slow", ms: 2_500 }, { kind: "truncated" }];
+const FAULTS: Fault[] = [
+  { kind: "throttled" },
+  { kind: "http", status: 429, retryAfter: "1" },
+  { kind: "http", status: 429 },
+  { kind: "http", status: 503 },
+  { kind: "http", status: 500 },
+  { kind: "slow", ms: 2_500 },
+  { kind: "truncated" },
+];
 const chaos = setInterval(() => {
   if (kills < KILLS && random() < 0.5) {
     worker.kill("SIGKILL");
@@ -147,8 +166,12 @@ const twice = operations.filter((op) => op.evaluations.filter((e) => e.verdict !
 const lost = [...expected.keys()].filter((refund) => !operations.some((op) => op.refundGid === refund));
 const failedReads = await db.observation.count({ where: { channel: "refund_readback", ok: false } });
 const throttledViolations = shopify.api(SHOP).stats.throttled;
-console.log(`soak: ${expected.size} refunds, ${deliveries} signed deliveries (redeliveries included), ${kills} worker SIGKILLs, ${faults} fault bursts injected (${failedReads} failed reads recorded as such, never as evidence), ${throttledViolations} requests sent with an empty bucket, ${postgres ? "PostgreSQL restarted once" : "database locked 3 s once"}, ${retriedDeliveries} deliveries sent again after a failure; all decided ${convergedIn} s after the chaos stopped`);
-console.log(`soak: ${operations.length - wrong.length} of ${expected.size} with the verdict they should have; ${wrong.length} wrong, ${twice.length} decided twice, ${lost.length} lost`);
+console.log(
+  `soak: ${expected.size} refunds, ${deliveries} signed deliveries (redeliveries included), ${kills} worker SIGKILLs, ${faults} fault bursts injected (${failedReads} failed reads recorded as such, never as evidence), ${throttledViolations} requests sent with an empty bucket, ${postgres ? "PostgreSQL restarted once" : "database locked 3 s once"}, ${retriedDeliveries} deliveries sent again after a failure; all decided ${convergedIn} s after the chaos stopped`,
+);
+console.log(
+  `soak: ${operations.length - wrong.length} of ${expected.size} with the verdict they should have; ${wrong.length} wrong, ${twice.length} decided twice, ${lost.length} lost`,
+);
 for (const op of wrong.slice(0, 5)) console.log(`  wrong: ${op.refundGid} expected ${expected.get(op.refundGid)} got ${op.status} (${op.reason})`);
 await db.$disconnect();
 await app.stop();

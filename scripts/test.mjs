@@ -25,11 +25,15 @@ step("lint (eslint)", "node_modules/.bin/eslint", ["--max-warnings", "0", "."]);
 
 const report = join(mkdtempSync(join(tmpdir(), "rv-vitest-")), "report.json");
 console.log(`\n▶ vitest on ${/^postgres/.test(databaseUrl) ? "PostgreSQL" : "SQLite"}`);
-const vitest = spawnSync("node_modules/.bin/vitest", ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: "inherit",
-  env,
-});
+const vitest = spawnSync(
+  "node_modules/.bin/vitest",
+  ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: "inherit",
+    env,
+  },
+);
 let summary = "";
 try {
   const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, "utf8"));

@@ -12,7 +12,13 @@ const SEND_LEASE_MS = 60_000;
 const SEND_DEADLINE_MS = 45_000;
 
 /** One email or Slack message of an alert, digest or test, for the delivery log; `dedupeKey` makes it once. */
-export function messageDelivery(shop: string, settings: AlertSettingsView, channel: Channel, message: AlertMessage, fields: { kind: string; dedupeKey: string; eventCount?: number; now: Date }): Prisma.AlertDeliveryCreateInput {
+export function messageDelivery(
+  shop: string,
+  settings: AlertSettingsView,
+  channel: Channel,
+  message: AlertMessage,
+  fields: { kind: string; dedupeKey: string; eventCount?: number; now: Date },
+): Prisma.AlertDeliveryCreateInput {
   return {
     shop,
     kind: fields.kind,
@@ -68,7 +74,10 @@ async function sendToSlack(db: PrismaClient, delivery: AlertDelivery): Promise<S
 function send(deps: DeliverDeps, delivery: AlertDelivery): Promise<SendOutcome & { free?: boolean }> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<SendOutcome>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: "uncertain", error: `No answer within ${SEND_DEADLINE_MS / 1000} s: it may or may not have arrived.` }), SEND_DEADLINE_MS);
+    timer = setTimeout(
+      () => resolve({ kind: "uncertain", error: `No answer within ${SEND_DEADLINE_MS / 1000} s: it may or may not have arrived.` }),
+      SEND_DEADLINE_MS,
+    );
     timer.unref();
   });
   return Promise.race([sendOnChannel(deps, delivery), deadline]).finally(() => clearTimeout(timer));
@@ -102,7 +111,11 @@ export async function deliverDue(deps: DeliverDeps, limit = 50): Promise<{ deliv
     where: { status: "sending", claimedUntil: { lt: deps.now() } },
     data: { status: "uncertain", error: "The app stopped while sending this: it may or may not have arrived, so it is not sent again on its own." },
   });
-  const due = await db.alertDelivery.findMany({ where: { status: "pending", nextAttemptAt: { lte: deps.now() } }, orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }], take: limit });
+  const due = await db.alertDelivery.findMany({
+    where: { status: "pending", nextAttemptAt: { lte: deps.now() } },
+    orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
+    take: limit,
+  });
   const result = { delivered: 0, failed: 0 };
   for (const delivery of due) {
     const claimed = await db.alertDelivery.updateMany({
@@ -125,7 +138,10 @@ export async function deliverDue(deps: DeliverDeps, limit = 50): Promise<{ deliv
             ? { status: "failed", attempts, error: `Gave up after ${attempts} tries. The last: ${outcome.error}` }
             : { status: outcome.kind, error: outcome.error };
     // The claim's owner writes the outcome even if its lease ran out meanwhile: what happened wins over "uncertain".
-    await db.alertDelivery.updateMany({ where: { id: delivery.id, claimedBy: deps.workerId, status: { in: ["sending", "uncertain"] } }, data: { ...data, claimedBy: null, claimedUntil: null } });
+    await db.alertDelivery.updateMany({
+      where: { id: delivery.id, claimedBy: deps.workerId, status: { in: ["sending", "uncertain"] } },
+      data: { ...data, claimedBy: null, claimedUntil: null },
+    });
     if (outcome.kind === "delivered") result.delivered++;
     if (outcome.kind === "failed") result.failed++;
   }

@@ -10,7 +10,6 @@ import { alertItem, shopNameOf } from "./events.server";
 import { digestMessage, type DigestSummary } from "./messages";
 import { channelsOf, settingsView } from "./settings.server";
 
-
 const unreadable = new Map<string, number>();
 
 async function timeZoneFromShopify(db: PrismaClient, gateway: ShopifyGateway, shop: string, now: Date): Promise<string> {
@@ -76,7 +75,12 @@ export async function queueDueDigests(db: PrismaClient, gateway: ShopifyGateway,
     if (!missing.length) continue;
     const message = digestMessage(await digestSummary(db, contract, row.shop, today, timeZone), timeZone);
     for (const channel of missing) {
-      if (await createOnce(() => db.alertDelivery.create({ data: messageDelivery(row.shop, settings, channel, message, { kind: "digest", dedupeKey: keyOf(channel), now }) }))) queued++;
+      if (
+        await createOnce(() =>
+          db.alertDelivery.create({ data: messageDelivery(row.shop, settings, channel, message, { kind: "digest", dedupeKey: keyOf(channel), now }) }),
+        )
+      )
+        queued++;
     }
   }
   return queued;

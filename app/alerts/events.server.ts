@@ -36,7 +36,14 @@ function flowDelivery(contract: Contract, op: Operation, eventId: string, enable
   if (!trigger || !enabled.has(trigger.handle)) return null;
   const item = alertItem(contract, op);
   const reasons = (JSON.parse(op.reasons) as string[]).map((id) => reasonInWords(contractOf(contract, op), op.status, id));
-  const payload = flowPayload({ ...item.row, verdict: op.status, reasons: reasons.length ? reasons : [item.row.reasonText], refundGid: op.refundGid, orderGid: op.orderGid, evidenceUrl: item.evidenceUrl });
+  const payload = flowPayload({
+    ...item.row,
+    verdict: op.status,
+    reasons: reasons.length ? reasons : [item.row.reasonText],
+    refundGid: op.refundGid,
+    orderGid: op.orderGid,
+    evidenceUrl: item.evidenceUrl,
+  });
   return {
     shop: op.shop,
     kind: "flow",
@@ -75,12 +82,23 @@ export async function openAlertEvents(db: PrismaClient, contract: Contract, now:
       const state = await db.shopState.findUnique({ where: { shop: op.shop }, select: { uninstalledAt: true } });
       const usage = state?.uninstalledAt ? [] : await db.flowTriggerUsage.findMany({ where: { shop: op.shop, enabled: true }, select: { definitionId: true } });
       // A shop that removed the app hears nothing more; its events are kept for the record.
-      shop = { settings: state?.uninstalledAt ? { ...DEFAULT_ALERT_SETTINGS, verdicts: [] } : await alertSettings(db, op.shop), enabled: new Set(usage.map((u) => u.definitionId)) };
+      shop = {
+        settings: state?.uninstalledAt ? { ...DEFAULT_ALERT_SETTINGS, verdicts: [] } : await alertSettings(db, op.shop),
+        enabled: new Set(usage.map((u) => u.definitionId)),
+      };
       shops.set(op.shop, shop);
     }
     const created = await createOnce(() =>
       db.alertEvent.create({
-        data: { id: randomUUID(), shop: op.shop, operationId: op.id, verdict: op.status, decidedAt: op.decidedAt ?? now, instantStatus: wantsInstant(shop.settings, op.status) ? "pending" : "not_wanted", createdAt: now },
+        data: {
+          id: randomUUID(),
+          shop: op.shop,
+          operationId: op.id,
+          verdict: op.status,
+          decidedAt: op.decidedAt ?? now,
+          instantStatus: wantsInstant(shop.settings, op.status) ? "pending" : "not_wanted",
+          createdAt: now,
+        },
       }),
     );
     if (created) opened++;

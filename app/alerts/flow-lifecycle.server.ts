@@ -35,7 +35,8 @@ export async function recordTriggerLifecycle(db: PrismaClient, callback: z.infer
   // Kept even before the shop's first visit has stored its session (managed install): Flow may call first.
   const key = { shop: callback.shopify_domain, definitionId: trigger.handle };
   const reportedAt = new Date(callback.timestamp);
-  const newer = () => db.flowTriggerUsage.updateMany({ where: { ...key, reportedAt: { lt: reportedAt } }, data: { enabled: callback.has_enabled_flow, reportedAt } });
+  const newer = () =>
+    db.flowTriggerUsage.updateMany({ where: { ...key, reportedAt: { lt: reportedAt } }, data: { enabled: callback.has_enabled_flow, reportedAt } });
   if ((await newer()).count) return "recorded";
   if (await createOnce(() => db.flowTriggerUsage.create({ data: { ...key, enabled: callback.has_enabled_flow, reportedAt } }))) return "recorded";
   // Another callback created the row meanwhile: this one still wins if it is the newer.
@@ -62,10 +63,15 @@ export async function handleTriggerLifecycle(db: PrismaClient, request: Request,
     return answer(400, "The body is not JSON");
   }
   const parsed = LifecycleCallback.safeParse(json);
-  if (!parsed.success) return answer(400, `Not a Flow trigger lifecycle callback: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    return answer(400, `Not a Flow trigger lifecycle callback: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   // Any answer but 2xx stops the merchant from turning the workflow on: a trigger this app does not
   // know is acknowledged and logged, not refused.
   const outcome = await recordTriggerLifecycle(db, parsed.data);
-  if (outcome === "unknown_trigger") logger.warn({ shop: parsed.data.shopify_domain, definitionId: parsed.data.flow_trigger_definition_id }, "Flow lifecycle callback for a trigger this app does not have");
+  if (outcome === "unknown_trigger")
+    logger.warn(
+      { shop: parsed.data.shopify_domain, definitionId: parsed.data.flow_trigger_definition_id },
+      "Flow lifecycle callback for a trigger this app does not have",
+    );
   return answer(200, outcome);
 }

@@ -18,7 +18,8 @@ export interface GroupingTiming {
 export const DEFAULT_GROUPING: GroupingTiming = { quietMs: 30_000, maxWaitMs: 120_000 };
 
 export function groupingFromEnv(env: Record<string, string | undefined> = process.env): GroupingTiming {
-  const ms = (value: string | undefined, fallback: number) => (Number.isFinite(Number(value)) && Number(value) >= 0 && value !== "" && value !== undefined ? Number(value) : fallback);
+  const ms = (value: string | undefined, fallback: number) =>
+    Number.isFinite(Number(value)) && Number(value) >= 0 && value !== "" && value !== undefined ? Number(value) : fallback;
   return { quietMs: ms(env.ALERT_QUIET_MS, DEFAULT_GROUPING.quietMs), maxWaitMs: ms(env.ALERT_MAX_WAIT_MS, DEFAULT_GROUPING.maxWaitMs) };
 }
 
@@ -34,9 +35,26 @@ async function writeGroup(db: PrismaClient, contract: Contract, shop: string, gr
   const channels = channelsOf(settings);
   let messages = 0;
   if (events.length && channels.length) {
-    const message = instantAlert(shopNameOf(shop), events.map((event) => alertItem(contract, event.operation)), { reviewQueue: adminAppUrl(shop, "/review") }, await shopTimeZoneOf(db, shop));
+    const message = instantAlert(
+      shopNameOf(shop),
+      events.map((event) => alertItem(contract, event.operation)),
+      { reviewQueue: adminAppUrl(shop, "/review") },
+      await shopTimeZoneOf(db, shop),
+    );
     for (const channel of channels) {
-      if (await createOnce(() => db.alertDelivery.create({ data: messageDelivery(shop, settings, channel, message, { kind: "instant", dedupeKey: `instant:${groupId}:${channel}`, eventCount: events.length, now }) }))) messages++;
+      if (
+        await createOnce(() =>
+          db.alertDelivery.create({
+            data: messageDelivery(shop, settings, channel, message, {
+              kind: "instant",
+              dedupeKey: `instant:${groupId}:${channel}`,
+              eventCount: events.length,
+              now,
+            }),
+          }),
+        )
+      )
+        messages++;
     }
   }
   // The channels were removed after these verdicts: nobody to tell.
@@ -53,7 +71,11 @@ async function writeGroup(db: PrismaClient, contract: Contract, shop: string, gr
  */
 export async function groupInstantAlerts(db: PrismaClient, contract: Contract, now: Date, timing: GroupingTiming = DEFAULT_GROUPING): Promise<number> {
   let messages = 0;
-  const abandoned = await db.alertEvent.findMany({ where: { instantStatus: "grouping", groupedAt: { lt: new Date(now.getTime() - ABANDONED_MS) } }, distinct: ["groupId"], select: { shop: true, groupId: true } });
+  const abandoned = await db.alertEvent.findMany({
+    where: { instantStatus: "grouping", groupedAt: { lt: new Date(now.getTime() - ABANDONED_MS) } },
+    distinct: ["groupId"],
+    select: { shop: true, groupId: true },
+  });
   for (const group of abandoned) messages += await writeGroup(db, contract, group.shop, group.groupId!, now);
 
   const waiting = await db.alertEvent.groupBy({ by: ["shop"], where: { instantStatus: "pending" }, _min: { decidedAt: true }, _max: { decidedAt: true } });
@@ -61,9 +83,17 @@ export async function groupInstantAlerts(db: PrismaClient, contract: Contract, n
     const quiet = now.getTime() - group._max.decidedAt!.getTime() >= timing.quietMs;
     const waitedLongEnough = now.getTime() - group._min.decidedAt!.getTime() >= timing.maxWaitMs;
     if (!quiet && !waitedLongEnough) continue;
-    const events = await db.alertEvent.findMany({ where: { shop: group.shop, instantStatus: "pending" }, orderBy: [{ decidedAt: "asc" }, { id: "asc" }], take: MAX_PER_MESSAGE, select: { id: true } });
+    const events = await db.alertEvent.findMany({
+      where: { shop: group.shop, instantStatus: "pending" },
+      orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
+      take: MAX_PER_MESSAGE,
+      select: { id: true },
+    });
     const groupId = randomUUID();
-    const taken = await db.alertEvent.updateMany({ where: { id: { in: events.map((e) => e.id) }, instantStatus: "pending" }, data: { instantStatus: "grouping", groupId, groupedAt: now } });
+    const taken = await db.alertEvent.updateMany({
+      where: { id: { in: events.map((e) => e.id) }, instantStatus: "pending" },
+      data: { instantStatus: "grouping", groupId, groupedAt: now },
+    });
     if (taken.count) messages += await writeGroup(db, contract, group.shop, groupId, now);
   }
   return messages;

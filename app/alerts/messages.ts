@@ -37,7 +37,10 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 function tally(rows: RefundRow[]): string {
   const counts = new Map<string, number>();
   for (const row of rows) counts.set(whatHappened(row), (counts.get(whatHappened(row)) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([what, n]) => `${n} × ${what.charAt(0).toLowerCase()}${what.slice(1)}`).join(", ");
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([what, n]) => `${n} × ${what.charAt(0).toLowerCase()}${what.slice(1)}`)
+    .join(", ");
 }
 
 /** Money per currency, exactly, from the rows' decimal strings: "$75.00 + €20.00". */
@@ -48,7 +51,12 @@ export function totals(rows: Pick<RefundRow, "amount" | "currency">[]): string {
     const minor = toMinorUnits(row.amount, row.currency);
     if (minor !== undefined) sums.set(row.currency, (sums.get(row.currency) ?? 0n) + minor);
   }
-  return [...sums].sort(([a], [b]) => a.localeCompare(b)).map(([currency, minor]) => formatMoney(minor, currency)).join(" + ") || "no amount recorded";
+  return (
+    [...sums]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([currency, minor]) => formatMoney(minor, currency))
+      .join(" + ") || "no amount recorded"
+  );
 }
 
 const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -77,10 +85,19 @@ export function instantAlert(shopName: string, items: AlertItem[], links: { revi
   const more = items.length - listed.length;
   const moreText = more > 0 ? `…and ${more} more in the review queue: ${links.reviewQueue}` : `Review queue: ${links.reviewQueue}`;
 
-  const text = [intro, "", ...listed.flatMap(({ item, line }) => [`• ${line.head}`, `  ${line.reason}`, `  Decided ${line.when}. Evidence: ${item.evidenceUrl}`]), "", moreText].join("\n");
+  const text = [
+    intro,
+    "",
+    ...listed.flatMap(({ item, line }) => [`• ${line.head}`, `  ${line.reason}`, `  Decided ${line.when}. Evidence: ${item.evidenceUrl}`]),
+    "",
+    moreText,
+  ].join("\n");
   const html = [
     `<p>${escapeHtml(intro)}</p><ul>`,
-    ...listed.map(({ item, line }) => `<li><strong>${escapeHtml(line.head)}</strong><br>${escapeHtml(line.reason)}<br><small>Decided ${escapeHtml(line.when)}.</small> <a href="${escapeHtml(item.evidenceUrl)}">See the evidence</a></li>`),
+    ...listed.map(
+      ({ item, line }) =>
+        `<li><strong>${escapeHtml(line.head)}</strong><br>${escapeHtml(line.reason)}<br><small>Decided ${escapeHtml(line.when)}.</small> <a href="${escapeHtml(item.evidenceUrl)}">See the evidence</a></li>`,
+    ),
     `</ul><p>${more > 0 ? `…and ${more} more. ` : ""}<a href="${escapeHtml(links.reviewQueue)}">Open the review queue</a></p>`,
   ].join("");
   const slackLines = listed.slice(0, 10).map(({ item, line }) => `• <${item.evidenceUrl}|${escapeSlack(line.head)}>: ${escapeSlack(line.reason)}`);
@@ -90,7 +107,10 @@ export function instantAlert(shopName: string, items: AlertItem[], links: { revi
     blocks: [
       { type: "section", text: { type: "mrkdwn", text: `*${escapeSlack(intro)}*` } },
       { type: "section", text: { type: "mrkdwn", text: slackLines.join("\n").slice(0, 2900) } },
-      { type: "context", elements: [{ type: "mrkdwn", text: `${slackMore > 0 ? `…and ${slackMore} more. ` : ""}<${links.reviewQueue}|Open the review queue>` }] },
+      {
+        type: "context",
+        elements: [{ type: "mrkdwn", text: `${slackMore > 0 ? `…and ${slackMore} more. ` : ""}<${links.reviewQueue}|Open the review queue>` }],
+      },
     ],
   };
   return { subject, text, html, slack };
@@ -154,5 +174,13 @@ export function testAlert(shopName: string, verdicts: string[], links: { setting
   const subject = `Refund Verifier · ${shopName}: test alert`;
   const text = `This is a test from Refund Verifier for ${shopName}. Refunds found ${kinds} will be reported here.\nAlert settings: ${links.settings}`;
   const html = `<p>${escapeHtml(text.split("\n")[0])}</p><p><a href="${escapeHtml(links.settings)}">Alert settings</a></p>`;
-  return { subject, text, html, slack: { text: subject, blocks: [{ type: "section", text: { type: "mrkdwn", text: `${escapeSlack(text.split("\n")[0])}\n<${links.settings}|Alert settings>` } }] } };
+  return {
+    subject,
+    text,
+    html,
+    slack: {
+      text: subject,
+      blocks: [{ type: "section", text: { type: "mrkdwn", text: `${escapeSlack(text.split("\n")[0])}\n<${links.settings}|Alert settings>` } }],
+    },
+  };
 }

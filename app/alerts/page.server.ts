@@ -44,13 +44,23 @@ export async function alertsAction(db: PrismaClient, shop: string, form: FormDat
   const intent = form.get("intent");
   if (intent === "test") {
     const settings = await alertSettings(db, shop);
-    if (!channelsOf(settings).length) return { ok: false, status: 422, fieldErrors: { form: "Add an email address or a Slack URL and save before sending a test." } };
+    if (!channelsOf(settings).length)
+      return { ok: false, status: 422, fieldErrors: { form: "Add an email address or a Slack URL and save before sending a test." } };
     const count = await queueTestAlert(db, shop, now, testAlert(shopNameOf(shop), settings.verdicts, { settings: adminAppUrl(shop, "/settings/alerts") }));
-    return { ok: true, message: `Test alert queued for ${count === 2 ? "email and Slack" : channelsOf(settings)[0] === "email" ? "email" : "Slack"}. It appears in the delivery log below.` };
+    return {
+      ok: true,
+      message: `Test alert queued for ${count === 2 ? "email and Slack" : channelsOf(settings)[0] === "email" ? "email" : "Slack"}. It appears in the delivery log below.`,
+    };
   }
   if (intent === "resend") {
     const sent = await sendAgain(db, shop, String(form.get("id") ?? ""), now);
-    return sent ? { ok: true, message: "Queued to be sent again." } : { ok: false, status: 409, fieldErrors: { form: "This message is no longer failed or uncertain (it may have been sent again already). Reload the log." } };
+    return sent
+      ? { ok: true, message: "Queued to be sent again." }
+      : {
+          ok: false,
+          status: 409,
+          fieldErrors: { form: "This message is no longer failed or uncertain (it may have been sent again already). Reload the log." },
+        };
   }
   if (intent !== "save") return { ok: false, status: 400, fieldErrors: { form: "Unknown action." } };
   const parsed = parseAlertSettingsForm(form, slackWebhookOrigin());
@@ -59,4 +69,3 @@ export async function alertsAction(db: PrismaClient, shop: string, form: FormDat
   if (!saved.ok) return saved;
   return { ok: true, message: "Alert settings saved." };
 }
-

@@ -24,7 +24,14 @@ export type FieldErrors = Partial<Record<"emailRecipients" | "slackUrl" | "verdi
 const email = z.string().email();
 
 function recipients(text: string, ctx: z.RefinementCtx): string[] {
-  const list = [...new Set(text.split(/[\s,;]+/).map((part) => part.trim().toLowerCase()).filter(Boolean))];
+  const list = [
+    ...new Set(
+      text
+        .split(/[\s,;]+/)
+        .map((part) => part.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
   const invalid = list.filter((address) => !email.safeParse(address).success);
   if (invalid.length) ctx.addIssue({ code: "custom", message: `Not an email address: ${invalid.slice(0, 3).join(", ")}.` });
   if (list.length > MAX_RECIPIENTS) ctx.addIssue({ code: "custom", message: `At most ${MAX_RECIPIENTS} addresses.` });
@@ -68,7 +75,10 @@ function schema(slackOrigin: string) {
 }
 
 /** The settings form, parsed: the values, or an error per field in words a merchant can act on. */
-export function parseAlertSettingsForm(form: FormData, slackOrigin = SLACK_WEBHOOK_ORIGIN): { ok: true; value: AlertSettingsInput } | { ok: false; fieldErrors: FieldErrors } {
+export function parseAlertSettingsForm(
+  form: FormData,
+  slackOrigin = SLACK_WEBHOOK_ORIGIN,
+): { ok: true; value: AlertSettingsInput } | { ok: false; fieldErrors: FieldErrors } {
   const raw = {
     emailRecipients: form.get("emailRecipients") ?? undefined,
     slackUrl: form.get("slackUrl") ?? undefined,

@@ -16,7 +16,15 @@ export interface AlertSettingsView {
   revision: number;
 }
 
-export const DEFAULT_ALERT_SETTINGS: AlertSettingsView = { emailRecipients: [], slackConfigured: false, slackHint: null, verdicts: [...ALERT_VERDICTS], delivery: "instant", digestHour: 8, revision: 0 };
+export const DEFAULT_ALERT_SETTINGS: AlertSettingsView = {
+  emailRecipients: [],
+  slackConfigured: false,
+  slackHint: null,
+  verdicts: [...ALERT_VERDICTS],
+  delivery: "instant",
+  digestHour: 8,
+  revision: 0,
+};
 
 export function settingsView(row: AlertSettings | null): AlertSettingsView {
   if (!row) return DEFAULT_ALERT_SETTINGS;
@@ -59,16 +67,26 @@ export async function saveAlertSettings(db: PrismaClient, shop: string, input: A
   };
   if (input.slackUrl) {
     const key = alertsSecretKey();
-    if (!key) return { ok: false, status: 422, fieldErrors: { slackUrl: "This server cannot store a Slack URL safely: ALERTS_SECRET_KEY is not set. Ask whoever runs the app to set it." } };
+    if (!key)
+      return {
+        ok: false,
+        status: 422,
+        fieldErrors: { slackUrl: "This server cannot store a Slack URL safely: ALERTS_SECRET_KEY is not set. Ask whoever runs the app to set it." },
+      };
     Object.assign(data, { slackUrlSealed: sealSecret(input.slackUrl, key), slackUrlHint: secretUrlHint(input.slackUrl) });
   } else if (input.removeSlack) {
     Object.assign(data, { slackUrlSealed: null, slackUrlHint: null });
   }
-  const conflict: SaveOutcome = { ok: false, status: 409, fieldErrors: { form: "Someone else changed these settings while you were editing. Reload the page to see their changes, then save yours again." } };
+  const conflict: SaveOutcome = {
+    ok: false,
+    status: 409,
+    fieldErrors: { form: "Someone else changed these settings while you were editing. Reload the page to see their changes, then save yours again." },
+  };
   const updated = await db.alertSettings.updateMany({ where: { shop, revision: input.revision }, data: data as Prisma.AlertSettingsUpdateManyMutationInput });
   if (!updated.count) {
     if (input.revision !== 0) return conflict;
-    if (!(await createOnce(() => db.alertSettings.create({ data: { ...(data as object), shop, revision: 1 } as Prisma.AlertSettingsCreateInput })))) return conflict;
+    if (!(await createOnce(() => db.alertSettings.create({ data: { ...(data as object), shop, revision: 1 } as Prisma.AlertSettingsCreateInput }))))
+      return conflict;
   }
   return { ok: true, settings: await alertSettings(db, shop) };
 }

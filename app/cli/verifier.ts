@@ -24,9 +24,14 @@ function requiredShop(args: string[]): string {
 function table(rows: Record<string, unknown>[]): string {
   if (rows.length === 0) return "(none)\n";
   const keys = Object.keys(rows[0]);
-  const cell = (value: unknown) => (value === null || value === undefined ? "" : value instanceof Date ? value.toISOString() : Array.isArray(value) ? value.join(",") : String(value));
+  const cell = (value: unknown) =>
+    value === null || value === undefined ? "" : value instanceof Date ? value.toISOString() : Array.isArray(value) ? value.join(",") : String(value);
   const widths = keys.map((key) => Math.max(key.length, ...rows.map((row) => cell(row[key]).length)));
-  const line = (values: string[]) => values.map((value, i) => value.padEnd(widths[i])).join("  ").trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((value, i) => value.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
   return `${[line(keys), ...rows.map((row) => line(keys.map((key) => cell(row[key]))))].join("\n")}\n`;
 }
 

@@ -51,7 +51,12 @@ export function rowFilter(shop: string, filters: DashboardFilters): Prisma.Opera
   if (bounds.lt) and.push({ startedAt: { lt: bounds.lt } });
   if (filters.query) {
     const number = filters.query.replace(/^#/, "");
-    and.push({ OR: [{ orderName: { contains: filters.query } }, ...(/^\d+$/.test(number) ? [{ orderName: `#${number}` }, { orderGid: { endsWith: `/${number}` } }] : [])] });
+    and.push({
+      OR: [
+        { orderName: { contains: filters.query } },
+        ...(/^\d+$/.test(number) ? [{ orderName: `#${number}` }, { orderGid: { endsWith: `/${number}` } }] : []),
+      ],
+    });
   }
   return { AND: and };
 }

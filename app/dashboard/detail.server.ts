@@ -38,17 +38,26 @@ export async function loadRefundDetail(db: PrismaClient, loaded: LoadedContract,
     ...contract.contradicted_when.map((c) => [c.id, `${c.reason} (${c.class})`] as [string, string]),
     ...contract.rules.map((r) => [r.id, r.reason] as [string, string]),
   ]);
-  const conditions: ConditionView[] =
-    result && "conditions" in result ? result.conditions.map((c) => ({ ...c, meaning: meanings.get(c.id) ?? "" })) : [];
+  const conditions: ConditionView[] = result && "conditions" in result ? result.conditions.map((c) => ({ ...c, meaning: meanings.get(c.id) ?? "" })) : [];
 
   // What Shopify recorded, from the latest read-back that returned the refund.
   const readback = [...op.observations].reverse().find((o) => o.channel === "refund_readback" && o.ok && recordedRefundOf(JSON.parse(o.data ?? "null")));
   const recorded = readback ? recordedRefundOf(JSON.parse(readback.data ?? "null")) : null;
   const related = { id: true, orderName: true, amount: true, currency: true, status: true } as const;
   const [sameOrder, recordedOrder]: RelatedRefund[][] = await Promise.all([
-    db.operation.findMany({ where: { shop, orderGid: op.orderGid, id: { not: op.id } }, select: related, orderBy: [{ startedAt: "asc" }, { id: "asc" }], take: 20 }),
+    db.operation.findMany({
+      where: { shop, orderGid: op.orderGid, id: { not: op.id } },
+      select: related,
+      orderBy: [{ startedAt: "asc" }, { id: "asc" }],
+      take: 20,
+    }),
     recorded?.orderGid && recorded.orderGid !== op.orderGid
-      ? db.operation.findMany({ where: { shop, orderGid: recorded.orderGid, id: { not: op.id } }, select: related, orderBy: [{ startedAt: "asc" }, { id: "asc" }], take: 20 })
+      ? db.operation.findMany({
+          where: { shop, orderGid: recorded.orderGid, id: { not: op.id } },
+          select: related,
+          orderBy: [{ startedAt: "asc" }, { id: "asc" }],
+          take: 20,
+        })
       : Promise.resolve([]),
   ]);
   const reasons = JSON.parse(op.reasons) as string[];
@@ -101,7 +110,19 @@ export async function loadRefundDetail(db: PrismaClient, loaded: LoadedContract,
   ].sort((a, b) => a.at.localeCompare(b.at));
 
   return {
-    refund: { ...row, provisionalVerdict: op.provisionalVerdict, shopAmount: op.shopAmount, shopCurrency: op.shopCurrency, refundGid: op.refundGid, orderGid: op.orderGid, attempts: op.attempts, revision: op.revision, escalate: op.escalate, reasons, decidedAt: op.decidedAt?.toISOString() ?? null },
+    refund: {
+      ...row,
+      provisionalVerdict: op.provisionalVerdict,
+      shopAmount: op.shopAmount,
+      shopCurrency: op.shopCurrency,
+      refundGid: op.refundGid,
+      orderGid: op.orderGid,
+      attempts: op.attempts,
+      revision: op.revision,
+      escalate: op.escalate,
+      reasons,
+      decidedAt: op.decidedAt?.toISOString() ?? null,
+    },
     nextAttemptAt: op.status === "PENDING" ? (op.nextDueAt?.toISOString() ?? null) : null,
     observing: op.status === "PENDING" && op.nextDueAt !== null,
     timeoutAt: new Date(op.startedAt.getTime() + contract.timing.timeout_ms).toISOString(),

@@ -4,7 +4,28 @@ import { listRefunds } from "./dashboard.server";
 import { resolutions } from "../review/review.server";
 import type { DashboardFilters } from "./filters";
 
-const HEADER = ["order", "order_id", "amount", "currency", "shop_amount", "shop_currency", "verdict", "reason", "reason_text", "classes", "origin", "started_at", "review", "matched_by", "api_versions_outside_contract", "refund_id", "recorded_amount", "recorded_currency", "resolution_note", "resolved_by"];
+const HEADER = [
+  "order",
+  "order_id",
+  "amount",
+  "currency",
+  "shop_amount",
+  "shop_currency",
+  "verdict",
+  "reason",
+  "reason_text",
+  "classes",
+  "origin",
+  "started_at",
+  "review",
+  "matched_by",
+  "api_versions_outside_contract",
+  "refund_id",
+  "recorded_amount",
+  "recorded_currency",
+  "resolution_note",
+  "resolved_by",
+];
 
 /** RFC 4180 quoting, and a leading ' for text a spreadsheet would run as a formula. */
 export function csvCell(value: unknown): string {
@@ -25,11 +46,36 @@ export function exportCsv(db: PrismaClient, contract: Contract, shop: string, fi
         controller.enqueue(encoder.encode(`${HEADER.join(",")}\r\n`));
       }
       const page = await listRefunds(db, contract, shop, { ...filters, after, before: undefined, pageSize: 500 });
-      const resolved = await resolutions(db, shop, page.rows.filter((r) => r.reviewState === "resolved").map((r) => r.id));
+      const resolved = await resolutions(
+        db,
+        shop,
+        page.rows.filter((r) => r.reviewState === "resolved").map((r) => r.id),
+      );
       const lines = page.rows.map((r) => {
         const resolution = resolved.get(r.id);
         // The new columns come last, so spreadsheets built on the old ones keep working.
-        return [r.orderName, r.orderId, r.amount, r.currency, r.shopAmount, r.shopCurrency, r.status, r.reason, r.reasonText, r.classes.join("; "), r.origin, r.startedAt, r.reviewState, r.correlation === "fingerprint" ? "order and amount only" : "refund id", r.apiVersionsOutside, r.refundId, r.recordedAmount, r.recordedCurrency, resolution?.note, resolution?.by]
+        return [
+          r.orderName,
+          r.orderId,
+          r.amount,
+          r.currency,
+          r.shopAmount,
+          r.shopCurrency,
+          r.status,
+          r.reason,
+          r.reasonText,
+          r.classes.join("; "),
+          r.origin,
+          r.startedAt,
+          r.reviewState,
+          r.correlation === "fingerprint" ? "order and amount only" : "refund id",
+          r.apiVersionsOutside,
+          r.refundId,
+          r.recordedAmount,
+          r.recordedCurrency,
+          resolution?.note,
+          resolution?.by,
+        ]
           .map(csvCell)
           .join(",");
       });

@@ -3,7 +3,12 @@ import { VERDICTS } from "../contracts/schema";
 export { VERDICTS };
 export const ORIGINS = ["webhook", "reconciliation", "app"] as const;
 /** The contract's contradiction classes, by the short names people filter with. */
-export const CLASSES = { duplicate: "duplicate side effect", wrong_amount: "wrong amount", wrong_order: "wrong subject", pre_existing: "pre existing state" } as const;
+export const CLASSES = {
+  duplicate: "duplicate side effect",
+  wrong_amount: "wrong amount",
+  wrong_order: "wrong subject",
+  pre_existing: "pre existing state",
+} as const;
 export const SORTS = ["newest", "oldest", "amount_desc", "amount_asc"] as const;
 /** Review states a person filters by: open is "Needs review". */
 export const REVIEW_STATES = ["open", "resolved"] as const;
@@ -42,8 +47,12 @@ const list = <T extends string>(params: URLSearchParams, name: string, allowed: 
     .filter((v): v is T => (allowed as readonly string[]).includes(v));
 
 // Date.parse rolls "2026-02-30" over to March 2: a day must come back as itself.
-const day = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(Date.parse(value)).toISOString().slice(0, 10) === value ? value : undefined);
-const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined => ((allowed as readonly string[]).includes(value ?? "") ? (value as T) : undefined);
+const day = (value: string | null) =>
+  value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(Date.parse(value)).toISOString().slice(0, 10) === value
+    ? value
+    : undefined;
+const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
+  (allowed as readonly string[]).includes(value ?? "") ? (value as T) : undefined;
 
 /** The calendar day of an instant in a time zone, as YYYY-MM-DD. */
 export function dayIn(instant: Date, timeZone: string): string {
@@ -55,7 +64,16 @@ export const addDays = (dayText: string, days: number) => new Date(Date.parse(da
 /** How far a time zone is ahead of UTC at an instant, in ms. */
 function offsetAt(instant: number, timeZone: string): number {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" })
+    new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    })
       .formatToParts(new Date(instant))
       .map((p) => [p.type, p.value]),
   );

@@ -30,7 +30,11 @@ export async function loadDashboard(shop: string, params: URLSearchParams, now: 
     db.shopState.findUnique({ where: { shop }, select: { sweepCompletedAt: true, sweepStartedAt: true } }),
     db.operation.findFirst({ where: { shop }, select: { id: true } }),
   ]);
-  const sweep = { lastCompletedAt: state?.sweepCompletedAt?.toISOString() ?? null, runningSince: state?.sweepStartedAt?.toISOString() ?? null, ...sweepSchedule() };
+  const sweep = {
+    lastCompletedAt: state?.sweepCompletedAt?.toISOString() ?? null,
+    runningSince: state?.sweepStartedAt?.toISOString() ?? null,
+    ...sweepSchedule(),
+  };
   // A shop with no refund at all yet sees what the app does and will do, not an empty table.
   const firstRun = !any;
   return { figures: figureData, ...page, total, filters, sweep, firstRun, timeZone, now: now.toISOString() };
@@ -58,7 +62,15 @@ export async function orderRefunds(shop: string, orderId: string) {
       const row = toRow(contract, op);
       // Every contradiction and rule that held, in words, not only the first.
       const texts = op.reasonRows.map((r) => reasonInWords(contract, op.status, r.reason));
-      return { id: row.id, amount: row.amount, currency: row.currency, status: row.status, reasonText: texts.length ? texts.join(" ") : row.reasonText, reviewState: row.reviewState, correlation: row.correlation };
+      return {
+        id: row.id,
+        amount: row.amount,
+        currency: row.currency,
+        status: row.status,
+        reasonText: texts.length ? texts.join(" ") : row.reasonText,
+        reviewState: row.reviewState,
+        correlation: row.correlation,
+      };
     }),
     doNotRetry: operations.some((op) => op.reasonRows.some((r) => r.reason === "duplicate_refund_present")),
   };

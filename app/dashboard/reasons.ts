@@ -36,7 +36,12 @@ export const VERDICT_LABELS: Record<string, string> = {
 };
 
 /** One label per contradiction class, for badges, filters and messages. */
-export const CLASS_LABELS: Record<string, string> = { duplicate: "Duplicate refund", wrong_amount: "Wrong amount", wrong_order: "Wrong order", pre_existing: "Pre-existing refund" };
+export const CLASS_LABELS: Record<string, string> = {
+  duplicate: "Duplicate refund",
+  wrong_amount: "Wrong amount",
+  wrong_order: "Wrong order",
+  pre_existing: "Pre-existing refund",
+};
 
 /** The label of a class, named by its key ("duplicate") or by the contract's words ("duplicate side effect"), as operations store it. */
 export function classLabel(value: string): string {

@@ -14,7 +14,11 @@ export function VerdictBadge({ status }: { status: string }) {
 export function ReviewBadge({ state }: { state: string }) {
   if (state === "open") return <Badge tone="attention">Needs review</Badge>;
   if (state === "resolved") return <Badge>Resolved</Badge>;
-  return <Text as="span" tone="subdued">—</Text>;
+  return (
+    <Text as="span" tone="subdued">
+      —
+    </Text>
+  );
 }
 
 /** "4 min ago", against the server's clock so server and browser render the same text. */
@@ -27,7 +31,10 @@ export function age(fromIso: string, nowIso: string): string {
 }
 
 export function when(iso: string): string {
-  return new Date(iso).toISOString().replace("T", " ").replace(/\.\d{3}Z$/, " UTC");
+  return new Date(iso)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d{3}Z$/, " UTC");
 }
 
 /** The order in Shopify admin; App Bridge resolves shopify://admin links inside the admin. */

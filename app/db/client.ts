@@ -5,8 +5,7 @@ import { databaseKind, databaseUrl } from "./url";
 
 /** A Prisma client for DATABASE_URL: SQLite for file:, PostgreSQL for postgresql://, through Prisma's driver adapters. */
 export function createPrismaClient(url = databaseUrl()): PrismaClient {
-  const adapter =
-    databaseKind(url) === "postgresql" ? new PrismaPg({ connectionString: url }) : new PrismaBetterSQLite3({ url });
+  const adapter = databaseKind(url) === "postgresql" ? new PrismaPg({ connectionString: url }) : new PrismaBetterSQLite3({ url });
   try {
     const client = new PrismaClient({ adapter });
     if (databaseKind(url) === "sqlite") tuneSqlite(client);

@@ -65,7 +65,10 @@ export const evidenceUrl = (id: string) => `/app/refunds/${id}`;
 export const adminOrderLink = (gid: string) => `shopify://admin/orders/${legacyId(gid)}`;
 
 function relatedLink(refund: RelatedRefund): EvidenceLink {
-  return { label: `Refund of ${money(refund.amount, refund.currency)} on ${refund.orderName ?? "the order"} (${VERDICT_LABELS[refund.status] ?? refund.status})`, url: evidenceUrl(refund.id) };
+  return {
+    label: `Refund of ${money(refund.amount, refund.currency)} on ${refund.orderName ?? "the order"} (${VERDICT_LABELS[refund.status] ?? refund.status})`,
+    url: evidenceUrl(refund.id),
+  };
 }
 
 type Part = Omit<EvidenceLead, "details"> & { details?: string[] };
@@ -78,7 +81,11 @@ function wrongAmount(input: LeadInput): Part | undefined {
   const asked = toMinorUnits(requested.amount, currency);
   const got = toMinorUnits(recorded.amount, currency);
   if (asked === undefined || got === undefined) {
-    return { sentence: `Shopify recorded ${money(recorded.amount, currency)}; the refund asked for ${money(requested.amount, currency)}.`, nextStep: checkOrder, links: [] };
+    return {
+      sentence: `Shopify recorded ${money(recorded.amount, currency)}; the refund asked for ${money(requested.amount, currency)}.`,
+      nextStep: checkOrder,
+      links: [],
+    };
   }
   const difference = got - asked;
   const sign = difference >= 0n ? "more" : "less";
@@ -136,7 +143,8 @@ function gatewayFailure(input: LeadInput): Part | undefined {
   const list = causes.length > 1 ? `${causes.slice(0, -1).join(", ")} and ${causes.at(-1)}` : causes[0];
   return {
     sentence: `The refund of ${money(input.requested.amount, input.requested.currency)} failed at ${list}.`,
-    nextStep: "The customer has not been paid this money. Refund it again from the order in Shopify admin (by another payment method if the gateway keeps refusing) and tell the customer.",
+    nextStep:
+      "The customer has not been paid this money. Refund it again from the order in Shopify admin (by another payment method if the gateway keeps refusing) and tell the customer.",
     links: [],
   };
 }
@@ -176,7 +184,12 @@ export function evidenceLead(input: LeadInput): EvidenceLead {
     .filter((r) => r !== reason)
     .flatMap((r) => forReason(r, input)?.links ?? [])
     .filter((l) => !seen.has(l.url) && seen.add(l.url));
-  return { sentence: main.sentence, details: [...(main.details ?? []), ...others.map((s) => `Also: ${s}`)], nextStep: main.nextStep, links: [...main.links, ...moreLinks] };
+  return {
+    sentence: main.sentence,
+    details: [...(main.details ?? []), ...others.map((s) => `Also: ${s}`)],
+    nextStep: main.nextStep,
+    links: [...main.links, ...moreLinks],
+  };
 }
 
 function nextStepFor(status: string): string | null {

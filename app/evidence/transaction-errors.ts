@@ -58,7 +58,10 @@ export function transactionErrorInWords(code: string | null | undefined): string
   if (!code) return null;
   const known = WORDS[code.toUpperCase()];
   if (known) return known;
-  const words = code.toLowerCase().replace(/[_\s-]+/g, " ").trim();
+  const words = code
+    .toLowerCase()
+    .replace(/[_\s-]+/g, " ")
+    .trim();
   return words ? `the gateway answered "${words}"` : null;
 }
 

@@ -2,7 +2,29 @@ import { parseDecimal } from "../contracts/values";
 import { formatDecimal } from "./decimal";
 
 /** ISO 4217 minor-unit exponents that are not 2. */
-const EXPONENTS: Record<string, number> = { BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0, BHD: 3, JOD: 3, KWD: 3, OMR: 3, TND: 3 };
+const EXPONENTS: Record<string, number> = {
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
+  BHD: 3,
+  JOD: 3,
+  KWD: 3,
+  OMR: 3,
+  TND: 3,
+};
 
 export function currencyExponent(currency: string): number {
   return EXPONENTS[currency] ?? 2;
@@ -32,7 +54,9 @@ export function formatMoney(minor: bigint, currency: string, locale = "en-US"): 
   const decimal = fromMinorUnits(minor, currency);
   // Intl reads a string as an exact decimal (ES2023, Node 20, Chromium); TypeScript's lib still types format() for numbers.
   try {
-    return new Intl.NumberFormat(locale, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(decimal as unknown as number);
+    return new Intl.NumberFormat(locale, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+      decimal as unknown as number,
+    );
   } catch {
     // A code Intl does not take (not three letters): the amount and the code as they are.
     return `${decimal} ${currency}`;

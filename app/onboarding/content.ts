@@ -6,7 +6,10 @@ export const VERDICT_MEANINGS: { status: string; meaning: string }[] = [
   { status: "PENDING", meaning: "The refund was seen; the app is still reading it back from Shopify." },
   { status: "VERIFIED", meaning: "Shopify recorded the refund as claimed, for the right order and amount, and its webhook arrived." },
   { status: "CONTRADICTED", meaning: "Shopify's record disagrees: a duplicate refund, a different amount, or the wrong order. It goes to the review queue." },
-  { status: "FAILED", meaning: "The payment gateway refused or failed the refund's transaction: the customer has not been paid back. It goes to the review queue." },
+  {
+    status: "FAILED",
+    meaning: "The payment gateway refused or failed the refund's transaction: the customer has not been paid back. It goes to the review queue.",
+  },
   { status: "UNVERIFIABLE", meaning: "Shopify showed no evidence of the refund within 7 days. It goes to the review queue; a person can ask for a re-check." },
 ];
 

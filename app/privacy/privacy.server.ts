@@ -3,13 +3,21 @@ import type { PrismaClient } from "@prisma/client";
 import { isUnsettled } from "../refunds/records.server";
 
 const orderGids = (ids: unknown): string[] =>
-  Array.isArray(ids) ? ids.map(String).filter((id) => /^\d+$/.test(id)).map((id) => `gid://shopify/Order/${id}`) : [];
+  Array.isArray(ids)
+    ? ids
+        .map(String)
+        .filter((id) => /^\d+$/.test(id))
+        .map((id) => `gid://shopify/Order/${id}`)
+    : [];
 
 /** app/uninstalled: the sessions go and observing stops; verdicts stay until shop/redact. */
 export async function stopObservingShop(db: PrismaClient, shop: string, now: Date): Promise<void> {
   // Each step is idempotent, so a repeated delivery finishes what a crashed one started.
   await db.shopState.upsert({ where: { shop }, create: { shop, uninstalledAt: now }, update: { uninstalledAt: now } });
-  await db.operation.updateMany({ where: { shop, status: "PENDING" }, data: { nextDueAt: null, claimedBy: null, claimedUntil: null, revision: { increment: 1 } } });
+  await db.operation.updateMany({
+    where: { shop, status: "PENDING" },
+    data: { nextDueAt: null, claimedBy: null, claimedUntil: null, revision: { increment: 1 } },
+  });
   await db.session.deleteMany({ where: { shop } });
   // Nothing more is sent for a shop that removed the app; the log says why.
   await db.alertDelivery.updateMany({ where: { shop, status: "pending" }, data: { status: "failed", error: "Not sent: the app was uninstalled." } });
@@ -40,7 +48,11 @@ export async function redactShop(db: PrismaClient, shop: string): Promise<void> 
  * read-back and webhook evidence of the listed orders' refunds is removed all the same; what
  * remains is the verdict, a record of the merchant's own refund.
  */
-export async function redactCustomerOrders(db: PrismaClient, shop: string, payload: { orders_to_redact?: unknown; customer?: { id?: unknown } }): Promise<number> {
+export async function redactCustomerOrders(
+  db: PrismaClient,
+  shop: string,
+  payload: { orders_to_redact?: unknown; customer?: { id?: unknown } },
+): Promise<number> {
   const orders = orderGids(payload.orders_to_redact);
   const operations = await db.operation.findMany({ where: { shop, orderGid: { in: orders } }, select: { id: true } });
   const ids = operations.map((o) => o.id);
@@ -63,16 +75,26 @@ const REDACTED = "[redacted on the customer's request]";
  * is redacted at once like the others.
  */
 async function redactRefundRecordNotes(db: PrismaClient, shop: string, orders: string[]): Promise<void> {
-  const records = await db.refundRecord.findMany({ where: { shop, orderId: { in: orders }, note: { not: null } }, select: { id: true, refundInput: true, shopifyOutcome: true } });
+  const records = await db.refundRecord.findMany({
+    where: { shop, orderId: { in: orders }, note: { not: null } },
+    select: { id: true, refundInput: true, shopifyOutcome: true },
+  });
   for (const record of records) {
     const input = !isUnsettled(record) && record.refundInput ? JSON.stringify({ ...JSON.parse(record.refundInput), note: REDACTED }) : record.refundInput;
     // A write like any other: the OCC token rotates, so a form opened before cannot overwrite it.
-    await db.refundRecord.update({ where: { id: record.id }, data: { note: REDACTED, refundInput: input, revision: randomUUID(), revisionNum: { increment: 1 } } });
+    await db.refundRecord.update({
+      where: { id: record.id },
+      data: { note: REDACTED, refundInput: input, revision: randomUUID(), revisionNum: { increment: 1 } },
+    });
   }
 }
 
 /** customers/data_request: what the app holds for the listed orders, kept for the merchant to hand over. */
-export async function recordCustomerDataRequest(db: PrismaClient, shop: string, payload: { orders_requested?: unknown; data_request?: { id?: unknown } }): Promise<string> {
+export async function recordCustomerDataRequest(
+  db: PrismaClient,
+  shop: string,
+  payload: { orders_requested?: unknown; data_request?: { id?: unknown } },
+): Promise<string> {
   const orders = orderGids(payload.orders_requested);
   const operations = await db.operation.findMany({
     where: { shop, orderGid: { in: orders } },

@@ -13,7 +13,8 @@ export const RECENT_REFUND_WINDOW_MS = 10 * 60_000;
 export type AmountParse = { ok: true; amount: string; minor: bigint } | { ok: false; message: string };
 
 const example = (exponent: number) => (exponent === 0 ? "2500" : `25.${"0".repeat(exponent)}`);
-const decimalsMessage = (currency: string, exponent: number) => (exponent === 0 ? `${currency} amounts have no decimals.` : `${currency} amounts have at most ${exponent} decimal${exponent === 1 ? "" : "s"}.`);
+const decimalsMessage = (currency: string, exponent: number) =>
+  exponent === 0 ? `${currency} amounts have no decimals.` : `${currency} amounts have at most ${exponent} decimal${exponent === 1 ? "" : "s"}.`;
 
 /**
  * An amount a person typed, in `currency` (its exponent: USD 2, JPY 0, KWD 3). A comma is taken as
@@ -32,7 +33,9 @@ export function parseAmount(raw: string, currency?: string): AmountParse {
   if (text.includes(",")) {
     const match = /^(\d+),(\d+)$/.exec(text);
     if (!match || match[2].length > (exponent ?? 3)) {
-      return fail(`Write the amount with a dot for decimals and without thousands separators, such as ${exponent === 0 ? "1200" : `1234.${"5".padEnd(exponent ?? 2, "0")}`}.`);
+      return fail(
+        `Write the amount with a dot for decimals and without thousands separators, such as ${exponent === 0 ? "1200" : `1234.${"5".padEnd(exponent ?? 2, "0")}`}.`,
+      );
     }
     normalized = `${match[1]}.${match[2]}`;
   }
@@ -87,7 +90,9 @@ const recordSchema = <T extends "resend" | "settle">(intent: T) => z.object({ in
 /** What the refund form can post: issue a refund, ask Shopify again about an attempt, or settle one. */
 export const refundActionSchema = z.discriminatedUnion("intent", [issueSchema, recordSchema("resend"), recordSchema("settle")], {
   errorMap: (issue, ctx) =>
-    issue.code === z.ZodIssueCode.invalid_union_discriminator ? { message: "The form asked for something this page does not do. Reload the page and try again." } : { message: ctx.defaultError },
+    issue.code === z.ZodIssueCode.invalid_union_discriminator
+      ? { message: "The form asked for something this page does not do. Reload the page and try again." }
+      : { message: ctx.defaultError },
 });
 
 export type RefundAction = z.output<typeof refundActionSchema>;
@@ -148,7 +153,14 @@ export function splitOverSources(sources: RefundSource[], minor: bigint, currenc
   return parts;
 }
 
-const GATEWAYS: Record<string, string> = { shopify_payments: "Shopify Payments", gift_card: "gift card", manual: "manual payment", bogus: "Bogus Gateway (test)", paypal: "PayPal", cash: "cash" };
+const GATEWAYS: Record<string, string> = {
+  shopify_payments: "Shopify Payments",
+  gift_card: "gift card",
+  manual: "manual payment",
+  bogus: "Bogus Gateway (test)",
+  paypal: "PayPal",
+  cash: "cash",
+};
 
 /** A gateway's handle for people: shopify_payments → "Shopify Payments". */
 export function gatewayLabel(gateway: string): string {
@@ -157,7 +169,9 @@ export function gatewayLabel(gateway: string): string {
 
 /** "You can refund at most $51.35 on #1214." */
 export function overRefundMessage(capacityMinor: bigint, currency: string, orderName: string): string {
-  return capacityMinor > 0n ? `You can refund at most ${formatMoney(capacityMinor, currency)} on ${orderName}.` : `Nothing is left to refund on ${orderName}: Shopify shows it fully refunded.`;
+  return capacityMinor > 0n
+    ? `You can refund at most ${formatMoney(capacityMinor, currency)} on ${orderName}.`
+    : `Nothing is left to refund on ${orderName}: Shopify shows it fully refunded.`;
 }
 
 /** "4 minutes ago", for the recent-refund warning. */

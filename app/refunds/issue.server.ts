@@ -30,10 +30,18 @@ export type IssueCode =
   | "NOT_RETRYABLE"
   | "RECENT_REFUND"
   | "INVALID_FORM";
-export type IssueResult = { ok: true; record: RefundRecord } | { ok: false; status: number; code: IssueCode; message: string; record?: RefundRecord; fieldErrors?: FieldErrors };
+export type IssueResult =
+  { ok: true; record: RefundRecord } | { ok: false; status: number; code: IssueCode; message: string; record?: RefundRecord; fieldErrors?: FieldErrors };
 
 type IssueFailure = Extract<IssueResult, { ok: false }>;
-export const fail = (status: number, code: IssueCode, message: string, record?: RefundRecord, fieldErrors?: FieldErrors): IssueFailure => ({ ok: false, status, code, message, record, ...(fieldErrors ? { fieldErrors } : {}) });
+export const fail = (status: number, code: IssueCode, message: string, record?: RefundRecord, fieldErrors?: FieldErrors): IssueFailure => ({
+  ok: false,
+  status,
+  code,
+  message,
+  record,
+  ...(fieldErrors ? { fieldErrors } : {}),
+});
 
 const orderNameOf = (record: RefundRecord) => (JSON.parse(record.refCaptions) as { caption: string }[])[0]?.caption ?? "the order";
 const amountOf = (record: RefundRecord) => `${fromMinorUnits(record.amountMinor, record.currency)} ${record.currency}`;
@@ -62,7 +70,10 @@ export async function recentRefund(db: PrismaClient, shop: string, orderId: stri
     db.operation.findFirst({ where: { shop, orderGid: orderId, startedAt: { gte: since } }, orderBy: { startedAt: "desc" } }),
   ]);
   if (record && (!operation || record.createdAt >= operation.startedAt)) {
-    return { at: record.createdAt, message: `${record.sysId}, a refund of ${formatMoney(record.amountMinor, record.currency)} on ${orderNameOf(record)}, was issued from the app ${minutesAgo(record.createdAt, now)}.` };
+    return {
+      at: record.createdAt,
+      message: `${record.sysId}, a refund of ${formatMoney(record.amountMinor, record.currency)} on ${orderNameOf(record)}, was issued from the app ${minutesAgo(record.createdAt, now)}.`,
+    };
   }
   if (operation) {
     const minor = operation.amount && operation.currency ? toMinorUnits(operation.amount, operation.currency) : undefined;
@@ -155,7 +166,15 @@ async function mintAttempt(...args: Parameters<typeof mintRecord>): Promise<Refu
  * ran nothing: it settles a record that was never sent before, and settles nothing after a call
  * whose outcome is unknown.
  */
-export async function callShopify(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, record: RefundRecord, now: Date, calls: number, limit = AUTOMATIC_CALLS_PER_RECORD): Promise<IssueResult> {
+export async function callShopify(
+  db: PrismaClient,
+  contract: LoadedContract,
+  gateway: ShopifyGateway,
+  record: RefundRecord,
+  now: Date,
+  calls: number,
+  limit = AUTOMATIC_CALLS_PER_RECORD,
+): Promise<IssueResult> {
   let current = record;
   for (let call = 0; call < calls && current.calls < limit; call++) {
     if (call > 0) await gateway.sleep(500 * 3 ** (call - 1));
@@ -166,7 +185,18 @@ export async function callShopify(db: PrismaClient, contract: LoadedContract, ga
       case "created":
         return { ok: true, record: await stampRefund(db, contract, current, outcome.refund, outcome.result, now) };
       case "refused":
-        current = await rewriteRecord(db, current, { status: "failed", shopifyOutcome: "refused", failureReason: outcome.message, outcomeDetail: outcome.message, actionResult: JSON.stringify(outcome.result) }, now);
+        current = await rewriteRecord(
+          db,
+          current,
+          {
+            status: "failed",
+            shopifyOutcome: "refused",
+            failureReason: outcome.message,
+            outcomeDetail: outcome.message,
+            actionResult: JSON.stringify(outcome.result),
+          },
+          now,
+        );
         return fail(422, "USER_ERRORS", outcome.message, current);
       case "key_conflict":
         current = await rewriteRecord(db, current, { shopifyOutcome: "key_conflict", outcomeDetail: `Shopify refused the call: ${outcome.message}` }, now);
@@ -181,7 +211,15 @@ export async function callShopify(db: PrismaClient, contract: LoadedContract, ga
         return fail(502, "OUTCOME_UNKNOWN", unsettledMessage(current), current);
       case "concurrent":
       case "unknown":
-        current = await rewriteRecord(db, current, { outcomeDetail: outcome.kind === "concurrent" ? "Shopify is still running the first request with this key." : `No answer from Shopify (${outcome.message}).` }, now);
+        current = await rewriteRecord(
+          db,
+          current,
+          {
+            outcomeDetail:
+              outcome.kind === "concurrent" ? "Shopify is still running the first request with this key." : `No answer from Shopify (${outcome.message}).`,
+          },
+          now,
+        );
     }
   }
   return fail(502, "OUTCOME_UNKNOWN", `Shopify did not confirm ${current.sysId}. ${unsettledMessage(current)}`, current);
@@ -231,7 +269,15 @@ export async function stampRefund(
   if (!(await openOperation(db, contract, facts, now))) {
     await db.operation.updateMany({
       where: { shop: stamped.shop, refundGid: refund.id, status: "PENDING" },
-      data: { origin: "app", amount: facts.amount, currency: facts.currency, amountMinor: stamped.amountMinor, startedAt: stamped.createdAt, actionResult: JSON.stringify(actionResult), correlation },
+      data: {
+        origin: "app",
+        amount: facts.amount,
+        currency: facts.currency,
+        amountMinor: stamped.amountMinor,
+        startedAt: stamped.createdAt,
+        actionResult: JSON.stringify(actionResult),
+        correlation,
+      },
     });
     await markDue(db, { shop: stamped.shop, refundGid: refund.id }, now);
   }

@@ -27,9 +27,16 @@ export function issuedRefundsPass(deps: IssuedRefundsDeps): () => Promise<void> 
     await recoverUnsettledRecords(deps.db, deps.contract, deps.gateway, at);
     if (at.getTime() - lastSettleAt < SETTLE_INTERVAL_MS) return;
     lastSettleAt = at.getTime();
-    const settling = await deps.db.refundRecord.findMany({ where: { status: "created", refundRef: { not: null }, updatedAt: { lt: new Date(at.getTime() - SETTLE_INTERVAL_MS) } }, take: 200 });
+    const settling = await deps.db.refundRecord.findMany({
+      where: { status: "created", refundRef: { not: null }, updatedAt: { lt: new Date(at.getTime() - SETTLE_INTERVAL_MS) } },
+      take: 200,
+    });
     for (const [shop, records] of groupBy(settling, (record) => record.shop)) {
-      const outcomes = await readRefunds(deps.gateway, shop, records.map((r) => r.refundRef!));
+      const outcomes = await readRefunds(
+        deps.gateway,
+        shop,
+        records.map((r) => r.refundRef!),
+      );
       for (const record of records) {
         const outcome = outcomes.get(record.refundRef!);
         if (outcome?.ok) await syncRecordStatus(deps.db, shop, record.refundRef!, outcome.body, at, record);
@@ -40,5 +47,6 @@ export function issuedRefundsPass(deps: IssuedRefundsDeps): () => Promise<void> 
 
 /** After a read-back of a refund issued in the app: its record's status follows what Shopify reports of the transaction. */
 export function followReadback(db: PrismaClient) {
-  return (op: { origin: string; shop: string; refundGid: string }, body: ReadbackBody, now: Date) => (op.origin === "app" ? syncRecordStatus(db, op.shop, op.refundGid, body, now).then(() => undefined) : Promise.resolve());
+  return (op: { origin: string; shop: string; refundGid: string }, body: ReadbackBody, now: Date) =>
+    op.origin === "app" ? syncRecordStatus(db, op.shop, op.refundGid, body, now).then(() => undefined) : Promise.resolve();
 }

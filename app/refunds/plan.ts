@@ -35,7 +35,13 @@ export function allocate(order: OrderForRefund, amountMinor: bigint): { transact
     const cap = toMinorUnits(candidate.maximumRefundableSet?.presentmentMoney.amount ?? "0", currency) ?? 0n;
     const take = cap < left ? cap : left;
     if (take <= 0n) continue;
-    transactions.push({ orderId: order.id, parentId: candidate.parent.id, amount: fromMinorUnits(take, currency), gateway: candidate.gateway ?? candidate.parent.gateway ?? "manual", kind: "REFUND" });
+    transactions.push({
+      orderId: order.id,
+      parentId: candidate.parent.id,
+      amount: fromMinorUnits(take, currency),
+      gateway: candidate.gateway ?? candidate.parent.gateway ?? "manual",
+      kind: "REFUND",
+    });
     left -= take;
   }
   return { transactions, unallocated: left };

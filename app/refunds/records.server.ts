@@ -8,7 +8,12 @@ export class RevisionConflict extends Error {
 }
 
 /** Every write to a record checks the revision token it read and rotates it: OCC, no lost update. */
-export async function updateRecord(db: PrismaClient, record: Pick<RefundRecord, "id" | "revision">, data: Prisma.RefundRecordUpdateManyMutationInput, now: Date): Promise<string> {
+export async function updateRecord(
+  db: PrismaClient,
+  record: Pick<RefundRecord, "id" | "revision">,
+  data: Prisma.RefundRecordUpdateManyMutationInput,
+  now: Date,
+): Promise<string> {
   const revision = randomUUID();
   const { count } = await db.refundRecord.updateMany({
     where: { id: record.id, revision: record.revision },
@@ -19,7 +24,12 @@ export async function updateRecord(db: PrismaClient, record: Pick<RefundRecord, 
 }
 
 /** updateRecord, then the record as it now is. */
-export async function rewriteRecord(db: PrismaClient, record: RefundRecord, data: Prisma.RefundRecordUpdateManyMutationInput, now: Date): Promise<RefundRecord> {
+export async function rewriteRecord(
+  db: PrismaClient,
+  record: RefundRecord,
+  data: Prisma.RefundRecordUpdateManyMutationInput,
+  now: Date,
+): Promise<RefundRecord> {
   await updateRecord(db, record, data, now);
   return db.refundRecord.findUniqueOrThrow({ where: { id: record.id } });
 }
@@ -47,7 +57,11 @@ export class AttemptLimitReached extends Error {
  * slot. Both are unique in the database, so two mints at once cannot take the same number or the
  * same slot: the loser retries with the next one, and past slot 64 there is none.
  */
-export async function mintRecord(db: PrismaClient, data: Omit<Prisma.RefundRecordUncheckedCreateInput, "id" | "sysId" | "sysNumber" | "attemptNumber" | "revision" | "createdAt" | "updatedAt" | "status">, now: Date): Promise<RefundRecord> {
+export async function mintRecord(
+  db: PrismaClient,
+  data: Omit<Prisma.RefundRecordUncheckedCreateInput, "id" | "sysId" | "sysNumber" | "attemptNumber" | "revision" | "createdAt" | "updatedAt" | "status">,
+  now: Date,
+): Promise<RefundRecord> {
   for (let attempt = 0; ; attempt++) {
     const [last, lastOnOrder] = await Promise.all([
       db.refundRecord.findFirst({ where: { shop: data.shop }, orderBy: { sysNumber: "desc" }, select: { sysNumber: true } }),
@@ -58,7 +72,17 @@ export async function mintRecord(db: PrismaClient, data: Omit<Prisma.RefundRecor
     const sysNumber = (last?.sysNumber ?? 0) + 1;
     try {
       return await db.refundRecord.create({
-        data: { ...data, id: randomUUID(), sysNumber, sysId: formatSysId(sysNumber), attemptNumber, status: "created", revision: randomUUID(), createdAt: now, updatedAt: now },
+        data: {
+          ...data,
+          id: randomUUID(),
+          sysNumber,
+          sysId: formatSysId(sysNumber),
+          attemptNumber,
+          status: "created",
+          revision: randomUUID(),
+          createdAt: now,
+          updatedAt: now,
+        },
       });
     } catch (error) {
       if ((error as { code?: string }).code !== "P2002" || attempt >= 20) throw error;

@@ -26,11 +26,19 @@ async function findByFingerprint(db: PrismaClient, gateway: ShopifyGateway, reco
   if (!answer.ok) return { ok: false as const };
   const amount = fromMinorUnits(record.amountMinor, record.currency);
   const fromSecond = wholeSecond(record.createdAt.getTime());
-  const taken = new Set((await db.refundRecord.findMany({ where: { shop: record.shop, orderId: record.orderId, refundRef: { not: null } }, select: { refundRef: true } })).map((r) => r.refundRef));
+  const taken = new Set(
+    (await db.refundRecord.findMany({ where: { shop: record.shop, orderId: record.orderId, refundRef: { not: null } }, select: { refundRef: true } })).map(
+      (r) => r.refundRef,
+    ),
+  );
   const match = (answer.data?.refunds ?? [])
     .map((refund) => ({ refund, createdAt: parseInstant(refund.createdAt) }))
     .filter(({ refund, createdAt }) => createdAt !== undefined && wholeSecond(createdAt) >= fromSecond && !taken.has(refund.id))
-    .filter(({ refund }) => refund.totalRefundedSet.presentmentMoney.currencyCode === record.currency && compareDecimalValues(refund.totalRefundedSet.presentmentMoney.amount, amount) === 0)
+    .filter(
+      ({ refund }) =>
+        refund.totalRefundedSet.presentmentMoney.currencyCode === record.currency &&
+        compareDecimalValues(refund.totalRefundedSet.presentmentMoney.amount, amount) === 0,
+    )
     .sort((a, b) => a.createdAt! - b.createdAt!)[0]?.refund;
   return { ok: true as const, match };
 }
@@ -39,12 +47,27 @@ async function findByFingerprint(db: PrismaClient, gateway: ShopifyGateway, reco
  * Settles a record whose call went unanswered: adopts the refund Shopify shows for it, or asks
  * Shopify once more with the same key (which answers with the original refund if it exists).
  */
-export async function recoverRecord(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, record: RefundRecord, now: Date, limit = AUTOMATIC_CALLS_PER_RECORD): Promise<IssueResult> {
+export async function recoverRecord(
+  db: PrismaClient,
+  contract: LoadedContract,
+  gateway: ShopifyGateway,
+  record: RefundRecord,
+  now: Date,
+  limit = AUTOMATIC_CALLS_PER_RECORD,
+): Promise<IssueResult> {
   const found = await findByFingerprint(db, gateway, record);
   if (!found.ok) return fail(502, "SHOPIFY_UNAVAILABLE", "Shopify did not answer, so the app cannot tell whether the refund exists. Nothing was sent.", record);
   if (found.match) {
     const refund = found.match;
-    const stamped = await stampRefund(db, contract, record, refund, { refundCreate: { refund: { id: refund.id }, userErrors: [], adoptedBy: "fingerprint" } }, now, "fingerprint");
+    const stamped = await stampRefund(
+      db,
+      contract,
+      record,
+      refund,
+      { refundCreate: { refund: { id: refund.id }, userErrors: [], adoptedBy: "fingerprint" } },
+      now,
+      "fingerprint",
+    );
     return { ok: true, record: stamped };
   }
   return callShopify(db, contract, gateway, record, now, 1, limit);
@@ -65,12 +88,32 @@ export async function recoverUnsettledRecords(db: PrismaClient, contract: Loaded
 }
 
 /** A person asks Shopify again about an unanswered attempt, with the same key: it can never refund twice. */
-export async function resendRefund(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, shop: string, recordId: string, revision: string, now: Date): Promise<IssueResult> {
+export async function resendRefund(
+  db: PrismaClient,
+  contract: LoadedContract,
+  gateway: ShopifyGateway,
+  shop: string,
+  recordId: string,
+  revision: string,
+  now: Date,
+): Promise<IssueResult> {
   const record = await db.refundRecord.findFirst({ where: { id: recordId, shop } });
   if (!record) return fail(404, "ORDER_NOT_FOUND", "No such refund record in this shop.");
   if (record.revision !== revision) return fail(409, "CONFLICT", new RevisionConflict().message + " Reload to see its current state.", record);
-  if (record.shopifyOutcome !== "unknown") return fail(409, "NOT_RETRYABLE", `${record.sysId} is settled (${record.shopifyOutcome}); only an attempt without an answer from Shopify can be asked again.`, record);
-  if (record.calls >= MAX_CALLS_PER_RECORD) return fail(409, "NOT_RETRYABLE", `${record.sysId} was sent ${record.calls} times without an answer. Check the order in Shopify admin, then settle the attempt.`, record);
+  if (record.shopifyOutcome !== "unknown")
+    return fail(
+      409,
+      "NOT_RETRYABLE",
+      `${record.sysId} is settled (${record.shopifyOutcome}); only an attempt without an answer from Shopify can be asked again.`,
+      record,
+    );
+  if (record.calls >= MAX_CALLS_PER_RECORD)
+    return fail(
+      409,
+      "NOT_RETRYABLE",
+      `${record.sysId} was sent ${record.calls} times without an answer. Check the order in Shopify admin, then settle the attempt.`,
+      record,
+    );
   return recoverRecord(db, contract, gateway, record, now, MAX_CALLS_PER_RECORD);
 }
 

@@ -26,12 +26,25 @@ export async function refundFormData(shop: string, orderId: string, now = new Da
   if (!order) throw notFound("order");
   const currency = presentmentCurrency(order);
   const records = await db.refundRecord.findMany({ where: { shop, orderId: order.id }, orderBy: { createdAt: "desc" } });
-  const verdicts = await verdictsByRef(shop, records.flatMap((r) => (r.refundRef ? [r.refundRef] : [])));
+  const verdicts = await verdictsByRef(
+    shop,
+    records.flatMap((r) => (r.refundRef ? [r.refundRef] : [])),
+  );
   const unsettled = await unsettledRecord(db, shop, order.id);
   const recent = await recentRefund(db, shop, order.id, now);
   // Where the money goes: the order's payments Shopify can still refund, newest first (as allocate takes them).
   const sources: RefundSource[] = (order.suggestedRefund?.suggestedTransactions ?? [])
-    .flatMap((t) => (t.parentTransaction ? [{ gateway: t.gateway ?? t.parentTransaction.gateway ?? "manual", refundable: fromMinorUnits(toMinorUnits(t.maximumRefundableSet?.presentmentMoney.amount ?? "0", currency) ?? 0n, currency), at: parseInstant(t.parentTransaction.createdAt) ?? 0 }] : []))
+    .flatMap((t) =>
+      t.parentTransaction
+        ? [
+            {
+              gateway: t.gateway ?? t.parentTransaction.gateway ?? "manual",
+              refundable: fromMinorUnits(toMinorUnits(t.maximumRefundableSet?.presentmentMoney.amount ?? "0", currency) ?? 0n, currency),
+              at: parseInstant(t.parentTransaction.createdAt) ?? 0,
+            },
+          ]
+        : [],
+    )
     .sort((a, b) => b.at - a.at)
     .map(({ gateway, refundable }) => ({ gateway, refundable }));
   return {
@@ -57,7 +70,9 @@ export async function refundFormData(shop: string, orderId: string, now = new Da
     sources,
     recentRefund: recent ? { message: recent.message, at: recent.at.toISOString() } : null,
     // Any verdict on the order in which a duplicate held, whatever its first reason was.
-    duplicateOnOrder: Boolean(await db.operationReason.findFirst({ where: { shop, reason: "duplicate_refund_present", operation: { orderGid: order.id } }, select: { id: true } })),
+    duplicateOnOrder: Boolean(
+      await db.operationReason.findFirst({ where: { shop, reason: "duplicate_refund_present", operation: { orderGid: order.id } }, select: { id: true } }),
+    ),
   };
 }
 
@@ -82,7 +97,13 @@ async function runRefundAction(shop: string, orderId: string, form: FormData, ac
     case "settle":
       return settleWithoutRefund(db, shop, input.recordId, input.revision, actor, now);
     case "issue":
-      return issueRefund(db, REFUND_CREATED, gateway, { shop, orderId: orderGid(orderId), amount: input.amount, note: input.note, notify: input.notify, confirmAnother: input.confirmAnother }, now);
+      return issueRefund(
+        db,
+        REFUND_CREATED,
+        gateway,
+        { shop, orderId: orderGid(orderId), amount: input.amount, note: input.note, notify: input.notify, confirmAnother: input.confirmAnother },
+        now,
+      );
   }
 }
 

@@ -10,10 +10,15 @@ const FAILED = new Set(["FAILURE", "ERROR"]);
  * failed at its gateway (a split refund's second gateway included), succeeded only when all
  * succeeded, created while any is still pending.
  */
-export function statusFromTransactions(transactions: { status: string; gateway?: string | null; errorCode?: string | null }[]): { status: "succeeded" | "failed"; failureReason: string | null } | null {
+export function statusFromTransactions(
+  transactions: { status: string; gateway?: string | null; errorCode?: string | null }[],
+): { status: "succeeded" | "failed"; failureReason: string | null } | null {
   const failed = transactions.filter((t) => FAILED.has(t.status));
   if (failed.length) {
-    return { status: "failed", failureReason: failed.map((t) => `The ${t.gateway ?? "payment"} gateway reported ${t.status}${t.errorCode ? ` (${t.errorCode})` : ""}.`).join(" ") };
+    return {
+      status: "failed",
+      failureReason: failed.map((t) => `The ${t.gateway ?? "payment"} gateway reported ${t.status}${t.errorCode ? ` (${t.errorCode})` : ""}.`).join(" "),
+    };
   }
   if (transactions.length && transactions.every((t) => t.status === "SUCCESS")) return { status: "succeeded", failureReason: null };
   return null;
@@ -24,7 +29,14 @@ export function statusFromTransactions(transactions: { status: string; gateway?:
  * transactions, and the shop-money amount once Shopify reports it. Writes only what changed (so
  * the revision rotates only on a change); says whether it wrote.
  */
-export async function syncRecordStatus(db: PrismaClient, shop: string, refundGid: string, body: ReadbackBody, now: Date, known?: RefundRecord): Promise<boolean> {
+export async function syncRecordStatus(
+  db: PrismaClient,
+  shop: string,
+  refundGid: string,
+  body: ReadbackBody,
+  now: Date,
+  known?: RefundRecord,
+): Promise<boolean> {
   const refund = body.data.refund;
   if (!refund) return false;
   const record = known ?? (await db.refundRecord.findFirst({ where: { shop, refundRef: refundGid } }));

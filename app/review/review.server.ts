@@ -19,7 +19,9 @@ const userIdOf = (actor: string) => /(\d+)$/.exec(actor)?.[1];
  */
 export async function staffNames(db: PrismaClient, shop: string, actors: string[]): Promise<Map<string, string>> {
   const ids = [...new Set(actors.map(userIdOf).filter((id): id is string => Boolean(id)))];
-  const sessions = ids.length ? await db.session.findMany({ where: { shop, userId: { in: ids.map((id) => BigInt(id)) } }, select: { userId: true, firstName: true, lastName: true } }) : [];
+  const sessions = ids.length
+    ? await db.session.findMany({ where: { shop, userId: { in: ids.map((id) => BigInt(id)) } }, select: { userId: true, firstName: true, lastName: true } })
+    : [];
   const byId = new Map<string, string>();
   for (const s of sessions) {
     const name = [s.firstName, s.lastName].filter(Boolean).join(" ").trim();
@@ -39,7 +41,11 @@ export interface Resolution {
 export async function resolutions(db: PrismaClient, shop: string, ids: string[]): Promise<Map<string, Resolution>> {
   if (!ids.length) return new Map();
   const events = await db.reviewEvent.findMany({ where: { shop, operationId: { in: ids }, action: "resolved" }, orderBy: { createdAt: "asc" } });
-  const names = await staffNames(db, shop, events.map((e) => e.actor));
+  const names = await staffNames(
+    db,
+    shop,
+    events.map((e) => e.actor),
+  );
   const latest = new Map<string, Resolution>();
   for (const e of events) latest.set(e.operationId, { note: e.note, actor: e.actor, by: names.get(e.actor)!, at: e.createdAt.toISOString() });
   return latest;
@@ -50,7 +56,15 @@ export async function resolutions(db: PrismaClient, shop: string, ids: string[])
  * record moved on since (another person resolved it), nothing is overwritten: a conflict that
  * says who resolved it and with what note.
  */
-export async function resolveReview(db: PrismaClient, shop: string, id: string, revision: number, note: string, actor: string, now: Date): Promise<ReviewOutcome> {
+export async function resolveReview(
+  db: PrismaClient,
+  shop: string,
+  id: string,
+  revision: number,
+  note: string,
+  actor: string,
+  now: Date,
+): Promise<ReviewOutcome> {
   const text = note.trim();
   if (!text) return { ok: false, status: 422, message: "Write a note that says how this refund was resolved." };
   if (text.length > 2000) return { ok: false, status: 422, message: "The note is longer than 2,000 characters." };
@@ -69,9 +83,20 @@ export async function resolveReview(db: PrismaClient, shop: string, id: string, 
       if (!winner) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     if (winner) {
-      return { ok: false, status: 409, message: `Someone else changed this refund since you opened it: ${winner.by} resolved it first. Your note was not saved.`, resolvedBy: winner.by, resolvedNote: winner.note, resolvedAt: winner.at };
+      return {
+        ok: false,
+        status: 409,
+        message: `Someone else changed this refund since you opened it: ${winner.by} resolved it first. Your note was not saved.`,
+        resolvedBy: winner.by,
+        resolvedNote: winner.note,
+        resolvedAt: winner.at,
+      };
     }
-    return { ok: false, status: 409, message: "Someone else changed this refund since you opened it (it may already be resolved). Reload to see its current state." };
+    return {
+      ok: false,
+      status: 409,
+      message: "Someone else changed this refund since you opened it (it may already be resolved). Reload to see its current state.",
+    };
   }
   await db.reviewEvent.create({ data: { operationId: id, shop, action: "resolved", note: text, actor, createdAt: now } });
   return { ok: true };
@@ -101,7 +126,11 @@ export async function requestRecheck(db: PrismaClient, shop: string, id: string,
 
 /** Escalated refunds nobody has resolved yet, oldest decision first. */
 export async function reviewQueue(db: PrismaClient, contract: Contract, shop: string) {
-  const ops = await db.operation.findMany({ where: { shop, reviewState: "open" }, orderBy: [{ decidedAt: "asc" }, { startedAt: "asc" }, { id: "asc" }], take: 200 });
+  const ops = await db.operation.findMany({
+    where: { shop, reviewState: "open" },
+    orderBy: [{ decidedAt: "asc" }, { startedAt: "asc" }, { id: "asc" }],
+    take: 200,
+  });
   return ops.map((op) => ({ ...toRow(contract, op), revision: op.revision, decidedAt: op.decidedAt?.toISOString() ?? null }));
 }
 
@@ -124,7 +153,14 @@ export async function reviewPage(db: PrismaClient, contract: Contract, shop: str
     db.operation.count({ where: { shop, reviewState: "open" } }),
     db.operation.count({ where: { shop, reviewState: "resolved" } }),
   ]);
-  const resolvedBy = view === "resolved" ? await resolutions(db, shop, page.rows.map((r) => r.id)) : new Map<string, Resolution>();
+  const resolvedBy =
+    view === "resolved"
+      ? await resolutions(
+          db,
+          shop,
+          page.rows.map((r) => r.id),
+        )
+      : new Map<string, Resolution>();
   const items: ReviewItem[] = page.rows.map((row) => ({ ...row, resolution: resolvedBy.get(row.id) ?? null }));
   return { view, items, pageInfo: page.pageInfo, total, counts: { open, resolved }, filters, now: now.toISOString(), timeZone };
 }

@@ -38,15 +38,22 @@ const refundActionSchema = z.discriminatedUnion(
     z.object({ intent: z.literal("recheck") }),
   ],
   {
-    errorMap: (issue, ctx) =>
-      issue.code === z.ZodIssueCode.invalid_union_discriminator ? { message: "Unknown action." } : { message: ctx.defaultError },
+    errorMap: (issue, ctx) => (issue.code === z.ZodIssueCode.invalid_union_discriminator ? { message: "Unknown action." } : { message: ctx.defaultError }),
   },
 );
 
 export type RefundActionFieldErrors = Partial<Record<"intent" | "revision" | "note", string>>;
 export type RefundActionOutcome =
   | { ok: true; status: 200; message: string }
-  | { ok: false; status: 409 | 422; message: string; fieldErrors?: RefundActionFieldErrors; resolvedBy?: string; resolvedNote?: string | null; resolvedAt?: string };
+  | {
+      ok: false;
+      status: 409 | 422;
+      message: string;
+      fieldErrors?: RefundActionFieldErrors;
+      resolvedBy?: string;
+      resolvedNote?: string | null;
+      resolvedAt?: string;
+    };
 
 /** Resolve or re-check one refund. Malformed input is a 422 with words for the field, never an exception. */
 export async function refundAction(shop: string, id: string, form: FormData, actor: string, now: Date): Promise<RefundActionOutcome> {
@@ -70,7 +77,8 @@ export async function refundAction(shop: string, id: string, form: FormData, act
   return {
     ok: true,
     status: 200,
-    message: input.intent === "resolve" ? "Resolved. The note is in the audit trail." : "Re-check requested: the worker reads this refund back on its next pass.",
+    message:
+      input.intent === "resolve" ? "Resolved. The note is in the audit trail." : "Re-check requested: the worker reads this refund back on its next pass.",
   };
 }
 

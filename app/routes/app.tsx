@@ -10,7 +10,9 @@ import { NotFoundPage } from "../dashboard/ui";
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
 /** Every page has a title; routes name themselves, this is the default and the error page's. */
-export const meta: MetaFunction = ({ error, location }) => [{ title: error ? `${notFoundText(location.pathname).title} · Refund Verifier` : "Refund Verifier" }];
+export const meta: MetaFunction = ({ error, location }) => [
+  { title: error ? `${notFoundText(location.pathname).title} · Refund Verifier` : "Refund Verifier" },
+];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticateAdmin(request);
@@ -47,10 +49,16 @@ export default function App() {
 /** What is missing, from the address that was asked for. */
 function notFoundText(pathname: string | undefined): { title: string; message: string } {
   if (pathname && /^\/app\/refunds\/[^/]+/.test(pathname)) {
-    return { title: "Refund not found", message: "This shop has no refund with this id. The link may be wrong or old, or the refund's data was erased at the shop's request." };
+    return {
+      title: "Refund not found",
+      message: "This shop has no refund with this id. The link may be wrong or old, or the refund's data was erased at the shop's request.",
+    };
   }
   if (pathname && /^\/app\/orders\/[^/]+/.test(pathname)) {
-    return { title: "Order not found", message: "This shop has no order with this id, or the app may not read it. Find the order in Shopify admin and start the refund from there." };
+    return {
+      title: "Order not found",
+      message: "This shop has no order with this id, or the app may not read it. Find the order in Shopify admin and start the refund from there.",
+    };
   }
   return { title: "Page not found", message: "The app has no page at this address." };
 }

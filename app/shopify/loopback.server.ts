@@ -17,5 +17,8 @@ export function allowSimulatedAdminToFrame(headers: Headers): void {
   const policy = headers.get("Content-Security-Policy");
   if (!origin || !policy) return;
   const allowed = loopbackOrigin(origin, "SIMULATED_ADMIN_ORIGIN").origin;
-  headers.set("Content-Security-Policy", policy.replace(/frame-ancestors ([^;]*)/, (_, list: string) => `frame-ancestors ${list} ${allowed}`));
+  headers.set(
+    "Content-Security-Policy",
+    policy.replace(/frame-ancestors ([^;]*)/, (_, list: string) => `frame-ancestors ${list} ${allowed}`),
+  );
 }

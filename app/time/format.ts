@@ -3,7 +3,15 @@
  * short name ("Nov 30, 2026, 9:14 AM EST"). `utcTitle` is the exact instant in UTC, for a hover.
  */
 export function formatInstant(iso: string, timeZone: string, locale = "en-US"): string {
-  return new Intl.DateTimeFormat(locale, { timeZone, year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale, {
+    timeZone,
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+  }).format(new Date(iso));
 }
 
 export function utcTitle(iso: string): string {

@@ -25,7 +25,13 @@ export type IntakeOutcome = "new" | "redelivery";
  * - The operation is opened unless one exists for the refund (from the app, a sweep or another event).
  * - New evidence makes every pending operation on the order due now, and voids claims on them.
  */
-export async function recordRefundDelivery(db: PrismaClient, contract: LoadedContract, headers: DeliveryHeaders, claim: RefundClaim, now: Date): Promise<IntakeOutcome> {
+export async function recordRefundDelivery(
+  db: PrismaClient,
+  contract: LoadedContract,
+  headers: DeliveryHeaders,
+  claim: RefundClaim,
+  now: Date,
+): Promise<IntakeOutcome> {
   const refundCreatedAt = new Date(claim.createdAt);
   const [stored] = await db.$queryRaw<{ redeliveries: number | bigint }[]>`
     INSERT INTO "WebhookDelivery" ("id", "shop", "webhookId", "eventId", "topic", "triggeredAt", "apiVersion", "refundGid", "orderGid", "refundCreatedAt", "receivedAt", "redeliveries")

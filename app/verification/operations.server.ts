@@ -146,7 +146,13 @@ function reasonRows(contract: LoadedContract, operation: Operation, result: Eval
   const classes = new Map(contract.contract.contradicted_when.map((c) => [c.id, c.class]));
   return result.conditions
     .filter((c) => c.status === "holds" && (c.group === "contradicted" || c.group === "rule"))
-    .map((c) => ({ operationId: operation.id, shop: operation.shop, reason: c.id, kind: c.group === "rule" ? "rule" : "contradiction", class: classes.get(c.id) ?? null }));
+    .map((c) => ({
+      operationId: operation.id,
+      shop: operation.shop,
+      reason: c.id,
+      kind: c.group === "rule" ? "rule" : "contradiction",
+      class: classes.get(c.id) ?? null,
+    }));
 }
 
 /**
@@ -227,7 +233,14 @@ export async function recordEvaluation(
     })),
   });
   await db.evaluation.create({
-    data: { operationId: claimed.id, evaluatedAt: now, attempt: attempts, verdict: result.verdict, result: JSON.stringify(result), observationIds: JSON.stringify(ids) },
+    data: {
+      operationId: claimed.id,
+      evaluatedAt: now,
+      attempt: attempts,
+      verdict: result.verdict,
+      result: JSON.stringify(result),
+      observationIds: JSON.stringify(ids),
+    },
     select: { id: true },
   });
 }

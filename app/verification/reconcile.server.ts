@@ -38,18 +38,37 @@ function claimedAmount(refund: SweptRefund): { amount: string | null; currency: 
   return { amount: sumDecimals(money.map((m) => m.amount)), currency: money[0].currencyCode };
 }
 
-async function openSwept(db: PrismaClient, contract: LoadedContract, shop: string, order: { id: string; name: string }, refunds: SweptRefund[], now: Date): Promise<number> {
+async function openSwept(
+  db: PrismaClient,
+  contract: LoadedContract,
+  shop: string,
+  order: { id: string; name: string },
+  refunds: SweptRefund[],
+  now: Date,
+): Promise<number> {
   let opened = 0;
   for (const refund of refunds) {
     if (!refund.createdAt) continue;
-    const facts = { shop, refundGid: refund.id, orderGid: order.id, orderName: order.name, origin: "reconciliation" as const, startedAt: new Date(refund.createdAt), ...claimedAmount(refund) };
+    const facts = {
+      shop,
+      refundGid: refund.id,
+      orderGid: order.id,
+      orderName: order.name,
+      origin: "reconciliation" as const,
+      startedAt: new Date(refund.createdAt),
+      ...claimedAmount(refund),
+    };
     if (await openOperation(db, contract, facts, now)) opened++;
   }
   return opened;
 }
 
 /** Every refund of a swept order: the page's list, or, when it came back full, the whole order read alone. */
-async function refundsOf(gateway: ShopifyGateway, shop: string, order: SweptOrder): Promise<{ ok: true; refunds: SweptRefund[] } | { ok: false; error: string }> {
+async function refundsOf(
+  gateway: ShopifyGateway,
+  shop: string,
+  order: SweptOrder,
+): Promise<{ ok: true; refunds: SweptRefund[] } | { ok: false; error: string }> {
   if (order.refunds.length < SWEEP_REFUNDS_PER_ORDER) return { ok: true, refunds: order.refunds };
   const whole = await loadOrderRefunds(gateway, shop, order.id);
   if (!whole.ok) return { ok: false, error: whole.message };
@@ -62,7 +81,14 @@ async function refundsOf(gateway: ShopifyGateway, shop: string, order: SweptOrde
  * after each page, so a throttled bucket, a crash or a restart resumes it where it stopped
  * (redoing at most one page, which opens nothing twice). Only a complete sweep moves the window.
  */
-export async function sweepShop(db: PrismaClient, gateway: ShopifyGateway, contract: LoadedContract, shop: string, now: Date, firstLookBackMs = DEFAULT_FIRST_LOOK_BACK_MS): Promise<SweepResult> {
+export async function sweepShop(
+  db: PrismaClient,
+  gateway: ShopifyGateway,
+  contract: LoadedContract,
+  shop: string,
+  now: Date,
+  firstLookBackMs = DEFAULT_FIRST_LOOK_BACK_MS,
+): Promise<SweepResult> {
   let state = await db.shopState.findUnique({ where: { shop } });
   if (!state?.sweepStartedAt || !state.sweepSince) {
     const since = new Date((state?.lastSweepAt?.getTime() ?? now.getTime() - firstLookBackMs + OVERLAP_MS) - OVERLAP_MS);

@@ -56,7 +56,11 @@ export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
   const result: PassResult = { claimed: claimed.length, decided: 0, stale: 0, deferred: 0 };
 
   for (const [shop, operations] of byShop) {
-    const readbacks = await readRefunds(gateway, shop, operations.map((op) => op.refundGid));
+    const readbacks = await readRefunds(
+      gateway,
+      shop,
+      operations.map((op) => op.refundGid),
+    );
     for (const op of operations) {
       const observedAt = deps.now();
       const readback = readbacks.get(op.refundGid)!;
@@ -111,6 +115,10 @@ export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
 
 /** The earliest time anything is due, for the loop to sleep until. */
 export async function nextDueTime(db: PrismaClient): Promise<Date | null> {
-  const next = await db.operation.findFirst({ where: { status: "PENDING", nextDueAt: { not: null } }, orderBy: { nextDueAt: "asc" }, select: { nextDueAt: true } });
+  const next = await db.operation.findFirst({
+    where: { status: "PENDING", nextDueAt: { not: null } },
+    orderBy: { nextDueAt: "asc" },
+    select: { nextDueAt: true },
+  });
   return next?.nextDueAt ?? null;
 }

@@ -8,14 +8,20 @@ const refundWebhookSchema = z.object({
   id,
   order_id: id,
   created_at: z.string().min(1),
-  admin_graphql_api_id: z.string().regex(/^gid:\/\/shopify\/Refund\/\d+$/).optional(),
+  admin_graphql_api_id: z
+    .string()
+    .regex(/^gid:\/\/shopify\/Refund\/\d+$/)
+    .optional(),
   transactions: z
     .array(
       z.object({
         kind: z.string(),
         status: z.string().nullish(),
         amount: z.union([z.string(), z.number()]).transform(String),
-        currency: z.string().regex(/^[A-Z]{3}$/).nullish(),
+        currency: z
+          .string()
+          .regex(/^[A-Z]{3}$/)
+          .nullish(),
         gateway: z.string().nullish(),
       }),
     )

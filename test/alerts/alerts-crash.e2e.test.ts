@@ -13,7 +13,11 @@ const SECRET_KEY = "7a".repeat(32);
 beforeAll(async () => {
   mailbox = await startMailbox();
   slack = await startSlackReceiver();
-  h = await startVerificationHarness("crash-alerts.myshopify.com", undefined, { SMTP_URL: mailbox.url, SLACK_WEBHOOK_ORIGIN: slack.origin, ALERTS_SECRET_KEY: SECRET_KEY });
+  h = await startVerificationHarness("crash-alerts.myshopify.com", undefined, {
+    SMTP_URL: mailbox.url,
+    SLACK_WEBHOOK_ORIGIN: slack.origin,
+    ALERTS_SECRET_KEY: SECRET_KEY,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -26,7 +30,13 @@ describe("a worker killed between the verdict and its alert", () => {
   it("sends the alert once, late, from the next worker, never twice", { timeout: 90_000 }, async () => {
     await h.db.shopState.upsert({ where: { shop: h.domain }, create: { shop: h.domain, lastSweepAt: new Date() }, update: { lastSweepAt: new Date() } });
     await h.db.alertSettings.create({
-      data: { shop: h.domain, emailRecipients: "ops@shop.test", slackUrlSealed: sealSecret(slack.webhookUrl, Buffer.from(SECRET_KEY, "hex")), slackUrlHint: secretUrlHint(slack.webhookUrl), revision: 1 },
+      data: {
+        shop: h.domain,
+        emailRecipients: "ops@shop.test",
+        slackUrlSealed: sealSecret(slack.webhookUrl, Buffer.from(SECRET_KEY, "hex")),
+        slackUrlHint: secretUrlHint(slack.webhookUrl),
+        revision: 1,
+      },
     });
     const order = h.shop.createOrder({ amount: "100.00" });
     const refunds = [h.shop.createRefund(order.id, { amount: "30.00" }), h.shop.createRefund(order.id, { amount: "30.00" })];

@@ -20,7 +20,12 @@ const ROUTE = "routes/app.settings.alerts";
 beforeAll(async () => {
   mailbox = await startMailbox();
   slack = await startSlackReceiver();
-  h = await startVerificationHarness("alerts-shop.myshopify.com", undefined, { SMTP_URL: mailbox.url, SLACK_WEBHOOK_ORIGIN: slack.origin, ALERTS_SECRET_KEY: SECRET_KEY, ALERTS_FROM: "Refund Verifier <alerts@verifier.test>" });
+  h = await startVerificationHarness("alerts-shop.myshopify.com", undefined, {
+    SMTP_URL: mailbox.url,
+    SLACK_WEBHOOK_ORIGIN: slack.origin,
+    ALERTS_SECRET_KEY: SECRET_KEY,
+    ALERTS_FROM: "Refund Verifier <alerts@verifier.test>",
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -102,8 +107,18 @@ describe("Shopify Flow triggers", () => {
     h.app.shopify.webhookTarget = { appUrl: h.app.url };
     await h.app.shopify.setFlowWorkflow(shop.domain, "refund-contradicted", true);
     await h.app.shopify.setFlowWorkflow(shop.domain, "refund-contradicted", false);
-    const older = JSON.stringify({ flow_trigger_definition_id: "refund-contradicted", has_enabled_flow: true, shop_id: 1, shopify_domain: shop.domain, timestamp: "2020-01-01T00:00:00Z" });
-    const stale = await fetch(`${h.app.url}/flow/trigger-lifecycle`, { method: "POST", headers: { "X-Shopify-Hmac-Sha256": signBody(older, TEST_APP.secret) }, body: older });
+    const older = JSON.stringify({
+      flow_trigger_definition_id: "refund-contradicted",
+      has_enabled_flow: true,
+      shop_id: 1,
+      shopify_domain: shop.domain,
+      timestamp: "2020-01-01T00:00:00Z",
+    });
+    const stale = await fetch(`${h.app.url}/flow/trigger-lifecycle`, {
+      method: "POST",
+      headers: { "X-Shopify-Hmac-Sha256": signBody(older, TEST_APP.secret) },
+      body: older,
+    });
     expect([stale.status, await stale.text()]).toEqual([200, "stale"]);
     const before = h.app.shopify.flow.calls.length;
     await duplicates(shop, 2);
@@ -114,8 +129,19 @@ describe("Shopify Flow triggers", () => {
 
   it("refuses a lifecycle callback with a bad signature (401) and stores nothing; a malformed one is a 400; a trigger it does not know is acknowledged, not stored", async () => {
     const shop = await newShop("flow-forged");
-    const body = JSON.stringify({ flow_trigger_definition_id: "refund-contradicted", has_enabled_flow: true, shop_id: 1, shopify_domain: shop.domain, timestamp: new Date().toISOString() });
-    const post = (text: string, hmac: string) => fetch(`${h.app.url}/flow/trigger-lifecycle`, { method: "POST", headers: { "Content-Type": "application/json", "X-Shopify-Hmac-Sha256": hmac }, body: text });
+    const body = JSON.stringify({
+      flow_trigger_definition_id: "refund-contradicted",
+      has_enabled_flow: true,
+      shop_id: 1,
+      shopify_domain: shop.domain,
+      timestamp: new Date().toISOString(),
+    });
+    const post = (text: string, hmac: string) =>
+      fetch(`${h.app.url}/flow/trigger-lifecycle`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Shopify-Hmac-Sha256": hmac },
+        body: text,
+      });
     expect((await post(body, signBody(body, "not-the-app-secret"))).status).toBe(401);
     expect((await post(body, "")).status).toBe(401);
     expect((await post(`${body} `, signBody(body, TEST_APP.secret))).status).toBe(401);
@@ -162,7 +188,11 @@ describe("Shopify Flow triggers", () => {
 describe("email and Slack alerts", () => {
   it("refuses a Slack URL that is not Slack's and an invalid email address, with words on the field; nothing is saved", async () => {
     const shop = await newShop("bad-settings");
-    const response = await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test, not-an-address", slackUrl: "https://hooks.evil.example/services/T/B/x", verdicts: ["CONTRADICTED"] });
+    const response = await saveSettings(shop.asStaff, {
+      emailRecipients: "ops@shop.test, not-an-address",
+      slackUrl: "https://hooks.evil.example/services/T/B/x",
+      verdicts: ["CONTRADICTED"],
+    });
     expect(response.status).toBe(422);
     const body = (await response.json()) as { fieldErrors: Record<string, string> };
     expect(body.fieldErrors.emailRecipients).toBe("Not an email address: not-an-address.");
@@ -179,7 +209,12 @@ describe("email and Slack alerts", () => {
     const page = await shop.asStaff(dataPath("/app/settings/alerts", ROUTE));
     const text = await page.text();
     expect(text).not.toContain("abcdefghijklmnopqrstuvwx");
-    expect(JSON.parse(text).settings).toMatchObject({ slackConfigured: true, slackHint: expect.stringMatching(/…uvwx$/), emailRecipients: ["ops@shop.test"], revision: 1 });
+    expect(JSON.parse(text).settings).toMatchObject({
+      slackConfigured: true,
+      slackHint: expect.stringMatching(/…uvwx$/),
+      emailRecipients: ["ops@shop.test"],
+      revision: 1,
+    });
     const stale = await saveSettings(shop.asStaff, { emailRecipients: "someone@shop.test", verdicts: ["FAILED"] });
     expect(stale.status).toBe(409);
     expect((await h.db.alertSettings.findUniqueOrThrow({ where: { shop: shop.domain } })).emailRecipients).toBe("ops@shop.test");
@@ -187,7 +222,15 @@ describe("email and Slack alerts", () => {
 
   it("50 duplicates decided together are one email and one Slack message, with amounts, orders and evidence links", async () => {
     const shop = await newShop("burst");
-    expect((await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test, Owner@Shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED", "FAILED", "UNVERIFIABLE"] })).status).toBe(200);
+    expect(
+      (
+        await saveSettings(shop.asStaff, {
+          emailRecipients: "ops@shop.test, Owner@Shop.test",
+          slackUrl: slack.webhookUrl,
+          verdicts: ["CONTRADICTED", "FAILED", "UNVERIFIABLE"],
+        })
+      ).status,
+    ).toBe(200);
     const { order } = await duplicates(shop, 50, "1.25");
     await h.settle();
     expect(await h.db.operation.count({ where: { shop: shop.domain, status: "CONTRADICTED" } })).toBe(50);
@@ -250,7 +293,10 @@ describe("email and Slack alerts", () => {
     expect(mailbox.messages).toHaveLength(1);
 
     // A person sends it again from the log once Slack works.
-    const resend = await shop.asStaff(dataPath("/app/settings/alerts", ROUTE), { method: "POST", body: new URLSearchParams({ intent: "resend", id: after[1].id }) });
+    const resend = await shop.asStaff(dataPath("/app/settings/alerts", ROUTE), {
+      method: "POST",
+      body: new URLSearchParams({ intent: "resend", id: after[1].id }),
+    });
     expect(resend.status).toBe(200);
     await h.worker.runAlerts();
     expect(slack.messages).toHaveLength(1);
@@ -265,7 +311,12 @@ describe("the daily digest", () => {
     const offset = ((((2 - new Date().getUTCHours()) % 24) + 36) % 24) - 12;
     const zone = offset === 0 ? "Etc/GMT" : `Etc/GMT${offset > 0 ? "-" : "+"}${Math.abs(offset)}`;
     shop.shop.ianaTimezone = zone;
-    await saveSettings(shop.asStaff, { emailRecipients: "owner@shop.test", verdicts: ["CONTRADICTED", "FAILED", "UNVERIFIABLE"], delivery: "digest", digestHour: "8" });
+    await saveSettings(shop.asStaff, {
+      emailRecipients: "owner@shop.test",
+      verdicts: ["CONTRADICTED", "FAILED", "UNVERIFIABLE"],
+      delivery: "digest",
+      digestHour: "8",
+    });
     await duplicates(shop, 2, "7.00");
     const order = shop.shop.createOrder({ amount: "30.00" });
     await shop.deliver(shop.shop.createRefund(order.id, { amount: "30.00" }));
@@ -342,7 +393,11 @@ describe("at most once", () => {
     }
     expect(dropping.messagesHandedOver()).toBe(1);
     const [delivery] = await h.db.alertDelivery.findMany({ where: { shop: shop.domain } });
-    expect(delivery).toMatchObject({ status: "uncertain", attempts: 1, error: expect.stringMatching(/^The connection to the mail server broke while sending .*: it may or may not have arrived\.$/) });
+    expect(delivery).toMatchObject({
+      status: "uncertain",
+      attempts: 1,
+      error: expect.stringMatching(/^The connection to the mail server broke while sending .*: it may or may not have arrived\.$/),
+    });
   });
 
   it("a send whose worker died mid-way becomes uncertain when its claim runs out; a group left half-written is finished", async () => {
@@ -355,7 +410,21 @@ describe("at most once", () => {
     expect(events).toHaveLength(2);
     await h.db.alertEvent.updateMany({ where: { shop: shop.domain }, data: { instantStatus: "grouping", groupId: "crashed-group", groupedAt: h.clock.now() } });
     const stuck = await h.db.alertDelivery.create({
-      data: { shop: shop.domain, kind: "test", channel: "email", target: "ops@shop.test", subject: "claimed", body: "", payload: "{}", dedupeKey: "test:stuck", status: "sending", claimedBy: "worker-dead", claimedUntil: new Date(h.clock.ms + 60_000), nextAttemptAt: h.clock.now(), createdAt: h.clock.now() },
+      data: {
+        shop: shop.domain,
+        kind: "test",
+        channel: "email",
+        target: "ops@shop.test",
+        subject: "claimed",
+        body: "",
+        payload: "{}",
+        dedupeKey: "test:stuck",
+        status: "sending",
+        claimedBy: "worker-dead",
+        claimedUntil: new Date(h.clock.ms + 60_000),
+        nextAttemptAt: h.clock.now(),
+        createdAt: h.clock.now(),
+      },
     });
     await h.worker.runAlerts();
     expect(mailbox.messages).toHaveLength(0);
@@ -364,7 +433,10 @@ describe("at most once", () => {
     expect((await h.db.alertDelivery.findUniqueOrThrow({ where: { id: stuck.id } })).status).toBe("uncertain");
     expect(mailbox.messages).toHaveLength(1);
     expect(mailbox.messages[0].subject).toBe("Refund Verifier · half-done: 2 refunds need a look ($20.00)");
-    expect(await h.db.alertEvent.findMany({ where: { shop: shop.domain }, select: { instantStatus: true } })).toEqual([{ instantStatus: "grouped" }, { instantStatus: "grouped" }]);
+    expect(await h.db.alertEvent.findMany({ where: { shop: shop.domain }, select: { instantStatus: true } })).toEqual([
+      { instantStatus: "grouped" },
+      { instantStatus: "grouped" },
+    ]);
     expect(refunds).toHaveLength(2);
   });
 
@@ -419,5 +491,9 @@ async function startDroppingSmtp() {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`, messagesHandedOver: () => handedOver, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    messagesHandedOver: () => handedOver,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

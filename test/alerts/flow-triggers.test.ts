@@ -35,12 +35,22 @@ describe("the Flow trigger extensions", () => {
     for (const trigger of FLOW_TRIGGERS) {
       expect(flow.receive("s.myshopify.com", trigger.handle, flowPayload({ ...refund, verdict: trigger.verdict }), new Date())).toEqual([]);
     }
-    expect(flow.receive("s.myshopify.com", "refund-failed-at-gateway", { ...flowPayload(refund), extra: 1 }, new Date())).toEqual([{ field: ["payload", "extra"], message: "Unknown field: extra" }]);
-    expect(flow.receive("s.myshopify.com", "no-such-trigger", {}, new Date())).toEqual([{ field: ["handle"], message: "Trigger with handle no-such-trigger not found" }]);
+    expect(flow.receive("s.myshopify.com", "refund-failed-at-gateway", { ...flowPayload(refund), extra: 1 }, new Date())).toEqual([
+      { field: ["payload", "extra"], message: "Unknown field: extra" },
+    ]);
+    expect(flow.receive("s.myshopify.com", "no-such-trigger", {}, new Date())).toEqual([
+      { field: ["handle"], message: "Trigger with handle no-such-trigger not found" },
+    ]);
   });
 
   it("the payload keeps money a decimal string with its currency, and an id above 2^53 exact", () => {
-    expect(flowPayload(refund)).toMatchObject({ order_id: 5555, amount: "19.99", "currency code": "EUR", verdict: "Failed", "refund id": "gid://shopify/Refund/9007199254740995" });
+    expect(flowPayload(refund)).toMatchObject({
+      order_id: 5555,
+      amount: "19.99",
+      "currency code": "EUR",
+      verdict: "Failed",
+      "refund id": "gid://shopify/Refund/9007199254740995",
+    });
     expect(flowPayload({ ...refund, orderGid: "gid://shopify/Order/9007199254740993" }).order_id).toBe("9007199254740993");
   });
 

@@ -63,7 +63,10 @@ describe("the digest", () => {
         day: "2026-11-30",
         counts: { VERIFIED: 40, CONTRADICTED: 2 },
         previousCounts: { VERIFIED: 41, FAILED: 1 },
-        atRisk: [{ currency: "EUR", minor: 1999n }, { currency: "USD", minor: 250000n }],
+        atRisk: [
+          { currency: "EUR", minor: 1999n },
+          { currency: "USD", minor: 250000n },
+        ],
         openReviews: 3,
         oldestOpen: item({}),
         links: { dashboard: "https://d", reviewQueue: "https://q" },

@@ -3,14 +3,26 @@ import { parseAlertSettingsForm, slackUrlProblem } from "../../app/alerts/settin
 
 const form = (fields: Record<string, string | string[]>) => {
   const data = new FormData();
-  for (const [key, value] of Object.entries({ delivery: "instant", digestHour: "8", revision: "0", ...fields })) for (const v of [value].flat()) data.append(key, v);
+  for (const [key, value] of Object.entries({ delivery: "instant", digestHour: "8", revision: "0", ...fields }))
+    for (const v of [value].flat()) data.append(key, v);
   return data;
 };
 
 describe("the alert settings form", () => {
   it("takes addresses separated by commas, spaces or lines, lower-cased and without repeats", () => {
     const parsed = parseAlertSettingsForm(form({ emailRecipients: "Ops@Shop.test, owner@shop.test\nops@shop.test", verdicts: ["CONTRADICTED", "FAILED"] }));
-    expect(parsed).toEqual({ ok: true, value: { emailRecipients: ["ops@shop.test", "owner@shop.test"], slackUrl: undefined, removeSlack: false, verdicts: ["CONTRADICTED", "FAILED"], delivery: "instant", digestHour: 8, revision: 0 } });
+    expect(parsed).toEqual({
+      ok: true,
+      value: {
+        emailRecipients: ["ops@shop.test", "owner@shop.test"],
+        slackUrl: undefined,
+        removeSlack: false,
+        verdicts: ["CONTRADICTED", "FAILED"],
+        delivery: "instant",
+        digestHour: 8,
+        revision: 0,
+      },
+    });
   });
 
   it("names the addresses that are not addresses, and the fields that are wrong", () => {
@@ -55,6 +67,8 @@ describe("a Slack URL", () => {
 
   it("under a local receiver's origin for the demo and the tests", () => {
     expect(slackUrlProblem("http://127.0.0.1:4000/slack/services/T/B/X", "http://127.0.0.1:4000/slack")).toBeNull();
-    expect(slackUrlProblem("http://127.0.0.1:4000/other/services/T/B/X", "http://127.0.0.1:4000/slack")).toContain("starts with http://127.0.0.1:4000/slack/services/");
+    expect(slackUrlProblem("http://127.0.0.1:4000/other/services/T/B/X", "http://127.0.0.1:4000/slack")).toContain(
+      "starts with http://127.0.0.1:4000/slack/services/",
+    );
   });
 });

@@ -30,15 +30,27 @@ let storeUrl: (shop: string, path?: string) => string;
 beforeAll(async () => {
   mkdirSync(SCREENS, { recursive: true });
   database = await createTestDatabase();
-  demo = await startDemo({ appPort: await freePort(), shopifyPort: await freePort(), shop: SHOP, databaseUrl: database.url, prepared: true, liveEveryMs: 0, historyCount: 40, log: "ignore" });
+  demo = await startDemo({
+    appPort: await freePort(),
+    shopifyPort: await freePort(),
+    shop: SHOP,
+    databaseUrl: database.url,
+    prepared: true,
+    liveEveryMs: 0,
+    historyCount: 40,
+    log: "ignore",
+  });
   const origin = new URL(demo.adminUrl).origin;
   storeUrl = (shop, path = "") => `${origin}/store/${shop.replace(".myshopify.com", "")}/apps/refund-verifier${path}`;
   demo.shopify.addShop(NEW_SHOP, "USD");
   await installApp(demo.appUrl, NEW_SHOP);
   db = createPrismaClient(database.url);
-  for (let i = 0; i < 150 && (await db.operation.count({ where: { status: "PENDING", nextDueAt: { lte: new Date() } } })) > 0; i++) await new Promise((r) => setTimeout(r, 200));
+  for (let i = 0; i < 150 && (await db.operation.count({ where: { status: "PENDING", nextDueAt: { lte: new Date() } } })) > 0; i++)
+    await new Promise((r) => setTimeout(r, 200));
   // A colleague whose online session the app has seen: their name is known.
-  await db.session.create({ data: { id: "online_303", shop: SHOP, state: "", isOnline: true, accessToken: "online-token", userId: 303n, firstName: "Ada", lastName: "Lovelace" } });
+  await db.session.create({
+    data: { id: "online_303", shop: SHOP, state: "", isOnline: true, accessToken: "online-token", userId: 303n, firstName: "Ada", lastName: "Lovelace" },
+  });
   browser = await launchChromium();
   // axe-core needs a page of its own context.
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: CHROME_UA })).newPage();
@@ -64,7 +76,9 @@ async function setWidth(width: number) {
       style.id = "rv-phone";
       document.head.appendChild(style);
     }
-    style.textContent = phone ? "body{grid-template-columns:1fr !important} body>header{grid-column:1 !important} body>nav{display:none !important} body>main{grid-column:1 !important;padding:0 !important} iframe{border-radius:0 !important}" : "";
+    style.textContent = phone
+      ? "body{grid-template-columns:1fr !important} body>header{grid-column:1 !important} body>nav{display:none !important} body>main{grid-column:1 !important;padding:0 !important} iframe{border-radius:0 !important}"
+      : "";
   }, width < 600);
   await page.waitForTimeout(400);
 }
@@ -80,9 +94,13 @@ async function clippedControls(): Promise<string[]> {
       if (rect.width === 0 || rect.height === 0) continue;
       // A control inside a row that scrolls sideways on purpose (Polaris's filter pills) is reached by scrolling it.
       let scroller: HTMLElement | null = el.parentElement;
-      while (scroller && !(["auto", "scroll"].includes(getComputedStyle(scroller).overflowX) && scroller.scrollWidth > scroller.clientWidth)) scroller = scroller.parentElement;
+      while (scroller && !(["auto", "scroll"].includes(getComputedStyle(scroller).overflowX) && scroller.scrollWidth > scroller.clientWidth))
+        scroller = scroller.parentElement;
       if (scroller) continue;
-      if (rect.left < -1 || rect.right > width + 1) problems.push(`${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 40)}" at ${Math.round(rect.left)}–${Math.round(rect.right)}`);
+      if (rect.left < -1 || rect.right > width + 1)
+        problems.push(
+          `${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 40)}" at ${Math.round(rect.left)}–${Math.round(rect.right)}`,
+        );
     }
     return problems;
   });
@@ -102,7 +120,15 @@ async function everyWidth(screen: string, check?: (width: number) => Promise<voi
 
 /** Remix has hydrated the app's frame: clicks reach React. */
 async function hydrated() {
-  await expect.poll(() => appFrame()?.evaluate(() => "__remixRouter" in window).catch(() => false), { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(
+      () =>
+        appFrame()
+          ?.evaluate(() => "__remixRouter" in window)
+          .catch(() => false),
+      { timeout: 20_000 },
+    )
+    .toBe(true);
   await page.waitForTimeout(300);
 }
 
@@ -140,7 +166,12 @@ describe("the dashboard", () => {
     const shop = demo.shopify.shop(SHOP);
     const order = shop.createOrder({ amount: "30.00" });
     const refund = shop.createRefund(order.id, { amount: "7.00" });
-    const response = await sendDelivery(demo.appUrl, TOPIC_PATHS["refunds/create"], newDelivery("refunds/create", SHOP, refundWebhookBody(shop, refund)), TEST_APP.secret);
+    const response = await sendDelivery(
+      demo.appUrl,
+      TOPIC_PATHS["refunds/create"],
+      newDelivery("refunds/create", SHOP, refundWebhookBody(shop, refund)),
+      TEST_APP.secret,
+    );
     expect(response.ok).toBe(true);
     await expect.poll(matching, { timeout: 25_000, interval: 1_000 }).toBe(before + 1);
     expect(await appFrame().evaluate(() => (window as unknown as { rvMarker?: number }).rvMarker)).toBe(1);
@@ -178,7 +209,10 @@ describe("the dashboard", () => {
     await page.keyboard.press("Escape");
     await expect.poll(() => appFrame().url()).toContain("review=open");
     await expect.poll(async () => (await app.locator("tbody tr").allTextContents()).every((t) => t.includes("Needs review"))).toBe(true);
-    await app.getByRole("button", { name: /^Dates/ }).first().click();
+    await app
+      .getByRole("button", { name: /^Dates/ })
+      .first()
+      .click();
     await app.locator(".Polaris-Popover").getByText("Last 7 days", { exact: true }).click();
     await page.keyboard.press("Escape");
     await expect.poll(() => appFrame().url()).toContain("range=7d");
@@ -211,7 +245,10 @@ describe("the review queue", () => {
     const label = op.orderName ?? `Order ${op.orderGid.split("/").pop()}`;
     // Ada resolves it in her own tab while this page is open.
     const ada = embeddedFetch(demo.appUrl, SHOP, "303");
-    const won = await ada(dataPath("/app/review", "routes/app.review"), { method: "POST", body: new URLSearchParams({ intent: "resolve", id, revision: String(op.revision), note: "Ada: refunded the difference by hand" }) });
+    const won = await ada(dataPath("/app/review", "routes/app.review"), {
+      method: "POST",
+      body: new URLSearchParams({ intent: "resolve", id, revision: String(op.revision), note: "Ada: refunded the difference by hand" }),
+    });
     expect(won.status).toBe(200);
     const mine = "Checked the order: customer already refunded once.";
     await first.getByPlaceholder("What you checked and what you did").fill(mine);
@@ -244,7 +281,7 @@ describe("errors", () => {
   for (const { screen, path, heading } of cases) {
     it(`${path} is a page in the app's frame, with a title, navigation and a way back`, async () => {
       await page.goto(storeUrl(SHOP, path));
-    await hydrated();
+      await hydrated();
       await app.getByRole("heading", { name: heading, level: 1 }).waitFor();
       await landmarksAndTitle(/ · Refund Verifier$/);
       expect(await app.getByText(/^404$/).count()).toBe(0);

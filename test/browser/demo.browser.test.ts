@@ -21,9 +21,19 @@ beforeAll(async () => {
   mkdirSync(SCREENS, { recursive: true });
   // The demo's code on the suite's database (SQLite, or PostgreSQL with TEST_DATABASE_URL).
   database = await createTestDatabase();
-  demo = await startDemo({ appPort: await freePort(), shopifyPort: await freePort(), shop: SHOP, databaseUrl: database.url, prepared: true, liveEveryMs: 0, historyCount: 40, log: "ignore" });
+  demo = await startDemo({
+    appPort: await freePort(),
+    shopifyPort: await freePort(),
+    shop: SHOP,
+    databaseUrl: database.url,
+    prepared: true,
+    liveEveryMs: 0,
+    historyCount: 40,
+    log: "ignore",
+  });
   const db = createPrismaClient(database.url);
-  for (let i = 0; i < 150 && (await db.operation.count({ where: { status: "PENDING", nextDueAt: { lte: new Date() } } })) > 0; i++) await new Promise((r) => setTimeout(r, 200));
+  for (let i = 0; i < 150 && (await db.operation.count({ where: { status: "PENDING", nextDueAt: { lte: new Date() } } })) > 0; i++)
+    await new Promise((r) => setTimeout(r, 200));
   await db.$disconnect();
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, userAgent: CHROME_UA });
@@ -47,23 +57,42 @@ describe("the demo in Chromium", () => {
     await page.goto(demo.adminUrl);
     await app.getByRole("heading", { name: "Refunds", exact: true }).waitFor();
     // Clicks reach React only once Remix has hydrated the frame.
-    await expect.poll(() => page.frames().find((f) => f.parentFrame() === page.mainFrame())?.evaluate(() => "__remixRouter" in window).catch(() => false), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          page
+            .frames()
+            .find((f) => f.parentFrame() === page.mainFrame())
+            ?.evaluate(() => "__remixRouter" in window)
+            .catch(() => false),
+        { timeout: 20_000 },
+      )
+      .toBe(true);
     const verified = Number(await app.locator("#figure-verified").textContent());
     const contradicted = Number(await app.locator("#figure-contradicted").textContent());
     expect(verified).toBeGreaterThan(10);
     expect(contradicted).toBeGreaterThan(0);
     expect(await app.locator("tbody tr").count()).toBe(25);
     await page.screenshot({ path: `${SCREENS}/dashboard.png` });
-    const vitals = await page.frames().find((f) => f.url().includes("/app"))!.evaluate(
-      () =>
-        new Promise<{ lcp: number; cls: number }>((resolve) => {
-          let lcp = 0;
-          let cls = 0;
-          new PerformanceObserver((list) => list.getEntries().forEach((e) => (lcp = Math.max(lcp, e.startTime)))).observe({ type: "largest-contentful-paint", buffered: true });
-          new PerformanceObserver((list) => list.getEntries().forEach((e) => (cls += (e as unknown as { value: number }).value))).observe({ type: "layout-shift", buffered: true });
-          setTimeout(() => resolve({ lcp, cls }), 500);
-        }),
-    );
+    const vitals = await page
+      .frames()
+      .find((f) => f.url().includes("/app"))!
+      .evaluate(
+        () =>
+          new Promise<{ lcp: number; cls: number }>((resolve) => {
+            let lcp = 0;
+            let cls = 0;
+            new PerformanceObserver((list) => list.getEntries().forEach((e) => (lcp = Math.max(lcp, e.startTime)))).observe({
+              type: "largest-contentful-paint",
+              buffered: true,
+            });
+            new PerformanceObserver((list) => list.getEntries().forEach((e) => (cls += (e as unknown as { value: number }).value))).observe({
+              type: "layout-shift",
+              buffered: true,
+            });
+            setTimeout(() => resolve({ lcp, cls }), 500);
+          }),
+      );
     writeFileSync(`${SCREENS}/web-vitals.json`, JSON.stringify({ measured: new Date().toISOString(), ...vitals }, null, 2));
     console.log(`dashboard in the demo: LCP ${Math.round(vitals.lcp)} ms, CLS ${vitals.cls.toFixed(3)}`);
   });
@@ -82,7 +111,14 @@ describe("the demo in Chromium", () => {
   it("a refund's detail shows its conditions", async () => {
     await app.locator("tbody tr").first().locator("td").nth(3).click();
     await app.getByText("What the verdict means").waitFor();
-    for (const id of ["refund_created_in_window", "refund_present", "refund_webhook_present", "refund_amount_mismatch", "refund_currency_mismatch", "transaction_failed"]) {
+    for (const id of [
+      "refund_created_in_window",
+      "refund_present",
+      "refund_webhook_present",
+      "refund_amount_mismatch",
+      "refund_currency_mismatch",
+      "transaction_failed",
+    ]) {
       await expect.poll(async () => app.locator(`tr[data-condition="${id}"]`).count()).toBe(1);
     }
     await expect.poll(async () => app.getByText("shopify.refund.created 1.1.0").count()).toBe(1);
@@ -109,7 +145,12 @@ describe("the demo in Chromium", () => {
     const db = createPrismaClient(database.url);
     try {
       const started = Date.now();
-      await expect.poll(() => db.operation.count({ where: { refundGid: `gid://shopify/Refund/${lost.id}`, origin: "reconciliation" } }), { timeout: 60_000, interval: 1_000 }).toBe(1);
+      await expect
+        .poll(() => db.operation.count({ where: { refundGid: `gid://shopify/Refund/${lost.id}`, origin: "reconciliation" } }), {
+          timeout: 60_000,
+          interval: 1_000,
+        })
+        .toBe(1);
       console.log(`lost webhook found by the sweep after ${Math.round((Date.now() - started) / 1000)} s`);
     } finally {
       await db.$disconnect();

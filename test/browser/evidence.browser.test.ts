@@ -21,7 +21,16 @@ let db: ReturnType<typeof createPrismaClient>;
 beforeAll(async () => {
   mkdirSync(SCREENS, { recursive: true });
   database = await createTestDatabase();
-  demo = await startDemo({ appPort: await freePort(), shopifyPort: await freePort(), shop: SHOP, databaseUrl: database.url, prepared: true, liveEveryMs: 0, historyCount: 40, log: "ignore" });
+  demo = await startDemo({
+    appPort: await freePort(),
+    shopifyPort: await freePort(),
+    shop: SHOP,
+    databaseUrl: database.url,
+    prepared: true,
+    liveEveryMs: 0,
+    historyCount: 40,
+    log: "ignore",
+  });
   db = createPrismaClient(database.url);
   // Every refund of the history decided (the stale read window holds some back for 20 s).
   for (let i = 0; i < 300 && (await db.operation.count({ where: { status: "PENDING" } })) > 0; i++) await new Promise((r) => setTimeout(r, 200));
@@ -58,7 +67,9 @@ async function openOnPhone(id: string): Promise<Page> {
   await admin.goto(`${demo.adminUrl}/refunds/${id}`);
   const src = (await admin.locator("#app-frame").getAttribute("src"))!;
   await admin.context().close();
-  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, userAgent: CHROME_UA, deviceScaleFactor: 2, isMobile: true, hasTouch: true })).newPage();
+  const page = await (
+    await browser.newContext({ viewport: { width: 390, height: 844 }, userAgent: CHROME_UA, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+  ).newPage();
   await page.goto(src);
   await page.getByText("What the verdict means").waitFor();
   await styled(page);
@@ -68,7 +79,10 @@ async function openOnPhone(id: string): Promise<Page> {
 /** Polaris's stylesheet applied (a rebuild of build/ under a running demo would leave the page unstyled). */
 async function styled(app: FrameLocator | Page) {
   await expect
-    .poll(() => app.locator("[data-evidence-lead] p").evaluate((el) => parseFloat(getComputedStyle(el).fontSize)), { timeout: 10_000, message: "Polaris styles did not load" })
+    .poll(() => app.locator("[data-evidence-lead] p").evaluate((el) => parseFloat(getComputedStyle(el).fontSize)), {
+      timeout: 10_000,
+      message: "Polaris styles did not load",
+    })
     .toBeGreaterThan(18);
 }
 
@@ -108,14 +122,18 @@ async function check(name: string, id: string, expectLead: (lead: string) => voi
 describe("the evidence page leads with a sentence in the merchant's words", () => {
   it("wrong amount: both amounts and the difference, with currencies", async () => {
     const op = await operation({ status: "CONTRADICTED", reason: "refund_amount_mismatch" });
-    await check("contradicted", op.id, (lead) => expect(lead).toMatch(/^Shopify recorded \$[\d,]+\.\d\d; the refund asked for \$[\d,]+\.\d\d \(\$5\.00 more\)\.$/));
+    await check("contradicted", op.id, (lead) =>
+      expect(lead).toMatch(/^Shopify recorded \$[\d,]+\.\d\d; the refund asked for \$[\d,]+\.\d\d \(\$5\.00 more\)\.$/),
+    );
   }, 60_000);
 
   it("duplicate: the other refunds on the order, linked to their evidence", async () => {
     const op = await operation({ status: "CONTRADICTED", reason: "duplicate_refund_present" });
     const others = await db.operation.findMany({ where: { shop: SHOP, orderGid: op.orderGid, id: { not: op.id } } });
     expect(others.length).toBeGreaterThan(0);
-    await check("duplicate", op.id, (lead) => expect(lead).toMatch(new RegExp(`^Shopify holds ${others.length + 1} refunds on ${op.orderName}: this one for \\$`)));
+    await check("duplicate", op.id, (lead) =>
+      expect(lead).toMatch(new RegExp(`^Shopify holds ${others.length + 1} refunds on ${op.orderName}: this one for \\$`)),
+    );
     const { page, app } = await openInAdmin(op.id);
     for (const other of others) expect(await app.locator(`a[href*="/app/refunds/${other.id}"]`).count()).toBe(1);
     await app.locator(`a[href*="/app/refunds/${others[0].id}"]`).click();
@@ -192,7 +210,8 @@ describe("technical details, times and the review form", () => {
   it("malformed form input is a field error, never a 500", async () => {
     const op = await operation({ status: "FAILED", reviewState: "open" });
     const asShop = embeddedFetch(demo.appUrl, SHOP, "77");
-    const post = (fields: Record<string, string>) => asShop(dataPath(`/app/refunds/${op.id}`, "routes/app.refunds.$id"), { method: "POST", body: new URLSearchParams(fields) });
+    const post = (fields: Record<string, string>) =>
+      asShop(dataPath(`/app/refunds/${op.id}`, "routes/app.refunds.$id"), { method: "POST", body: new URLSearchParams(fields) });
     const bad = await post({ intent: "resolve", revision: "not-a-number", note: "Checked the order" });
     expect(bad.status).toBe(422);
     expect((await bad.json()).fieldErrors.revision).toMatch(/out of date/);

@@ -22,12 +22,17 @@ let order: FakeOrder;
 /** A phone: the simulated admin hides its sidebar, as Shopify admin does on a narrow screen, and the app gets the width. */
 async function asPhone() {
   await page.setViewportSize({ width: 390, height: 1100 });
-  await page.addStyleTag({ content: "body{grid-template-columns:1fr!important} nav{display:none!important} header{grid-column:1!important} main{padding:0!important}" });
+  await page.addStyleTag({
+    content: "body{grid-template-columns:1fr!important} nav{display:none!important} header{grid-column:1!important} main{padding:0!important}",
+  });
 }
 
 const openForm = async () => {
   await page.goto(`${demo.adminUrl}/orders/${order.id}/refund`);
-  await app.getByRole("heading", { name: `Refund ${order.name}` }).first().waitFor();
+  await app
+    .getByRole("heading", { name: `Refund ${order.name}` })
+    .first()
+    .waitFor();
 };
 const amountField = () => app.getByLabel("Amount (USD)");
 const dialog = () => app.getByRole("dialog");
@@ -35,9 +40,24 @@ const dialog = () => app.getByRole("dialog");
 beforeAll(async () => {
   mkdirSync(SCREENS, { recursive: true });
   database = await createTestDatabase();
-  demo = await startDemo({ appPort: await freePort(), shopifyPort: await freePort(), shop: SHOP, databaseUrl: database.url, prepared: true, liveEveryMs: 0, historyCount: 5, log: "ignore" });
+  demo = await startDemo({
+    appPort: await freePort(),
+    shopifyPort: await freePort(),
+    shop: SHOP,
+    databaseUrl: database.url,
+    prepared: true,
+    liveEveryMs: 0,
+    historyCount: 5,
+    log: "ignore",
+  });
   // An order paid over two gateways, never refunded: the confirmation names both.
-  order = demo.shopify.shop(SHOP).createOrder({ amount: "51.35", payments: [{ gateway: "gift_card", amount: "20.00" }, { gateway: "shopify_payments", amount: "31.35" }] });
+  order = demo.shopify.shop(SHOP).createOrder({
+    amount: "51.35",
+    payments: [
+      { gateway: "gift_card", amount: "20.00" },
+      { gateway: "shopify_payments", amount: "31.35" },
+    ],
+  });
   browser = await launchChromium();
   // axe needs a context of its own (it opens a page in it).
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: CHROME_UA });
@@ -92,11 +112,16 @@ describe("the refund form in Chromium", () => {
     const shop = demo.shopify.shop(SHOP);
     const refunds = shop.orders.get(order.id)!.refundIds;
     expect(refunds).toHaveLength(1);
-    expect(shop.refunds.get(refunds[0])!.transactionIds.map((id) => shop.transactions.get(id)!.gateway).sort()).toEqual(["gift_card", "shopify_payments"]);
+    expect(
+      shop.refunds
+        .get(refunds[0])!
+        .transactionIds.map((id) => shop.transactions.get(id)!.gateway)
+        .sort(),
+    ).toEqual(["gift_card", "shopify_payments"]);
     await page.screenshot({ path: `${SCREENS}/refund-form-sent-1280.png` });
   }, 60_000);
 
-  it("1280 px: a second refund within minutes demands an explicit \"yes, another refund\"", async () => {
+  it('1280 px: a second refund within minutes demands an explicit "yes, another refund"', async () => {
     await app.getByText("This order was refunded minutes ago").waitFor();
     await amountField().fill("5");
     await app.getByRole("button", { name: "Refund", exact: true }).click();

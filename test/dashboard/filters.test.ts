@@ -10,7 +10,11 @@ describe("the dashboard's filters from the URL", () => {
     expect(parseFilters(new URLSearchParams("range=today"), { now: NOW, timeZone: "UTC" })).toMatchObject({ from: "2026-11-30", to: "2026-11-30" });
     expect(parseFilters(new URLSearchParams("range=7d"), ny)).toMatchObject({ from: "2026-11-23", to: "2026-11-29" });
     expect(parseFilters(new URLSearchParams("range=30d"), ny)).toMatchObject({ from: "2026-10-31", to: "2026-11-29" });
-    expect(parseFilters(new URLSearchParams("range=custom&from=2026-11-01&to=2026-11-02"), ny)).toMatchObject({ range: "custom", from: "2026-11-01", to: "2026-11-02" });
+    expect(parseFilters(new URLSearchParams("range=custom&from=2026-11-01&to=2026-11-02"), ny)).toMatchObject({
+      range: "custom",
+      from: "2026-11-01",
+      to: "2026-11-02",
+    });
     expect(parseFilters(new URLSearchParams("from=2026-11-01"), ny)).toMatchObject({ range: "custom", from: "2026-11-01", to: undefined });
     expect(parseFilters(new URLSearchParams("range=yesterday"), ny)).toMatchObject({ range: undefined, from: undefined });
   });

@@ -36,20 +36,26 @@ describe("the evidence page's lead sentence", () => {
     const lead = contradicted("refund_amount_mismatch", { recorded: recorded({ amount: "70.3" }) });
     expect(lead.sentence).toBe("Shopify recorded $70.30; the refund asked for $65.30 ($5.00 more).");
     expect(lead.nextStep).toContain("$5.00 difference");
-    expect(contradicted("refund_amount_mismatch", { recorded: recorded({ amount: "60.30" }) }).sentence).toBe("Shopify recorded $60.30; the refund asked for $65.30 ($5.00 less).");
+    expect(contradicted("refund_amount_mismatch", { recorded: recorded({ amount: "60.30" }) }).sentence).toBe(
+      "Shopify recorded $60.30; the refund asked for $65.30 ($5.00 less).",
+    );
   });
 
   it("wrong amount: no float drift, and currencies without minor units", () => {
     expect(contradicted("refund_amount_mismatch", { requested: { amount: "0.30", currency: "USD" }, recorded: recorded({ amount: "0.1" }) }).sentence).toBe(
       "Shopify recorded $0.10; the refund asked for $0.30 ($0.20 less).",
     );
-    expect(contradicted("refund_amount_mismatch", { requested: { amount: "1200", currency: "JPY" }, recorded: recorded({ amount: "1250", currency: "JPY" }) }).sentence).toBe(
-      "Shopify recorded ¥1,250; the refund asked for ¥1,200 (¥50 more).",
-    );
+    expect(
+      contradicted("refund_amount_mismatch", { requested: { amount: "1200", currency: "JPY" }, recorded: recorded({ amount: "1250", currency: "JPY" }) })
+        .sentence,
+    ).toBe("Shopify recorded ¥1,250; the refund asked for ¥1,200 (¥50 more).");
   });
 
   it("wrong currency: says both currencies", () => {
-    const lead = contradicted("refund_currency_mismatch", { requested: { amount: "20.00", currency: "USD" }, recorded: recorded({ amount: "20.00", currency: "EUR" }) });
+    const lead = contradicted("refund_currency_mismatch", {
+      requested: { amount: "20.00", currency: "USD" },
+      recorded: recorded({ amount: "20.00", currency: "EUR" }),
+    });
     expect(lead.sentence).toBe("Shopify recorded the refund in EUR (€20.00); the refund asked for USD ($20.00).");
   });
 
@@ -74,23 +80,31 @@ describe("the evidence page's lead sentence", () => {
     expect(lead.sentence).toBe("Shopify holds 2 refunds on #1044: this one for $12.25 and another for $12.25.");
     expect(lead.nextStep).toMatch(/^Do not retry\./);
     expect(lead.links).toEqual([{ label: "Refund of $12.25 on #1044 (Contradicted)", url: "/app/refunds/op-2" }]);
-    expect(contradicted("duplicate_refund_present").sentence).toBe("Shopify created more than one refund on #1044 since this one started; this app has no record of the other.");
+    expect(contradicted("duplicate_refund_present").sentence).toBe(
+      "Shopify created more than one refund on #1044 since this one started; this app has no record of the other.",
+    );
   });
 
   it("gateway failure: the gateway, its error in words, and the next step", () => {
-    const failed = (transactions: RecordedRefund["transactions"]) => evidenceLead(input({ status: "FAILED", reason: "transaction_failed", reasons: ["transaction_failed"], recorded: recorded({ transactions }) }));
+    const failed = (transactions: RecordedRefund["transactions"]) =>
+      evidenceLead(input({ status: "FAILED", reason: "transaction_failed", reasons: ["transaction_failed"], recorded: recorded({ transactions }) }));
     const lead = failed([{ gateway: "shopify_payments", status: "FAILURE", errorCode: "CARD_DECLINED" }]);
     expect(lead.sentence).toBe("The refund of $65.30 failed at Shopify Payments: the card was declined.");
     expect(lead.nextStep).toContain("has not been paid");
-    expect(failed([{ gateway: "shopify_payments", status: "SUCCESS", errorCode: null }, { gateway: "gift_card", status: "ERROR", errorCode: "SOMETHING_NEW" }]).sentence).toBe(
-      'The refund of $65.30 failed at the gift card: the gateway answered "something new".',
-    );
+    expect(
+      failed([
+        { gateway: "shopify_payments", status: "SUCCESS", errorCode: null },
+        { gateway: "gift_card", status: "ERROR", errorCode: "SOMETHING_NEW" },
+      ]).sentence,
+    ).toBe('The refund of $65.30 failed at the gift card: the gateway answered "something new".');
     expect(failed([{ gateway: "acme_pay", status: "FAILURE", errorCode: null }]).sentence).toBe("The refund of $65.30 failed at acme pay.");
   });
 
   it("verified, unverifiable and pending: the dashboard's own words, never the reason id", () => {
     expect(evidenceLead(input()).sentence).toBe(reasonInWords(contract, "VERIFIED", null));
-    const unverifiable = evidenceLead(input({ status: "UNVERIFIABLE", reason: "evidence_unavailable_before_timeout", reasons: ["evidence_unavailable_before_timeout"], recorded: null }));
+    const unverifiable = evidenceLead(
+      input({ status: "UNVERIFIABLE", reason: "evidence_unavailable_before_timeout", reasons: ["evidence_unavailable_before_timeout"], recorded: null }),
+    );
     expect(unverifiable.sentence).toBe("Shopify showed no evidence of this refund within 7 days. Check the order.");
     expect(unverifiable.sentence).not.toContain("evidence_unavailable_before_timeout");
     expect(unverifiable.nextStep).toContain("re-check");
@@ -100,7 +114,14 @@ describe("the evidence page's lead sentence", () => {
   it("a contradiction without the read-back's numbers falls back to the contract's words; other reasons follow", () => {
     expect(contradicted("refund_amount_mismatch", { recorded: null }).sentence).toBe("The provider recorded a different refund amount.");
     expect(contradicted("refund_predates_operation").sentence).toBe("The refund is older than the operation. It proves nothing.");
-    const both = evidenceLead(input({ status: "CONTRADICTED", reason: "refund_amount_mismatch", reasons: ["refund_amount_mismatch", "duplicate_refund_present"], recorded: recorded({ amount: "70.30" }) }));
+    const both = evidenceLead(
+      input({
+        status: "CONTRADICTED",
+        reason: "refund_amount_mismatch",
+        reasons: ["refund_amount_mismatch", "duplicate_refund_present"],
+        recorded: recorded({ amount: "70.30" }),
+      }),
+    );
     expect(both.details).toEqual(["Also: Shopify created more than one refund on #1044 since this one started; this app has no record of the other."]);
   });
 });
@@ -123,8 +144,23 @@ describe("words for Shopify's values", () => {
   });
 
   it("reads the read-back's refund, with its order and transactions", () => {
-    const data = { data: { refund: { id: "gid://shopify/Refund/1", order: { id: ORDER, name: "#1044" }, totalRefundedSet: { presentmentMoney: { amount: "5.0", currencyCode: "USD" } }, transactions: { nodes: [{ gateway: "bogus", status: "FAILURE", errorCode: "CARD_DECLINED" }] } } } };
-    expect(recordedRefundOf(data)).toEqual({ orderGid: ORDER, orderName: "#1044", amount: "5.0", currency: "USD", transactions: [{ gateway: "bogus", status: "FAILURE", errorCode: "CARD_DECLINED" }] });
+    const data = {
+      data: {
+        refund: {
+          id: "gid://shopify/Refund/1",
+          order: { id: ORDER, name: "#1044" },
+          totalRefundedSet: { presentmentMoney: { amount: "5.0", currencyCode: "USD" } },
+          transactions: { nodes: [{ gateway: "bogus", status: "FAILURE", errorCode: "CARD_DECLINED" }] },
+        },
+      },
+    };
+    expect(recordedRefundOf(data)).toEqual({
+      orderGid: ORDER,
+      orderName: "#1044",
+      amount: "5.0",
+      currency: "USD",
+      transactions: [{ gateway: "bogus", status: "FAILURE", errorCode: "CARD_DECLINED" }],
+    });
     expect(recordedRefundOf({ data: { refund: null } })).toBeNull();
     expect(recordedRefundOf(null)).toBeNull();
   });

@@ -12,17 +12,28 @@ describe("the order-page block", () => {
   it("puts problems first: any contradicted, failed or unverifiable refund makes the block critical", () => {
     const view = blockView({ order: "o", refunds: [refund("VERIFIED"), refund("FAILED"), refund("PENDING")] });
     expect(view).toMatchObject({ headline: "1 of 3 refunds needs a person", tone: "critical" });
-    expect(view.rows.map((r) => [r.label, r.tone])).toEqual([["Verified", "success"], ["Failed", "critical"], ["Checking", "info"]]);
+    expect(view.rows.map((r) => [r.label, r.tone])).toEqual([
+      ["Verified", "success"],
+      ["Failed", "critical"],
+      ["Checking", "info"],
+    ]);
   });
 
   it("reports checking, then verified", () => {
     expect(blockView({ order: "o", refunds: [refund("VERIFIED", "a"), refund("PENDING", "b")] }).headline).toBe("Checking 1 refund with Shopify");
-    expect(blockView({ order: "o", refunds: [refund("VERIFIED", "a"), refund("VERIFIED", "b")] })).toMatchObject({ headline: "All 2 refunds verified", tone: "success" });
+    expect(blockView({ order: "o", refunds: [refund("VERIFIED", "a"), refund("VERIFIED", "b")] })).toMatchObject({
+      headline: "All 2 refunds verified",
+      tone: "success",
+    });
     expect(blockView({ order: "o", refunds: [refund("VERIFIED")] }).headline).toBe("Refund verified");
   });
 
   it("says do not refund again when any verdict on the order found a duplicate, and names a weak match", () => {
-    const view = blockView({ order: "o", doNotRetry: true, refunds: [{ ...refund("CONTRADICTED", "a"), correlation: "fingerprint" }, refund("VERIFIED", "b")] });
+    const view = blockView({
+      order: "o",
+      doNotRetry: true,
+      refunds: [{ ...refund("CONTRADICTED", "a"), correlation: "fingerprint" }, refund("VERIFIED", "b")],
+    });
     expect(view).toMatchObject({ headline: "Do not refund this order again: Shopify holds a duplicate refund", tone: "critical" });
     expect(view.rows[0].reason).toBe("why (matched by order and amount only)");
   });
@@ -43,7 +54,7 @@ describe("the order-page block", () => {
     expect(toml).toMatch(/^type = "ui_extension"$/m);
     expect(toml).toMatch(/^target = "admin\.order-details\.block\.render"$/m);
     const module = /^module = "(.+)"$/m.exec(toml)![1];
-    expect(readFileSync(`extensions/order-refund-verdicts/${module}`, "utf8")).toContain('reactExtension(TARGET');
+    expect(readFileSync(`extensions/order-refund-verdicts/${module}`, "utf8")).toContain("reactExtension(TARGET");
     expect(JSON.parse(readFileSync("extensions/order-refund-verdicts/locales/en.default.json", "utf8")).name).toBe("Refund verdicts");
   });
 });

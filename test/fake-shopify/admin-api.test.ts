@@ -6,7 +6,17 @@ import { graphql, refundGid, setup, SHOP } from "./support";
 describe("the fake Admin API", () => {
   it("rejects a query with a field the published 2026-10 schema does not have", async () => {
     const { shopify } = setup();
-    const { status, body } = await graphql(shopify, `{ refund(id: "gid://shopify/Refund/1") { id amount } }`);
+    const { status, body } = await graphql(
+      shopify,
+      `
+        {
+          refund(id: "gid://shopify/Refund/1") {
+            id
+            amount
+          }
+        }
+      `,
+    );
     expect(status).toBe(200);
     expect(body.data).toBeUndefined();
     expect(body.errors[0].message).toContain('Cannot query field "amount" on type "Refund"');
@@ -17,7 +27,17 @@ describe("the fake Admin API", () => {
     const { shopify, shop } = setup();
     const order = shop.createOrder({ amount: "100.00" });
     const refund = shop.createRefund(order.id, { amount: "25.00", processedAt: new Date("2026-11-29T10:00:00Z") });
-    const { body } = await graphql(shopify, `query($id: ID!) { refund(id: $id) { processedAt } }`, { id: refundGid(refund.id) });
+    const { body } = await graphql(
+      shopify,
+      `
+        query ($id: ID!) {
+          refund(id: $id) {
+            processedAt
+          }
+        }
+      `,
+      { id: refundGid(refund.id) },
+    );
     expect(body.data.refund.processedAt).toBe("2026-11-29T10:00:00Z");
   });
 
@@ -27,15 +47,62 @@ describe("the fake Admin API", () => {
     const refund = shop.createRefund(order.id, { amount: "25.00" });
     const { body } = await graphql(
       shopify,
-      `query($id: ID!) { refund(id: $id) { id processedAt order { id } totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
-        transactions(first: 5) { nodes { status amountSet { shopMoney { amount } presentmentMoney { amount currencyCode } } } edges { cursor node { kind } } pageInfo { hasNextPage } } } }`,
+      `
+        query ($id: ID!) {
+          refund(id: $id) {
+            id
+            processedAt
+            order {
+              id
+            }
+            totalRefundedSet {
+              shopMoney {
+                amount
+                currencyCode
+              }
+              presentmentMoney {
+                amount
+                currencyCode
+              }
+            }
+            transactions(first: 5) {
+              nodes {
+                status
+                amountSet {
+                  shopMoney {
+                    amount
+                  }
+                  presentmentMoney {
+                    amount
+                    currencyCode
+                  }
+                }
+              }
+              edges {
+                cursor
+                node {
+                  kind
+                }
+              }
+              pageInfo {
+                hasNextPage
+              }
+            }
+          }
+        }
+      `,
       { id: refundGid(refund.id) },
     );
     expect(body.errors).toBeUndefined();
     expect(body.data.refund.id).toBe(refundGid(refund.id));
     expect(body.data.refund.order.id).toBe(`gid://shopify/Order/${order.id}`);
-    expect(body.data.refund.totalRefundedSet).toEqual({ shopMoney: { amount: "25.0", currencyCode: "USD" }, presentmentMoney: { amount: "25.0", currencyCode: "USD" } });
-    expect(body.data.refund.transactions.nodes).toEqual([{ status: "SUCCESS", amountSet: { shopMoney: { amount: "25.0" }, presentmentMoney: { amount: "25.0", currencyCode: "USD" } } }]);
+    expect(body.data.refund.totalRefundedSet).toEqual({
+      shopMoney: { amount: "25.0", currencyCode: "USD" },
+      presentmentMoney: { amount: "25.0", currencyCode: "USD" },
+    });
+    expect(body.data.refund.transactions.nodes).toEqual([
+      { status: "SUCCESS", amountSet: { shopMoney: { amount: "25.0" }, presentmentMoney: { amount: "25.0", currencyCode: "USD" } } },
+    ]);
     expect(body.data.refund.transactions.edges[0].node).toEqual({ kind: "REFUND" });
     expect(body.extensions.cost.throttleStatus).toMatchObject({ maximumAvailable: 1000, restoreRate: 100 });
     expect(body.extensions.cost.requestedQueryCost).toBeGreaterThan(0);
@@ -45,11 +112,32 @@ describe("the fake Admin API", () => {
     const { shopify, shop } = setup();
     const order = shop.createOrder({ amount: "10.00" });
     const refund = shop.createRefund(order.id, { amount: "1.00" });
-    const { body } = await graphql(shopify, `query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on Refund { note } ... on Order { name } } }`, {
-      ids: [refundGid(refund.id), `gid://shopify/Order/${order.id}`, "gid://shopify/Refund/1"],
-    });
+    const { body } = await graphql(
+      shopify,
+      `
+        query ($ids: [ID!]!) {
+          nodes(ids: $ids) {
+            __typename
+            id
+            ... on Refund {
+              note
+            }
+            ... on Order {
+              name
+            }
+          }
+        }
+      `,
+      {
+        ids: [refundGid(refund.id), `gid://shopify/Order/${order.id}`, "gid://shopify/Refund/1"],
+      },
+    );
     expect(body.errors).toBeUndefined();
-    expect(body.data.nodes).toEqual([{ __typename: "Refund", id: refundGid(refund.id), note: null }, { __typename: "Order", id: `gid://shopify/Order/${order.id}`, name: order.name }, null]);
+    expect(body.data.nodes).toEqual([
+      { __typename: "Refund", id: refundGid(refund.id), note: null },
+      { __typename: "Order", id: `gid://shopify/Order/${order.id}`, name: order.name },
+      null,
+    ]);
   });
 
   it("refuses an unknown access token with 401", async () => {
@@ -79,7 +167,9 @@ describe("the fake Admin API", () => {
     shopify.inject({ kind: "http", status: 503 });
     shopify.inject({ kind: "http", status: 429, retryAfter: "1" });
     expect((await graphql(shopify, "{ shop { name } }").catch(() => ({ status: 0 }))).status).toBe(503);
-    const throttled = await shopify.handle(new Request(`https://${SHOP}/admin/api/2026-10/graphql.json`, { method: "POST", headers: { "X-Shopify-Access-Token": "token" }, body: "{}" }));
+    const throttled = await shopify.handle(
+      new Request(`https://${SHOP}/admin/api/2026-10/graphql.json`, { method: "POST", headers: { "X-Shopify-Access-Token": "token" }, body: "{}" }),
+    );
     expect(throttled.status).toBe(429);
     expect(throttled.headers.get("retry-after")).toBe("1");
     expect((await graphql(shopify, "{ shop { name } }")).body.data.shop.name).toBe("fake");
@@ -99,8 +189,21 @@ describe("the fake Admin API", () => {
 
   it("pages a refund's transactions: Refund.transactions is a connection", async () => {
     const { shopify, shop } = setup();
-    const order = shop.createOrder({ amount: "90.00", payments: [{ gateway: "shopify_payments", amount: "50.00" }, { gateway: "gift_card", amount: "30.00" }, { gateway: "manual", amount: "10.00" }] });
-    const refund = shop.createRefund(order.id, { transactions: [{ amount: "5.00", gateway: "shopify_payments" }, { amount: "3.00", gateway: "gift_card" }, { amount: "1.00", gateway: "manual" }] });
+    const order = shop.createOrder({
+      amount: "90.00",
+      payments: [
+        { gateway: "shopify_payments", amount: "50.00" },
+        { gateway: "gift_card", amount: "30.00" },
+        { gateway: "manual", amount: "10.00" },
+      ],
+    });
+    const refund = shop.createRefund(order.id, {
+      transactions: [
+        { amount: "5.00", gateway: "shopify_payments" },
+        { amount: "3.00", gateway: "gift_card" },
+        { amount: "1.00", gateway: "manual" },
+      ],
+    });
     const query = `query($id: ID!, $after: String) { refund(id: $id) { transactions(first: 2, after: $after) { nodes { gateway } pageInfo { hasNextPage endCursor } } } }`;
     const first = (await graphql(shopify, query, { id: refundGid(refund.id) })).body.data.refund.transactions;
     expect(first.nodes.map((n: { gateway: string }) => n.gateway)).toEqual(["shopify_payments", "gift_card"]);

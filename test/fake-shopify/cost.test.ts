@@ -7,9 +7,13 @@ describe("query cost", () => {
     expect(requestedQueryCost(`{ shop { name } }`)).toBe(1);
     expect(requestedQueryCost(`{ orders(first: 10) { nodes { id } pageInfo { hasNextPage } } }`)).toBe(2 + 10 + 1);
     expect(requestedQueryCost(`{ orders(first: 3) { edges { cursor node { id } } } }`)).toBe(2 + 3 * 2);
-    expect(requestedQueryCost(`query($id: ID!) { order(id: $id) { refunds(first: 5) { id totalRefundedSet { shopMoney { amount } } } } }`, { id: "x" })).toBe(1 + 5 * (1 + 2));
+    expect(requestedQueryCost(`query($id: ID!) { order(id: $id) { refunds(first: 5) { id totalRefundedSet { shopMoney { amount } } } } }`, { id: "x" })).toBe(
+      1 + 5 * (1 + 2),
+    );
     expect(requestedQueryCost(`query($ids: [ID!]!) { nodes(ids: $ids) { ... on Refund { id order { id } } } }`, { ids: ["a", "b", "c"] })).toBe(3 * (1 + 1));
-    expect(requestedQueryCost(`mutation($input: RefundInput!) { refundCreate(input: $input) { refund { id } userErrors { message } } }`, { input: {} })).toBe(10 + 1 + 1);
+    expect(requestedQueryCost(`mutation($input: RefundInput!) { refundCreate(input: $input) { refund { id } userErrors { message } } }`, { input: {} })).toBe(
+      10 + 1 + 1,
+    );
   });
 
   it("prices an abstract type by its most expensive possible selection, named fragments included", () => {
@@ -33,13 +37,43 @@ describe("query cost", () => {
     const { shopify, shop } = setup();
     const order = shop.createOrder({ amount: "30.00" });
     const refund = shop.createRefund(order.id, { amount: "1.00" });
-    const { body } = await graphql(shopify, `query($id: ID!) { refund(id: $id) { transactions(first: 5) { nodes { id } pageInfo { hasNextPage } } } }`, { id: refundGid(refund.id) });
+    const { body } = await graphql(
+      shopify,
+      `
+        query ($id: ID!) {
+          refund(id: $id) {
+            transactions(first: 5) {
+              nodes {
+                id
+              }
+              pageInfo {
+                hasNextPage
+              }
+            }
+          }
+        }
+      `,
+      { id: refundGid(refund.id) },
+    );
     expect(body.extensions.cost).toMatchObject({ requestedQueryCost: 1 + 2 + 5 + 1, actualQueryCost: 1 + 2 + 1 + 1 });
   });
 
   it("refuses a query over 1,000 points before running it", async () => {
     const { shopify } = setup();
-    const { body } = await graphql(shopify, `{ orders(first: 250) { nodes { refunds(first: 10) { id } } } }`);
+    const { body } = await graphql(
+      shopify,
+      `
+        {
+          orders(first: 250) {
+            nodes {
+              refunds(first: 10) {
+                id
+              }
+            }
+          }
+        }
+      `,
+    );
     expect(body.errors[0].extensions.code).toBe("MAX_COST_EXCEEDED");
   });
 });

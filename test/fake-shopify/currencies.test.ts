@@ -62,13 +62,19 @@ describe("an EUR order in a USD shop", () => {
       transactions: [{ amount: "20.00", gateway: "shopify_payments", kind: "REFUND", orderId: orderGid(order.id) }],
     });
     const missing = await graphql(shopify, REFUND_CREATE, { input: input(), key: "a" });
-    expect(missing.body.data.refundCreate).toEqual({ refund: null, userErrors: [{ field: ["currency"], message: "Currency is required for orders where the currency and presentment currency differ." }] });
+    expect(missing.body.data.refundCreate).toEqual({
+      refund: null,
+      userErrors: [{ field: ["currency"], message: "Currency is required for orders where the currency and presentment currency differ." }],
+    });
     const shopCurrency = await graphql(shopify, REFUND_CREATE, { input: input("USD"), key: "b" });
     expect(shopCurrency.body.data.refundCreate.userErrors[0].field).toEqual(["currency"]);
     expect(shop.refunds.size).toBe(0);
     const created = await graphql(shopify, REFUND_CREATE, { input: input("EUR"), key: "c" });
     expect(created.body.data.refundCreate.userErrors).toEqual([]);
-    expect(created.body.data.refundCreate.refund.totalRefundedSet).toEqual({ shopMoney: { amount: "21.7", currencyCode: "USD" }, presentmentMoney: { amount: "20.0", currencyCode: "EUR" } });
+    expect(created.body.data.refundCreate.refund.totalRefundedSet).toEqual({
+      shopMoney: { amount: "21.7", currencyCode: "USD" },
+      presentmentMoney: { amount: "20.0", currencyCode: "EUR" },
+    });
     expect(created.body.data.refundCreate.refund.transactions.nodes[0].amountSet.presentmentMoney).toEqual({ amount: "20.0", currencyCode: "EUR" });
   });
 
@@ -86,7 +92,10 @@ describe("an EUR order in a USD shop", () => {
     const { shopify, shop } = setup({ currency: "JPY" });
     const order = shop.createOrder({ amount: "10.00", presentmentCurrency: "EUR", exchangeRate: "162.35" });
     const { body } = await graphql(shopify, `query($id: ID!) { order(id: $id) { totalPriceSet ${MONEY} } }`, { id: orderGid(order.id) });
-    expect(body.data.order.totalPriceSet).toEqual({ shopMoney: { amount: "1624.0", currencyCode: "JPY" }, presentmentMoney: { amount: "10.0", currencyCode: "EUR" } });
+    expect(body.data.order.totalPriceSet).toEqual({
+      shopMoney: { amount: "1624.0", currencyCode: "JPY" },
+      presentmentMoney: { amount: "10.0", currencyCode: "EUR" },
+    });
     const webhook = JSON.parse(refundWebhookBody(shop, shop.createRefund(order.id, { amount: "1.00" })));
     expect(webhook.total_duties_set.shop_money).toEqual({ amount: "0", currency_code: "JPY" });
   });

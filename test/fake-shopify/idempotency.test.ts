@@ -40,7 +40,11 @@ describe("refundCreate's @idempotent key", () => {
     const input = refundInput(order.id);
     const first = await graphql(shopify, REFUND_CREATE, { input, key: "refund-1" });
     // The same input with its fields in another order is the same input.
-    const reordered = { transactions: input.transactions.map((t) => ({ orderId: t.orderId, kind: t.kind, gateway: t.gateway, amount: t.amount })), note: input.note, orderId: input.orderId };
+    const reordered = {
+      transactions: input.transactions.map((t) => ({ orderId: t.orderId, kind: t.kind, gateway: t.gateway, amount: t.amount })),
+      note: input.note,
+      orderId: input.orderId,
+    };
     const again = await graphql(shopify, REFUND_CREATE, { input: reordered, key: "refund-1" });
     expect(again.body.errors).toBeUndefined();
     expect(again.body.data.refundCreate.refund.id).toBe(first.body.data.refundCreate.refund.id);

@@ -8,7 +8,13 @@ const READBACK = `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Refund { id to
 describe("split refunds", () => {
   it("refundCreate makes one REFUND transaction per input transaction, on its gateway and parent", async () => {
     const { shopify, shop } = setup();
-    const order = shop.createOrder({ amount: "100.00", payments: [{ gateway: "shopify_payments", amount: "70.00" }, { gateway: "gift_card", amount: "30.00" }] });
+    const order = shop.createOrder({
+      amount: "100.00",
+      payments: [
+        { gateway: "shopify_payments", amount: "70.00" },
+        { gateway: "gift_card", amount: "30.00" },
+      ],
+    });
     const [card, giftCard] = shop.captures(order);
     const id = orderGid(order.id);
     const { body } = await graphql(shopify, REFUND_CREATE, {
@@ -22,10 +28,32 @@ describe("split refunds", () => {
       },
     });
     expect(body.data.refundCreate.userErrors).toEqual([]);
-    expect(body.data.refundCreate.refund.transactions.nodes.map((n: { gateway: string; status: string }) => [n.gateway, n.status])).toEqual([["shopify_payments", "SUCCESS"], ["gift_card", "SUCCESS"]]);
+    expect(body.data.refundCreate.refund.transactions.nodes.map((n: { gateway: string; status: string }) => [n.gateway, n.status])).toEqual([
+      ["shopify_payments", "SUCCESS"],
+      ["gift_card", "SUCCESS"],
+    ]);
     const refund = [...shop.refunds.values()][0];
     expect(refund.transactionIds.map((t) => shop.transactions.get(t)!.parentId)).toEqual([card.id, giftCard.id]);
-    const suggested = await graphql(shopify, `query($id: ID!) { order(id: $id) { suggestedRefund(suggestFullRefund: true) { suggestedTransactions { gateway amountSet { presentmentMoney { amount } } } } } }`, { id });
+    const suggested = await graphql(
+      shopify,
+      `
+        query ($id: ID!) {
+          order(id: $id) {
+            suggestedRefund(suggestFullRefund: true) {
+              suggestedTransactions {
+                gateway
+                amountSet {
+                  presentmentMoney {
+                    amount
+                  }
+                }
+              }
+            }
+          }
+        }
+      `,
+      { id },
+    );
     expect(suggested.body.data.order.suggestedRefund.suggestedTransactions).toEqual([
       { gateway: "shopify_payments", amountSet: { presentmentMoney: { amount: "30.0" } } },
       { gateway: "gift_card", amountSet: { presentmentMoney: { amount: "5.0" } } },
@@ -34,15 +62,48 @@ describe("split refunds", () => {
 
   it("a test can make a split refund whose second transaction FAILED", async () => {
     const { shopify, shop } = setup();
-    const order = shop.createOrder({ amount: "100.00", payments: [{ gateway: "shopify_payments", amount: "70.00" }, { gateway: "gift_card", amount: "30.00" }] });
-    const refund = shop.createRefund(order.id, { transactions: [{ amount: "40.00", gateway: "shopify_payments" }, { amount: "30.00", gateway: "gift_card", status: "FAILURE" }] });
-    const { body } = await graphql(shopify, `query($id: ID!) { refund(id: $id) { transactions(first: 5) { nodes { gateway status errorCode parentTransaction { gateway } } } } }`, { id: refundGid(refund.id) });
+    const order = shop.createOrder({
+      amount: "100.00",
+      payments: [
+        { gateway: "shopify_payments", amount: "70.00" },
+        { gateway: "gift_card", amount: "30.00" },
+      ],
+    });
+    const refund = shop.createRefund(order.id, {
+      transactions: [
+        { amount: "40.00", gateway: "shopify_payments" },
+        { amount: "30.00", gateway: "gift_card", status: "FAILURE" },
+      ],
+    });
+    const { body } = await graphql(
+      shopify,
+      `
+        query ($id: ID!) {
+          refund(id: $id) {
+            transactions(first: 5) {
+              nodes {
+                gateway
+                status
+                errorCode
+                parentTransaction {
+                  gateway
+                }
+              }
+            }
+          }
+        }
+      `,
+      { id: refundGid(refund.id) },
+    );
     expect(body.data.refund.transactions.nodes).toEqual([
       { gateway: "shopify_payments", status: "SUCCESS", errorCode: null, parentTransaction: { gateway: "shopify_payments" } },
       { gateway: "gift_card", status: "FAILURE", errorCode: "CARD_DECLINED", parentTransaction: { gateway: "gift_card" } },
     ]);
     const webhook = JSON.parse(refundWebhookBody(shop, refund));
-    expect(webhook.transactions.map((t: { gateway: string; status: string; amount: string }) => [t.gateway, t.status, t.amount])).toEqual([["shopify_payments", "success", "40.00"], ["gift_card", "failure", "30.00"]]);
+    expect(webhook.transactions.map((t: { gateway: string; status: string; amount: string }) => [t.gateway, t.status, t.amount])).toEqual([
+      ["shopify_payments", "success", "40.00"],
+      ["gift_card", "failure", "30.00"],
+    ]);
     // The failed part is still refundable.
     expect(shop.refundableMinor(order)).toBe(6000n);
   });
@@ -56,11 +117,25 @@ describe("refunds the app may not read", () => {
     shop.denyAccess(refunds[1].id);
     const { status, body } = await graphql(shopify, READBACK, { ids: refunds.map((r) => refundGid(r.id)) });
     expect(status).toBe(200);
-    expect(body.data.nodes).toEqual([{ id: refundGid(refunds[0].id), totalRefundedSet: { shopMoney: { amount: "10.0" } } }, null, { id: refundGid(refunds[2].id), totalRefundedSet: { shopMoney: { amount: "30.0" } } }]);
+    expect(body.data.nodes).toEqual([
+      { id: refundGid(refunds[0].id), totalRefundedSet: { shopMoney: { amount: "10.0" } } },
+      null,
+      { id: refundGid(refunds[2].id), totalRefundedSet: { shopMoney: { amount: "30.0" } } },
+    ]);
     expect(body.errors).toHaveLength(1);
     expect(body.errors[0]).toMatchObject({ message: "Access denied for refund field.", path: ["nodes", 1], extensions: { code: "ACCESS_DENIED" } });
     expect(body.extensions.cost.requestedQueryCost).toBeGreaterThan(0);
-    const single = await graphql(shopify, `query($id: ID!) { refund(id: $id) { id } }`, { id: refundGid(refunds[1].id) });
+    const single = await graphql(
+      shopify,
+      `
+        query ($id: ID!) {
+          refund(id: $id) {
+            id
+          }
+        }
+      `,
+      { id: refundGid(refunds[1].id) },
+    );
     expect(single.body.data).toEqual({ refund: null });
     expect(single.body.errors[0]).toMatchObject({ path: ["refund"], extensions: { code: "ACCESS_DENIED" } });
     shop.allowAccess(refunds[1].id);
@@ -105,7 +180,21 @@ describe("a lost answer", () => {
     const order = shop.createOrder({ amount: "50.00" });
     const id = orderGid(order.id);
     shopify.inject({ kind: "lost_answer", operation: "mutation" });
-    expect((await graphql(shopify, `query($id: ID!) { order(id: $id) { name } }`, { id })).body.data.order.name).toBe(order.name);
+    expect(
+      (
+        await graphql(
+          shopify,
+          `
+            query ($id: ID!) {
+              order(id: $id) {
+                name
+              }
+            }
+          `,
+          { id },
+        )
+      ).body.data.order.name,
+    ).toBe(order.name);
     expect(shopify.pendingFaults()).toBe(1);
     const input = { orderId: id, transactions: [{ amount: "5.00", gateway: "shopify_payments", kind: "REFUND", orderId: id }] };
     await expect(shopify.handle(graphqlRequest(REFUND_CREATE, { input, key: "k" }))).rejects.toBeInstanceOf(LostAnswerError);
@@ -130,8 +219,15 @@ describe("a lost answer", () => {
       const order = shop.createOrder({ amount: "50.00" });
       const id = orderGid(order.id);
       shopify.inject({ kind: "lost_answer" });
-      const request = graphqlRequest(REFUND_CREATE, { input: { orderId: id, transactions: [{ amount: "5.00", gateway: "shopify_payments", kind: "REFUND", orderId: id }] }, key: "lost" });
-      const error = await fetch(`${origin}/admin/api/2026-10/graphql.json`, { method: "POST", headers: { ...Object.fromEntries(request.headers), "X-Forwarded-Host": "fake.myshopify.com" }, body: await request.text() }).then(
+      const request = graphqlRequest(REFUND_CREATE, {
+        input: { orderId: id, transactions: [{ amount: "5.00", gateway: "shopify_payments", kind: "REFUND", orderId: id }] },
+        key: "lost",
+      });
+      const error = await fetch(`${origin}/admin/api/2026-10/graphql.json`, {
+        method: "POST",
+        headers: { ...Object.fromEntries(request.headers), "X-Forwarded-Host": "fake.myshopify.com" },
+        body: await request.text(),
+      }).then(
         () => undefined,
         (e: Error) => e,
       );

@@ -19,7 +19,12 @@ export function graphqlRequest(query: string, variables: Record<string, unknown>
 }
 
 /** One Admin API request through `handle()`, as the app's HTTP client would send it. */
-export async function graphql(shopify: FakeShopify, query: string, variables: Record<string, unknown> = {}, options: { version?: string; token?: string } = {}) {
+export async function graphql(
+  shopify: FakeShopify,
+  query: string,
+  variables: Record<string, unknown> = {},
+  options: { version?: string; token?: string } = {},
+) {
   const response = await shopify.handle(graphqlRequest(query, variables, options));
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }

@@ -45,10 +45,20 @@ describe("API versions", () => {
     shopify.webhookTarget = { appUrl: `http://127.0.0.1:${(app.address() as AddressInfo).port}` };
     const order = shop.createOrder({ amount: "30.00" });
     const refundCreate = `mutation($input: RefundInput!) { refundCreate(input: $input) @idempotent(key: "k1") { refund { id } } }`;
-    await graphql(shopify, refundCreate, { input: { orderId: `gid://shopify/Order/${order.id}`, transactions: [{ amount: "1.00", gateway: "shopify_payments", kind: "REFUND", orderId: `gid://shopify/Order/${order.id}` }] } });
+    await graphql(shopify, refundCreate, {
+      input: {
+        orderId: `gid://shopify/Order/${order.id}`,
+        transactions: [{ amount: "1.00", gateway: "shopify_payments", kind: "REFUND", orderId: `gid://shopify/Order/${order.id}` }],
+      },
+    });
     await shopify.flushWebhooks();
     shopify.webhookApiVersion = "2026-04";
-    await graphql(shopify, refundCreate.replace("k1", "k2"), { input: { orderId: `gid://shopify/Order/${order.id}`, transactions: [{ amount: "2.00", gateway: "shopify_payments", kind: "REFUND", orderId: `gid://shopify/Order/${order.id}` }] } });
+    await graphql(shopify, refundCreate.replace("k1", "k2"), {
+      input: {
+        orderId: `gid://shopify/Order/${order.id}`,
+        transactions: [{ amount: "2.00", gateway: "shopify_payments", kind: "REFUND", orderId: `gid://shopify/Order/${order.id}` }],
+      },
+    });
     await shopify.flushWebhooks();
     expect(received).toEqual([ADMIN_API_VERSION, "2026-04"]);
   });

@@ -39,7 +39,13 @@ async function rowsFor(shop: string): Promise<Record<string, number>> {
 describe("customers/data_request", () => {
   it("records what the app holds for the requested orders", async () => {
     const { order, refund } = await verifiedRefund();
-    const payload = { shop_id: 1, shop_domain: h.domain, orders_requested: [String(order.id)], customer: { id: 7, email: "x@example.com", phone: null }, data_request: { id: 99 } };
+    const payload = {
+      shop_id: 1,
+      shop_domain: h.domain,
+      orders_requested: [String(order.id)],
+      customer: { id: 7, email: "x@example.com", phone: null },
+      data_request: { id: 99 },
+    };
     const body = JSON.stringify(payload).replace(`"${order.id}"`, String(order.id));
     expect((await h.deliver(newDelivery("customers/data_request", h.domain, body))).status).toBe(200);
     const request = await h.db.complianceRequest.findFirstOrThrow({ where: { shop: h.domain, topic: "customers/data_request" } });
@@ -56,7 +62,20 @@ describe("customers/redact", () => {
     const redacted = await verifiedRefund();
     const { mintRecord } = await import("../../app/refunds/records.server");
     const orderGid = `gid://shopify/Order/${redacted.order.id}`;
-    const record = await mintRecord(h.db, { shop: h.domain, caption: "Refund", orderId: orderGid, amountMinor: 100n, currency: "USD", note: "Jane Doe, 12 Elm St", refundInput: JSON.stringify({ orderId: orderGid, note: "Jane Doe, 12 Elm St" }), shopifyOutcome: "created" }, new Date());
+    const record = await mintRecord(
+      h.db,
+      {
+        shop: h.domain,
+        caption: "Refund",
+        orderId: orderGid,
+        amountMinor: 100n,
+        currency: "USD",
+        note: "Jane Doe, 12 Elm St",
+        refundInput: JSON.stringify({ orderId: orderGid, note: "Jane Doe, 12 Elm St" }),
+        shopifyOutcome: "created",
+      },
+      new Date(),
+    );
     const body = `{"shop_id":1,"shop_domain":"${h.domain}","customer":{"id":7},"orders_to_redact":[${redacted.order.id}]}`;
     expect((await h.deliver(newDelivery("customers/redact", h.domain, body))).status).toBe(200);
     const gone = await operationFor(h.db, refundGid(redacted.refund.id));
@@ -94,7 +113,18 @@ describe("app/uninstalled, then shop/redact", () => {
 
     // What people did in the app for this shop: a refund issued from it, a re-check.
     const { mintRecord } = await import("../../app/refunds/records.server");
-    await mintRecord(h.db, { shop: domain, caption: "Refund of 5.00 USD", orderId: `gid://shopify/Order/${order.id}`, amountMinor: 500n, currency: "USD", note: "Customer Jane Doe called" }, new Date());
+    await mintRecord(
+      h.db,
+      {
+        shop: domain,
+        caption: "Refund of 5.00 USD",
+        orderId: `gid://shopify/Order/${order.id}`,
+        amountMinor: 500n,
+        currency: "USD",
+        note: "Customer Jane Doe called",
+      },
+      new Date(),
+    );
     await h.db.reviewEvent.create({ data: { operationId: stopped.id, shop: domain, action: "recheck", actor: "42" } });
     const before = await rowsFor(domain);
     expect([before.RefundRecord, before.ReviewEvent]).toEqual([1, 1]);

@@ -19,7 +19,13 @@ describe("the amount a person types", () => {
     expect(parseAmount("10,50", "USD")).toEqual({ ok: true, amount: "10.50", minor: 1050n });
     expect(parseAmount("10,5", "EUR")).toEqual({ ok: true, amount: "10.50", minor: 1050n });
     expect(parseAmount("1,250", "KWD")).toEqual({ ok: true, amount: "1.250", minor: 1250n });
-    for (const [text, currency] of [["1,200", "USD"], ["1,200", "JPY"], ["1,234.56", "USD"], ["1,2,3", "USD"], ["10,", "USD"]]) {
+    for (const [text, currency] of [
+      ["1,200", "USD"],
+      ["1,200", "JPY"],
+      ["1,234.56", "USD"],
+      ["1,2,3", "USD"],
+      ["10,", "USD"],
+    ]) {
       const parsed = parseAmount(text, currency);
       expect(parsed.ok).toBe(false);
       if (!parsed.ok) expect(parsed.message).toMatch(/dot for decimals and without thousands separators/);
@@ -54,13 +60,22 @@ describe("the amount a person types", () => {
 
 describe("the posted form", () => {
   it("parses the three intents and refuses anything else with words", () => {
-    expect(parseRefundAction({ intent: "issue", amount: "10", note: "n", notify: "on", confirmAnother: "yes" })).toEqual({ ok: true, data: { intent: "issue", amount: "10", note: "n", notify: true, confirmAnother: true } });
+    expect(parseRefundAction({ intent: "issue", amount: "10", note: "n", notify: "on", confirmAnother: "yes" })).toEqual({
+      ok: true,
+      data: { intent: "issue", amount: "10", note: "n", notify: true, confirmAnother: true },
+    });
     expect(parseRefundAction({ intent: "issue", amount: "10" })).toMatchObject({ ok: true, data: { notify: false, confirmAnother: false, note: "" } });
-    expect(parseRefundAction({ intent: "resend", recordId: "r", revision: "v" })).toEqual({ ok: true, data: { intent: "resend", recordId: "r", revision: "v" } });
+    expect(parseRefundAction({ intent: "resend", recordId: "r", revision: "v" })).toEqual({
+      ok: true,
+      data: { intent: "resend", recordId: "r", revision: "v" },
+    });
     const unknown = parseRefundAction({ intent: "refund-twice" });
     expect(unknown).toMatchObject({ ok: false, fieldErrors: { intent: expect.stringContaining("does not do") } });
     expect(parseRefundAction({})).toMatchObject({ ok: false, fieldErrors: { intent: expect.any(String) } });
-    expect(parseRefundAction({ intent: "settle", recordId: "r" })).toMatchObject({ ok: false, fieldErrors: { revision: expect.stringContaining("Reload the page") } });
+    expect(parseRefundAction({ intent: "settle", recordId: "r" })).toMatchObject({
+      ok: false,
+      fieldErrors: { revision: expect.stringContaining("Reload the page") },
+    });
     expect(parseRefundAction({ intent: "issue", amount: "" })).toMatchObject({ ok: false, fieldErrors: { amount: "Enter the amount to refund." } });
     const form = new FormData();
     form.set("intent", "resend");
@@ -75,7 +90,20 @@ describe("the back link", () => {
     expect(safeBackPath("/app?verdict=CONTRADICTED&q=%231001")).toBe("/app?verdict=CONTRADICTED&q=%231001");
     expect(safeBackPath("/app/refunds/abc")).toBe("/app/refunds/abc");
     expect(safeBackPath("/app")).toBe("/app");
-    for (const bad of [null, undefined, "", "https://evil.example/app", "//evil.example/app", "/\\evil.example", "/application", "/auth/login", "javascript:alert(1)", "app", "/app/../auth", " /app"]) {
+    for (const bad of [
+      null,
+      undefined,
+      "",
+      "https://evil.example/app",
+      "//evil.example/app",
+      "/\\evil.example",
+      "/application",
+      "/auth/login",
+      "javascript:alert(1)",
+      "app",
+      "/app/../auth",
+      " /app",
+    ]) {
       expect(safeBackPath(bad)).toBe("/app");
     }
     expect(refundFormPath("gid://shopify/Order/1001", "/app?page=2")).toBe("/app/orders/1001/refund?back=%2Fapp%3Fpage%3D2");
@@ -85,9 +113,15 @@ describe("the back link", () => {
 
 describe("where the money goes", () => {
   it("splits over the order's payments newest first, as the server allocates", () => {
-    const sources = [{ gateway: "shopify_payments", refundable: "30.00" }, { gateway: "gift_card", refundable: "20.00" }];
+    const sources = [
+      { gateway: "shopify_payments", refundable: "30.00" },
+      { gateway: "gift_card", refundable: "20.00" },
+    ];
     expect(splitOverSources(sources, 1000n, "USD")).toEqual([{ gateway: "shopify_payments", minor: 1000n }]);
-    expect(splitOverSources(sources, 4500n, "USD")).toEqual([{ gateway: "shopify_payments", minor: 3000n }, { gateway: "gift_card", minor: 1500n }]);
+    expect(splitOverSources(sources, 4500n, "USD")).toEqual([
+      { gateway: "shopify_payments", minor: 3000n },
+      { gateway: "gift_card", minor: 1500n },
+    ]);
   });
 });
 
@@ -100,13 +134,21 @@ describe("the refund form's action", () => {
   });
   afterAll(async () => h?.close());
 
-  const post = (orderId: bigint, fields: Record<string, string>) => asShop(dataPath(`/app/orders/${orderId}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", body: new URLSearchParams(fields) });
+  const post = (orderId: bigint, fields: Record<string, string>) =>
+    asShop(dataPath(`/app/orders/${orderId}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", body: new URLSearchParams(fields) });
   const calls = () => h.app.shopify.api(h.domain).stats.refundCreateCalls;
 
   it("answers a field error in words with 422, and malformed input is never a 500", async () => {
     const order = h.shop.createOrder({ amount: "60.00" });
     const before = calls();
-    for (const [amount, words] of [["10.005", "USD amounts have at most 2 decimals."], ["", "Enter the amount to refund."], ["0", "Enter an amount greater than zero."], ["-3", "minus sign"], ["ten", "as a number"], ["1,200", "thousands separators"]]) {
+    for (const [amount, words] of [
+      ["10.005", "USD amounts have at most 2 decimals."],
+      ["", "Enter the amount to refund."],
+      ["0", "Enter an amount greater than zero."],
+      ["-3", "minus sign"],
+      ["ten", "as a number"],
+      ["1,200", "thousands separators"],
+    ]) {
       const response = await post(order.id, { intent: "issue", amount });
       expect(response.status).toBe(422);
       const body = await response.json();
@@ -118,7 +160,11 @@ describe("the refund form's action", () => {
       expect(response.status).toBe(422);
       expect(await response.json()).toMatchObject({ ok: false, code: "INVALID_FORM", message: expect.stringMatching(/Reload the page/) });
     }
-    const notAForm = await asShop(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", headers: { "Content-Type": "multipart/form-data; boundary=x" }, body: "not multipart" });
+    const notAForm = await asShop(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"), {
+      method: "POST",
+      headers: { "Content-Type": "multipart/form-data; boundary=x" },
+      body: "not multipart",
+    });
     expect(notAForm.status).toBe(422);
     expect(calls()).toBe(before);
   });
@@ -130,7 +176,10 @@ describe("the refund form's action", () => {
     expect(await over.json()).toMatchObject({ code: "OVER_TENDERED", fieldErrors: { amount: `You can refund at most $51.35 on ${order.name}.` } });
     const ok = await post(order.id, { intent: "issue", amount: "10,50" });
     expect(ok.status).toBe(200);
-    expect(await h.db.refundRecord.findFirstOrThrow({ where: { orderId: `gid://shopify/Order/${order.id}` } })).toMatchObject({ amountMinor: 1050n, currency: "USD" });
+    expect(await h.db.refundRecord.findFirstOrThrow({ where: { orderId: `gid://shopify/Order/${order.id}` } })).toMatchObject({
+      amountMinor: 1050n,
+      currency: "USD",
+    });
   });
 
   it("a further refund within 10 minutes needs confirmAnother=yes: 409 RECENT_REFUND in words before any Shopify call", async () => {
@@ -162,7 +211,9 @@ describe("the refund form's action", () => {
 
   it("an unknown back target is the dashboard", async () => {
     const order = h.shop.createOrder({ amount: "10.00" });
-    const form = await (await asShop(dataPath(`/app/orders/${order.id}/refund?back=https%3A%2F%2Fevil.example%2Fapp`, "routes/app.orders.$orderId.refund"))).json();
+    const form = await (
+      await asShop(dataPath(`/app/orders/${order.id}/refund?back=https%3A%2F%2Fevil.example%2Fapp`, "routes/app.orders.$orderId.refund"))
+    ).json();
     expect(form.back).toBe("/app");
   });
 });

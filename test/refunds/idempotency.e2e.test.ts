@@ -31,7 +31,11 @@ describe("refundCreate on API 2026-10 carries the record's id as its idempotency
     const record = await recordOn(order.id);
     expect(record).toMatchObject({ shopifyOutcome: "created", calls: 1 });
     expect(api().idempotencyKeys.has(record.id)).toBe(true);
-    expect(JSON.parse(record.refundInput!)).toMatchObject({ orderId: orderGid(order.id), currency: "USD", transactions: [{ amount: "30.00", kind: "REFUND" }] });
+    expect(JSON.parse(record.refundInput!)).toMatchObject({
+      orderId: orderGid(order.id),
+      currency: "USD",
+      transactions: [{ amount: "30.00", kind: "REFUND" }],
+    });
   });
 
   it("a lost answer is asked again with the same key: exactly one refund in Shopify, VERIFIED", async () => {
@@ -123,7 +127,11 @@ describe("refundCreate on API 2026-10 carries the record's id as its idempotency
     expect(await stale.json()).toMatchObject({ code: "CONFLICT" });
     const settle = await refundForm(order.id, { intent: "settle", recordId: conflicted.id, revision: conflicted.revision });
     expect(settle.status).toBe(200);
-    expect(await h.db.refundRecord.findUniqueOrThrow({ where: { id: record.id } })).toMatchObject({ status: "failed", shopifyOutcome: "refused", failureReason: expect.stringContaining("staff member 77") });
+    expect(await h.db.refundRecord.findUniqueOrThrow({ where: { id: record.id } })).toMatchObject({
+      status: "failed",
+      shopifyOutcome: "refused",
+      failureReason: expect.stringContaining("staff member 77"),
+    });
     expect((await issueAnother(order.id, "5.00")).status).toBe(200);
   });
 
@@ -132,13 +140,28 @@ describe("refundCreate on API 2026-10 carries the record's id as its idempotency
     // The app's version is overridden for this call only by sending the mutation without its directive.
     const { createRefund } = await import("../../app/shopify/admin/refunds.server");
     const { ShopifyGateway } = await import("../../app/shopify/admin/gateway.server");
-    const gateway = new ShopifyGateway(async () => async () => ({ data: { refundCreate: null }, errors: [{ message: "The @idempotent directive is required for this mutation.", path: ["refundCreate"], extensions: { code: "BAD_REQUEST" } }], apiVersion: "2026-10" }));
+    const gateway = new ShopifyGateway(async () => async () => ({
+      data: { refundCreate: null },
+      errors: [{ message: "The @idempotent directive is required for this mutation.", path: ["refundCreate"], extensions: { code: "BAD_REQUEST" } }],
+      apiVersion: "2026-10",
+    }));
     const outcome = await createRefund(gateway, h.domain, { orderId: orderGid(order.id) }, "key");
     expect(outcome).toMatchObject({ kind: "not_run", failure: { kind: "graphql", code: "BAD_REQUEST" } });
     const { callShopify } = await import("../../app/refunds/issue.server");
     const { mintRecord } = await import("../../app/refunds/records.server");
     const { REFUND_CREATED } = await import("../../app/contracts/registry.server");
-    const record = await mintRecord(h.db, { shop: h.domain, caption: "test", orderId: orderGid(order.id), amountMinor: 100n, currency: "USD", refundInput: JSON.stringify({ orderId: orderGid(order.id) }) }, new Date());
+    const record = await mintRecord(
+      h.db,
+      {
+        shop: h.domain,
+        caption: "test",
+        orderId: orderGid(order.id),
+        amountMinor: 100n,
+        currency: "USD",
+        refundInput: JSON.stringify({ orderId: orderGid(order.id) }),
+      },
+      new Date(),
+    );
     const result = await callShopify(h.db, REFUND_CREATED, gateway, record, new Date(), 3);
     expect(result).toMatchObject({ ok: false, code: "NOT_RUN", record: { status: "failed", shopifyOutcome: "refused", calls: 1 } });
   });
@@ -165,7 +188,13 @@ describe("an order paid in another currency than the shop's", () => {
 
 describe("a refund paid back over two gateways", () => {
   it("is not succeeded when its second transaction failed, and its verdict is FAILED", async () => {
-    const order = h.shop.createOrder({ amount: "50.00", payments: [{ gateway: "gift_card", amount: "20.00" }, { gateway: "shopify_payments", amount: "30.00" }] });
+    const order = h.shop.createOrder({
+      amount: "50.00",
+      payments: [
+        { gateway: "gift_card", amount: "20.00" },
+        { gateway: "shopify_payments", amount: "30.00" },
+      ],
+    });
     const response = await issue(order.id, "45.00");
     expect(response.status).toBe(200);
     const record = await recordOn(order.id);
@@ -181,6 +210,9 @@ describe("a refund paid back over two gateways", () => {
     const settled = await h.db.refundRecord.findUniqueOrThrow({ where: { id: record.id } });
     expect(settled.status).toBe("failed");
     expect(settled.failureReason).toContain(second.gateway);
-    expect(await h.db.operation.findFirstOrThrow({ where: { refundGid: record.refundRef! } })).toMatchObject({ status: "FAILED", reason: "transaction_failed" });
+    expect(await h.db.operation.findFirstOrThrow({ where: { refundGid: record.refundRef! } })).toMatchObject({
+      status: "FAILED",
+      reason: "transaction_failed",
+    });
   });
 });

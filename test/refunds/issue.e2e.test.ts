@@ -15,7 +15,10 @@ afterAll(async () => h.close());
 const calls = () => h.app.shopify.api(h.domain).stats.refundCreateCalls;
 const orderGid = (id: bigint) => `gid://shopify/Order/${id}`;
 const issueForm = (orderId: bigint, amount: string) =>
-  asShop(dataPath(`/app/orders/${orderId}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", body: new URLSearchParams({ intent: "issue", amount, note: "Damaged in transit" }) });
+  asShop(dataPath(`/app/orders/${orderId}/refund`, "routes/app.orders.$orderId.refund"), {
+    method: "POST",
+    body: new URLSearchParams({ intent: "issue", amount, note: "Damaged in transit" }),
+  });
 
 describe("a refund issued in the app", () => {
   it("is minted, sent once, ends VERIFIED by the contract and succeeded once its transaction succeeds", async () => {
@@ -82,7 +85,8 @@ describe("a refund issued in the app", () => {
   it("refuses the 65th attempt on one order", async () => {
     const order = h.shop.createOrder({ amount: "90.00" });
     const { mintRecord } = await import("../../app/refunds/records.server");
-    for (let i = 0; i < 64; i++) await mintRecord(h.db, { shop: h.domain, caption: "old attempt", orderId: orderGid(order.id), amountMinor: 1n, currency: "USD" }, new Date());
+    for (let i = 0; i < 64; i++)
+      await mintRecord(h.db, { shop: h.domain, caption: "old attempt", orderId: orderGid(order.id), amountMinor: 1n, currency: "USD" }, new Date());
     const before = calls();
     const response = await issueForm(order.id, "1.00");
     expect(response.status).toBe(409);
@@ -96,7 +100,8 @@ describe("the 64-attempt bound", () => {
   it("holds under concurrency: two requests for the 64th slot at once, one wins, the other is refused before Shopify", async () => {
     const order = h.shop.createOrder({ amount: "90.00" });
     const { mintRecord } = await import("../../app/refunds/records.server");
-    for (let i = 0; i < 63; i++) await mintRecord(h.db, { shop: h.domain, caption: "old attempt", orderId: orderGid(order.id), amountMinor: 1n, currency: "USD" }, new Date());
+    for (let i = 0; i < 63; i++)
+      await mintRecord(h.db, { shop: h.domain, caption: "old attempt", orderId: orderGid(order.id), amountMinor: 1n, currency: "USD" }, new Date());
     const before = calls();
     const responses = await Promise.all([issueForm(order.id, "1.00"), issueForm(order.id, "2.00")]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
@@ -112,7 +117,17 @@ describe("GET /app/api/refunds/:id", () => {
   it("is a read-only JSON view of the shop's own records", async () => {
     const record = await h.db.refundRecord.findFirstOrThrow({ where: { shop: h.domain, status: "succeeded" } });
     const view = await (await asShop(`/app/api/refunds/${record.id}`)).json();
-    expect(view).toMatchObject({ id: record.id, sysId: record.sysId, type: "Refund", status: "succeeded", amountMinor: Number(record.amountMinor), currency: "USD", refundRef: record.refundRef, revision: record.revision, verdict: { status: "VERIFIED" } });
+    expect(view).toMatchObject({
+      id: record.id,
+      sysId: record.sysId,
+      type: "Refund",
+      status: "succeeded",
+      amountMinor: Number(record.amountMinor),
+      currency: "USD",
+      refundRef: record.refundRef,
+      revision: record.revision,
+      verdict: { status: "VERIFIED" },
+    });
     expect((await asShop(`/app/api/refunds/${record.id}`, { method: "POST", body: "{}" })).status).toBe(405);
     const other = "someone-else.myshopify.com";
     await installShop(h.db, h.app.shopify, other);

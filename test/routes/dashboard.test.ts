@@ -147,7 +147,11 @@ describe("refund detail", () => {
     const detail = await response.json();
     expect(detail.refund).toMatchObject({ status: "CONTRADICTED", reason: "refund_amount_mismatch", amount: "20.00" });
     expect(detail.explanation).toBe("The provider recorded a different refund amount.");
-    expect(detail.conditions.find((c: { id: string }) => c.id === "refund_amount_mismatch")).toMatchObject({ status: "holds", actual: "21.0", expected_value: "20.00" });
+    expect(detail.conditions.find((c: { id: string }) => c.id === "refund_amount_mismatch")).toMatchObject({
+      status: "holds",
+      actual: "21.0",
+      expected_value: "20.00",
+    });
     expect(detail.contract).toMatchObject({ id: "shopify.refund.created", version: "1.1.0", declaredHash: "69db55d571201139" });
     expect(detail.timeline.map((t: { kind: string }) => t.kind)).toEqual(expect.arrayContaining(["webhook", "observation", "evaluation"]));
   });
@@ -159,10 +163,15 @@ describe("the review queue", () => {
     expect(queue.items.map((i: { status: string }) => i.status).sort()).toEqual(["CONTRADICTED", "FAILED"]);
     const item = queue.items.find((i: { status: string }) => i.status === "FAILED");
     const resolve = (who: ReturnType<typeof embeddedFetch>, note: string) =>
-      who(dataPath("/app/review", "routes/app.review"), { method: "POST", body: new URLSearchParams({ intent: "resolve", id: item.id, revision: String(item.revision), note }) });
+      who(dataPath("/app/review", "routes/app.review"), {
+        method: "POST",
+        body: new URLSearchParams({ intent: "resolve", id: item.id, revision: String(item.revision), note }),
+      });
     const second = embeddedFetch(h.app.url, h.domain, "303");
     // Staff member 303 has an online session in the app: their name is known; 101's is not.
-    await h.db.session.create({ data: { id: "online_303", shop: h.domain, state: "", isOnline: true, accessToken: "online-token", userId: 303n, firstName: "Ada", lastName: "Lovelace" } });
+    await h.db.session.create({
+      data: { id: "online_303", shop: h.domain, state: "", isOnline: true, accessToken: "online-token", userId: 303n, firstName: "Ada", lastName: "Lovelace" },
+    });
     const [a, b] = await Promise.all([resolve(asShop, "Refunded by hand at the gateway"), resolve(second, "Called the customer")]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const conflict = await (a.status === 409 ? a : b).json();
@@ -185,7 +194,10 @@ describe("the review queue", () => {
   it("refuses a resolution without a note", async () => {
     const queue = await (await asShop(dataPath("/app/review", "routes/app.review"))).json();
     const item = queue.items[0];
-    const response = await asShop(dataPath("/app/review", "routes/app.review"), { method: "POST", body: new URLSearchParams({ intent: "resolve", id: item.id, revision: String(item.revision), note: "  " }) });
+    const response = await asShop(dataPath("/app/review", "routes/app.review"), {
+      method: "POST",
+      body: new URLSearchParams({ intent: "resolve", id: item.id, revision: String(item.revision), note: "  " }),
+    });
     expect(response.status).toBe(422);
   });
 });
@@ -207,7 +219,12 @@ describe("CSV export", () => {
 describe("CSV export of resolutions", () => {
   it("holds Shopify's refund id, the amount Shopify recorded (its decimal as read back), the resolution note and who resolved it", async () => {
     const wrong = await h.db.operation.findFirstOrThrow({ where: { refundGid: ids.wrong } });
-    const form = new URLSearchParams({ intent: "resolve", id: wrong.id, revision: String(wrong.revision), note: "Refunded the extra 1.00, note to the customer" });
+    const form = new URLSearchParams({
+      intent: "resolve",
+      id: wrong.id,
+      revision: String(wrong.revision),
+      note: "Refunded the extra 1.00, note to the customer",
+    });
     expect((await asShop(dataPath("/app/review", "routes/app.review"), { method: "POST", body: form })).status).toBe(200);
     const lines = (await (await asShop("/app/refunds.csv?class=wrong_amount")).text()).trim().split("\r\n");
     expect(lines).toHaveLength(2);

@@ -113,7 +113,11 @@ describe("POST /webhooks/app/uninstalled", () => {
 
 describe("POST /webhooks/app/scopes_update", () => {
   it("records the granted scopes on the offline session", async () => {
-    const delivery = newDelivery("app/scopes_update", SHOP, JSON.stringify({ id: 1, previous: ["read_orders"], current: ["read_orders", "write_orders"], updated_at: new Date().toISOString() }));
+    const delivery = newDelivery(
+      "app/scopes_update",
+      SHOP,
+      JSON.stringify({ id: 1, previous: ["read_orders"], current: ["read_orders", "write_orders"], updated_at: new Date().toISOString() }),
+    );
     const response = await sendDelivery(app.url, TOPIC_PATHS["app/scopes_update"], delivery, TEST_APP.secret);
     expect(response.status).toBe(200);
     expect((await db.session.findUnique({ where: { id: `offline_${SHOP}` } }))?.scope).toBe("read_orders,write_orders");

@@ -33,8 +33,10 @@ afterAll(async () => {
   await database.drop();
 });
 
-const asBearer = (token: string) => fetch(`${app.url}${dataPath("/app", "routes/app._index")}`, { headers: { Authorization: `Bearer ${token}`, "User-Agent": CHROME_UA } });
-const token = (overrides: Parameters<typeof mintSessionToken>[0]["overrides"] = {}, secret = TEST_APP.secret, shop = SHOP) => mintSessionToken({ shop, apiKey: TEST_APP.apiKey, secret, overrides });
+const asBearer = (token: string) =>
+  fetch(`${app.url}${dataPath("/app", "routes/app._index")}`, { headers: { Authorization: `Bearer ${token}`, "User-Agent": CHROME_UA } });
+const token = (overrides: Parameters<typeof mintSessionToken>[0]["overrides"] = {}, secret = TEST_APP.secret, shop = SHOP) =>
+  mintSessionToken({ shop, apiKey: TEST_APP.apiKey, secret, overrides });
 
 describe("session tokens", () => {
   it("a valid token reads the shop's data", async () => {
@@ -60,7 +62,12 @@ describe("secrets in logs", () => {
     const shop = shopify.shop(SHOP);
     for (let i = 0; i < 3; i++) {
       const order = shop.createOrder({ amount: "20.00" });
-      await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], newDelivery("refunds/create", SHOP, refundWebhookBody(shop, shop.createRefund(order.id, { amount: "5.00" }))), TEST_APP.secret);
+      await sendDelivery(
+        app.url,
+        TOPIC_PATHS["refunds/create"],
+        newDelivery("refunds/create", SHOP, refundWebhookBody(shop, shop.createRefund(order.id, { amount: "5.00" }))),
+        TEST_APP.secret,
+      );
     }
     const used = token();
     await asBearer(used);
@@ -82,7 +89,11 @@ describe("embedded pages", () => {
     const ancestors = /frame-ancestors ([^;]*)/.exec(policy)![1].trim().split(/\s+/);
     expect(ancestors.slice(0, 2)).toEqual(["https://secure-shop.myshopify.com", "https://admin.shopify.com"]);
     // The rest is the library's list of Shopify's own admin hosts: nothing else may frame the app.
-    expect(ancestors.every((origin) => /^https:\/\/(secure-shop\.myshopify\.com|admin\.shopify\.com|\*\.spin\.dev|admin\.myshopify\.io|admin\.shop\.dev)$/.test(origin))).toBe(true);
+    expect(
+      ancestors.every((origin) =>
+        /^https:\/\/(secure-shop\.myshopify\.com|admin\.shopify\.com|\*\.spin\.dev|admin\.myshopify\.io|admin\.shop\.dev)$/.test(origin),
+      ),
+    ).toBe(true);
   });
 });
 

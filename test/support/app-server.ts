@@ -35,7 +35,9 @@ export async function serveHandler(handler: (request: Request) => Promise<Respon
  * The built app (build/server/index.js, as `npm start` serves it) on its own database, talking to
  * a fake Shopify over HTTP. One per test file: the app reads its configuration when first imported.
  */
-export async function startTestApp(options: { env?: Record<string, string>; bucket?: { maximumAvailable?: number; restoreRate?: number } } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { env?: Record<string, string>; bucket?: { maximumAvailable?: number; restoreRate?: number } } = {},
+): Promise<TestApp> {
   const shopify = new FakeShopify(TEST_APP, options.bucket);
   const shopifyOrigin = await shopify.listen();
   const database = await createTestDatabase();

@@ -9,5 +9,8 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
   const results = await new AxeBuilder({ page: page as never }).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.length} node${violation.nodes.length === 1 ? "" : "s"}: ${violation.nodes[0]?.target.join(" ")})`);
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.length} node${violation.nodes.length === 1 ? "" : "s"}: ${violation.nodes[0]?.target.join(" ")})`,
+    );
 }

@@ -64,7 +64,10 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
   if (onPostgres) {
     const name = `rv_test_${randomBytes(6).toString("hex")}`;
     await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
-    return { url: withDatabase(TEST_DATABASE_URL, name), drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined) };
+    return {
+      url: withDatabase(TEST_DATABASE_URL, name),
+      drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    };
   }
   const dir = mkdtempSync(join(tmpdir(), "rv-db-"));
   const file = join(dir, "test.sqlite");

@@ -28,7 +28,9 @@ describe("the stale read window (20 s)", () => {
     const op = await operationFor(h.db, refundGid(refund.id));
     expect(op.status).toBe("VERIFIED");
     const first = op.evaluations[0];
-    expect(JSON.parse(op.observations.find((o) => o.channel === "refund_readback" && o.observedAt.getTime() === first.evaluatedAt.getTime())!.data!).data.refund).toBeNull();
+    expect(
+      JSON.parse(op.observations.find((o) => o.channel === "refund_readback" && o.observedAt.getTime() === first.evaluatedAt.getTime())!.data!).data.refund,
+    ).toBeNull();
     expect(first.attempt).toBe(0);
     expect(JSON.parse(first.result).evidence.observed_channels).not.toContain("refund_readback");
   });
@@ -40,7 +42,10 @@ describe("the stale read window (20 s)", () => {
     // The first is read at +1 s and looks VERIFIED; the second refund comes a second later.
     h.clock.advance(1_100);
     await h.worker.runOnce();
-    expect(await h.db.operation.findFirstOrThrow({ where: { refundGid: refundGid(first.id) } })).toMatchObject({ status: "PENDING", provisionalVerdict: "VERIFIED" });
+    expect(await h.db.operation.findFirstOrThrow({ where: { refundGid: refundGid(first.id) } })).toMatchObject({
+      status: "PENDING",
+      provisionalVerdict: "VERIFIED",
+    });
     h.clock.advance(900);
     const second = h.shop.createRefund(order.id, { amount: "20.00" });
     await h.deliver(h.refundDelivery(second));
@@ -57,7 +62,10 @@ describe("the stale read window (20 s)", () => {
     await h.deliver(h.refundDelivery(refund));
     h.clock.advance(1_100);
     await h.worker.runOnce();
-    expect(await h.db.operation.findFirstOrThrow({ where: { refundGid: refundGid(refund.id) } })).toMatchObject({ status: "PENDING", provisionalVerdict: "CONTRADICTED" });
+    expect(await h.db.operation.findFirstOrThrow({ where: { refundGid: refundGid(refund.id) } })).toMatchObject({
+      status: "PENDING",
+      provisionalVerdict: "CONTRADICTED",
+    });
     refund.totalOverrideMinor = null;
     await h.settle();
     expect((await operationFor(h.db, refundGid(refund.id))).status).toBe("VERIFIED");
@@ -79,10 +87,15 @@ describe("the timeout", () => {
     expect(op).toMatchObject({ status: "UNVERIFIABLE", reason: "evidence_unavailable_before_timeout", escalate: true, reviewState: "open" });
     expect(op.decidedAt!.getTime() - op.startedAt.getTime()).toBeLessThan(TIMEOUT + 2 * SECOND);
     const detail = await (await asShop(dataPath(`/app/refunds/${op.id}`, "routes/app.refunds.$id"))).json();
-    expect(detail.timeline.some((t: { title: string; detail: string }) => t.title === "Shopify read-back failed (not evidence)" && /ACCESS_DENIED/.test(t.detail))).toBe(true);
+    expect(
+      detail.timeline.some((t: { title: string; detail: string }) => t.title === "Shopify read-back failed (not evidence)" && /ACCESS_DENIED/.test(t.detail)),
+    ).toBe(true);
 
     h.shop.allowAccess(refund.id);
-    const recheck = await asShop(dataPath(`/app/refunds/${op.id}`, "routes/app.refunds.$id"), { method: "POST", body: new URLSearchParams({ intent: "recheck" }) });
+    const recheck = await asShop(dataPath(`/app/refunds/${op.id}`, "routes/app.refunds.$id"), {
+      method: "POST",
+      body: new URLSearchParams({ intent: "recheck" }),
+    });
     expect(recheck.status).toBe(200);
     expect((await h.db.operation.findUniqueOrThrow({ where: { id: op.id } })).status).toBe("PENDING");
     await h.worker.runOnce();
@@ -96,7 +109,20 @@ describe("members shown with the verdict", () => {
     const { openOperation } = await import("../../app/verification/operations.server");
     const order = h.shop.createOrder({ amount: "30.00" });
     const refund = h.shop.createRefund(order.id, { amount: "3.00" });
-    await openOperation(h.db, REFUND_CREATED_1_0_0, { shop: h.domain, refundGid: refundGid(refund.id), orderGid: orderGid(order.id), origin: "webhook", amount: "3.00", currency: "USD", startedAt: refund.createdAt }, h.clock.now());
+    await openOperation(
+      h.db,
+      REFUND_CREATED_1_0_0,
+      {
+        shop: h.domain,
+        refundGid: refundGid(refund.id),
+        orderGid: orderGid(order.id),
+        origin: "webhook",
+        amount: "3.00",
+        currency: "USD",
+        startedAt: refund.createdAt,
+      },
+      h.clock.now(),
+    );
     await h.deliver(h.refundDelivery(refund));
     await h.settle();
     const op = await operationFor(h.db, refundGid(refund.id));
@@ -112,7 +138,9 @@ describe("members shown with the verdict", () => {
     const day = op.startedAt.toISOString().slice(0, 10);
     const dashboard = await (await asShop(dataPath(`/app?from=${day}&to=${day}`, "routes/app._index"))).json();
     expect(dashboard.figures.outsideContractVersions).toBeGreaterThanOrEqual(1);
-    const current = await (await asShop(`/app/refunds/${(await h.db.operation.findFirstOrThrow({ where: { contractVersion: "1.1.0", status: "VERIFIED" } })).id}`)).text();
+    const current = await (
+      await asShop(`/app/refunds/${(await h.db.operation.findFirstOrThrow({ where: { contractVersion: "1.1.0", status: "VERIFIED" } })).id}`)
+    ).text();
     expect(current).not.toContain("They differ");
     expect(current).toContain("computed by this app: 69db55d571201139");
   });
@@ -123,7 +151,10 @@ describe("members shown with the verdict", () => {
     try {
       const order = h.shop.createOrder({ amount: "70.00" });
       h.app.shopify.inject({ kind: "lost_answer", operation: "mutation" }, 3);
-      const issue = await asShop(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", body: new URLSearchParams({ intent: "issue", amount: "30.00" }) });
+      const issue = await asShop(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"), {
+        method: "POST",
+        body: new URLSearchParams({ intent: "issue", amount: "30.00" }),
+      });
       expect(issue.status).toBe(502);
       const unsettled = await h.db.refundRecord.findFirstOrThrow({ where: { orderId: orderGid(order.id) } });
       expect(unsettled).toMatchObject({ shopifyOutcome: "unknown", failureReason: null, status: "created" });
@@ -171,7 +202,10 @@ describe("reasons as data", () => {
 describe("a refund record's revision", () => {
   it("changes only when the record changes: no writes while its transaction settles", async () => {
     const order = h.shop.createOrder({ amount: "25.00" });
-    const issue = await asShop(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", body: new URLSearchParams({ intent: "issue", amount: "5.00" }) });
+    const issue = await asShop(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"), {
+      method: "POST",
+      body: new URLSearchParams({ intent: "issue", amount: "5.00" }),
+    });
     expect(issue.status).toBe(200);
     const record = await h.db.refundRecord.findFirstOrThrow({ where: { orderId: orderGid(order.id) } });
     const refund = h.shop.refunds.get(h.shop.orders.get(order.id)!.refundIds[0])!;

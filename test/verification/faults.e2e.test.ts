@@ -66,7 +66,9 @@ describe("Shopify misbehaving delays the verdict but never changes it", () => {
 });
 
 describe("webhooks hours late and out of order", () => {
-  async function scenario(deliver: (first: Parameters<VerificationHarness["refundDelivery"]>[0], second: Parameters<VerificationHarness["refundDelivery"]>[0]) => Promise<void>) {
+  async function scenario(
+    deliver: (first: Parameters<VerificationHarness["refundDelivery"]>[0], second: Parameters<VerificationHarness["refundDelivery"]>[0]) => Promise<void>,
+  ) {
     const order = h.shop.createOrder({ amount: "100.00" });
     // Two seconds apart, in the past on the fake shop's own clock (which decides what it shows).
     const first = h.shop.createRefund(order.id, { amount: "10.00", createdAt: new Date(Date.now() - 4_000) });

@@ -82,16 +82,18 @@ describe("the reconciliation sweep", () => {
     const lost = orders.map((o) => h.shop.createRefund(o.id, { amount: "2.00" }));
     // Imported once the harness has set the app's environment (shopify.server reads it on import).
     const { offlineGraphql } = await import("../../app/shopify/admin/offline-client.server");
-    const sweepPages = (counter: { pages: number; cursors: unknown[] }, failOnPage?: number): ((shop: string) => Promise<ShopGraphql>) => async (shop) => {
-      const graphql = await offlineGraphql(shop);
-      return async (query, variables) => {
-        if (query.includes("query RefundSweep")) {
-          counter.cursors.push(variables.after);
-          if (++counter.pages === failOnPage) throw new TransportError("network", "socket hang up");
-        }
-        return graphql(query, variables);
+    const sweepPages =
+      (counter: { pages: number; cursors: unknown[] }, failOnPage?: number): ((shop: string) => Promise<ShopGraphql>) =>
+      async (shop) => {
+        const graphql = await offlineGraphql(shop);
+        return async (query, variables) => {
+          if (query.includes("query RefundSweep")) {
+            counter.cursors.push(variables.after);
+            if (++counter.pages === failOnPage) throw new TransportError("network", "socket hang up");
+          }
+          return graphql(query, variables);
+        };
       };
-    };
     const crashing = { pages: 0, cursors: [] as unknown[] };
     await h.newWorker({ graphqlFor: sweepPages(crashing, 2) }).runOnce();
     const paused = await h.db.shopState.findUniqueOrThrow({ where: { shop: h.domain } });

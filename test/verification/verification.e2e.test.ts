@@ -14,7 +14,17 @@ describe("a refund observed by webhook", () => {
     expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
     await h.settle();
     const op = await operationFor(h.db, refundGid(refund.id));
-    expect(op).toMatchObject({ status: "VERIFIED", origin: "webhook", amount: "25.00", currency: "USD", orderGid: `gid://shopify/Order/${order.id}`, escalate: false, attempts: 2, nextDueAt: null, provisionalVerdict: null });
+    expect(op).toMatchObject({
+      status: "VERIFIED",
+      origin: "webhook",
+      amount: "25.00",
+      currency: "USD",
+      orderGid: `gid://shopify/Order/${order.id}`,
+      escalate: false,
+      attempts: 2,
+      nextDueAt: null,
+      provisionalVerdict: null,
+    });
     expect(op.contractId).toBe("shopify.refund.created");
     expect(op.contractDeclaredHash).toBe("69db55d571201139");
     expect(op.contractVersion).toBe("1.1.0");
@@ -29,14 +39,30 @@ describe("a refund observed by webhook", () => {
     const { openOperation } = await import("../../app/verification/operations.server");
     const order = h.shop.createOrder({ amount: "80.00", presentmentCurrency: "EUR", exchangeRate: "1.1000" });
     const refund = h.shop.createRefund(order.id, { amount: "10.00" });
-    await openOperation(h.db, REFUND_CREATED_1_0_0, { shop: h.domain, refundGid: refundGid(refund.id), orderGid: `gid://shopify/Order/${order.id}`, origin: "webhook", amount: "10.00", currency: "EUR", startedAt: refund.createdAt }, new Date());
+    await openOperation(
+      h.db,
+      REFUND_CREATED_1_0_0,
+      {
+        shop: h.domain,
+        refundGid: refundGid(refund.id),
+        orderGid: `gid://shopify/Order/${order.id}`,
+        origin: "webhook",
+        amount: "10.00",
+        currency: "EUR",
+        startedAt: refund.createdAt,
+      },
+      new Date(),
+    );
     await h.deliver(h.refundDelivery(refund));
     await h.settle();
     const op = await operationFor(h.db, refundGid(refund.id));
     expect(op.contractVersion).toBe("1.0.0");
     const last = JSON.parse(op.evaluations.at(-1)!.result);
     // 1.0.0 compares shop money (USD): the EUR amount is left unknown instead of contradicting across currencies.
-    expect(last.conditions.find((c: { id: string }) => c.id === "refund_amount_mismatch")).toMatchObject({ path: "$observed.refund_readback.data.refund.totalRefundedSet.shopMoney.amount", status: "unknown" });
+    expect(last.conditions.find((c: { id: string }) => c.id === "refund_amount_mismatch")).toMatchObject({
+      path: "$observed.refund_readback.data.refund.totalRefundedSet.shopMoney.amount",
+      status: "unknown",
+    });
     expect(op.status).toBe("VERIFIED");
   });
 
@@ -102,7 +128,12 @@ describe("a refund observed by webhook", () => {
     const refund = h.shop.createRefund(order.id, { amount: "30.00", status: "FAILURE" });
     await h.deliver(h.refundDelivery(refund));
     await h.settle();
-    expect(await operationFor(h.db, refundGid(refund.id))).toMatchObject({ status: "FAILED", reason: "transaction_failed", escalate: true, reviewState: "open" });
+    expect(await operationFor(h.db, refundGid(refund.id))).toMatchObject({
+      status: "FAILED",
+      reason: "transaction_failed",
+      escalate: true,
+      reviewState: "open",
+    });
   });
 });
 

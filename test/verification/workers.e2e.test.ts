@@ -43,7 +43,11 @@ describe("two worker processes on one database", () => {
     const workers = [startWorker(), startWorker()];
     try {
       const gids = await deliverRefunds(40);
-      await waitFor("40 verdicts and their evaluations", async () => (await h.db.evaluation.count({ where: { operation: { refundGid: { in: gids } }, verdict: { not: "PENDING" } } })) >= 40, 45_000);
+      await waitFor(
+        "40 verdicts and their evaluations",
+        async () => (await h.db.evaluation.count({ where: { operation: { refundGid: { in: gids } }, verdict: { not: "PENDING" } } })) >= 40,
+        45_000,
+      );
       const results = await finalEvaluations(gids);
       expect(results).toHaveLength(40);
       expect(results.every((r) => r.status === "VERIFIED" && r.finals === 1)).toBe(true);
@@ -66,7 +70,13 @@ describe("a worker process killed mid-attempt", () => {
     h.app.shopify.inject({ kind: "slow", ms: 5_000 });
     await h.deliver(h.refundDelivery(refund));
     const first = startWorker();
-    await waitFor("the first worker's read-back to be in flight", async () => h.app.shopify.api(h.domain).stats.requests > 0 && h.app.shopify.pendingFaults() === 0 && (await h.db.operation.findFirst({ where: { refundGid: refundGid(refund.id), claimedBy: { not: null } } })));
+    await waitFor(
+      "the first worker's read-back to be in flight",
+      async () =>
+        h.app.shopify.api(h.domain).stats.requests > 0 &&
+        h.app.shopify.pendingFaults() === 0 &&
+        (await h.db.operation.findFirst({ where: { refundGid: refundGid(refund.id), claimedBy: { not: null } } })),
+    );
     first.kill("SIGKILL");
     await new Promise((resolve) => first.once("exit", resolve));
     expect(() => process.kill(first.pid!, 0)).toThrow();
@@ -76,10 +86,17 @@ describe("a worker process killed mid-attempt", () => {
 
     const second = startWorker();
     try {
-      const op = await waitFor("the verdict", async () => {
-        const row = await h.db.operation.findFirst({ where: { refundGid: refundGid(refund.id), status: { not: "PENDING" } }, include: { evaluations: true } });
-        return row?.evaluations.some((e) => e.verdict !== "PENDING") ? row : undefined;
-      }, 40_000);
+      const op = await waitFor(
+        "the verdict",
+        async () => {
+          const row = await h.db.operation.findFirst({
+            where: { refundGid: refundGid(refund.id), status: { not: "PENDING" } },
+            include: { evaluations: true },
+          });
+          return row?.evaluations.some((e) => e.verdict !== "PENDING") ? row : undefined;
+        },
+        40_000,
+      );
       expect(op.status).toBe("VERIFIED");
       expect(op.evaluations.filter((e) => e.verdict !== "PENDING")).toHaveLength(1);
       expect(h.app.shopify.api(h.domain).stats.graphqlRequests).toBeGreaterThan(requestsBefore);
@@ -96,7 +113,9 @@ describe("a burst of refunds", () => {
     const gids = await deliverRefunds(200);
     // Refunds carry Shopify's whole-second created_at, so they fall due in as many instants as the
     // burst took seconds to deliver (3 here when the machine is quiet, more when it is busy).
-    const dueInstants = new Set((await h.db.operation.findMany({ where: { refundGid: { in: gids } }, select: { nextDueAt: true } })).map((op) => op.nextDueAt!.getTime())).size;
+    const dueInstants = new Set(
+      (await h.db.operation.findMany({ where: { refundGid: { in: gids } }, select: { nextDueAt: true } })).map((op) => op.nextDueAt!.getTime()),
+    ).size;
     await h.settle();
     const results = await finalEvaluations(gids);
     expect(results.every((r) => r.status === "VERIFIED")).toBe(true);

@@ -58,10 +58,17 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant("body" as const), at: fc.nat(), insert: fc.string({ minLength: 1, maxLength: 8, unit: "binary" }) }),
   fc.record({ kind: fc.constant("truncate" as const), keep: fc.nat() }),
   fc.record({ kind: fc.constant("dropHeader" as const), header: fc.constantFrom(...HEADERS) }),
-  fc.record({ kind: fc.constant("header" as const), header: fc.constantFrom(...HEADERS, "Content-Type", "X-Shopify-Triggered-At"), value: fc.string({ maxLength: 40 }).map((v) => v.replace(/[^\x20-\x7e]/g, "")) }),
+  fc.record({
+    kind: fc.constant("header" as const),
+    header: fc.constantFrom(...HEADERS, "Content-Type", "X-Shopify-Triggered-At"),
+    value: fc.string({ maxLength: 40 }).map((v) => v.replace(/[^\x20-\x7e]/g, "")),
+  }),
   fc.record({ kind: fc.constant("resignedGarbage" as const), bytes: fc.uint8Array({ minLength: 1, maxLength: 300 }) }),
   fc.record({ kind: fc.constant("resignedJson" as const), value: fc.jsonValue({ maxDepth: 3 }) }),
-  fc.record({ kind: fc.constant("wrongTopic" as const), topic: fc.constantFrom("orders/create", "refunds/update", "app/uninstalled", "shop/redact", "REFUNDS_CREATE2") }),
+  fc.record({
+    kind: fc.constant("wrongTopic" as const),
+    topic: fc.constantFrom("orders/create", "refunds/update", "app/uninstalled", "shop/redact", "REFUNDS_CREATE2"),
+  }),
   fc.record({ kind: fc.constant("unknownShop" as const) }),
   fc.record({ kind: fc.constant("stale" as const), hours: fc.integer({ min: 49, max: 24 * 400 }) }),
 );
@@ -84,7 +91,15 @@ function mutate(delivery: Delivery, m: Mutation): { headers: Record<string, stri
     case "header":
       headers[m.header] = m.value;
       // HTTP trims a header value's surrounding whitespace: " " arrives as an empty header.
-      return { headers, body, genuine: m.header === "Content-Type" || (m.header === "X-Shopify-Triggered-At" && !(Date.now() - Date.parse(m.value) > 48 * 3600_000)) || (m.header === "X-Shopify-Webhook-Id" && m.value.trim().length > 0) || (m.header === "X-Shopify-API-Version" && m.value.trim().length > 0) };
+      return {
+        headers,
+        body,
+        genuine:
+          m.header === "Content-Type" ||
+          (m.header === "X-Shopify-Triggered-At" && !(Date.now() - Date.parse(m.value) > 48 * 3600_000)) ||
+          (m.header === "X-Shopify-Webhook-Id" && m.value.trim().length > 0) ||
+          (m.header === "X-Shopify-API-Version" && m.value.trim().length > 0),
+      };
     case "resignedGarbage":
       headers["X-Shopify-Hmac-Sha256"] = createHmac("sha256", TEST_APP.secret).update(m.bytes).digest("base64");
       return { headers, body: m.bytes, genuine: false };
@@ -133,11 +148,20 @@ describe("bad input at the door", () => {
       new Promise<number>((resolve, reject) => {
         tally.tried++;
         const { hostname, port } = new URL(app.url);
-        const req = request({ hostname, port, path: TOPIC_PATHS["refunds/create"], method: "POST", headers: { ...headers, ...(chunked ? { "Transfer-Encoding": "chunked" } : { "Content-Length": String(Buffer.byteLength(big)) }) } }, (res) => {
-          res.resume();
-          tally.refused++;
-          resolve(res.statusCode ?? 0);
-        });
+        const req = request(
+          {
+            hostname,
+            port,
+            path: TOPIC_PATHS["refunds/create"],
+            method: "POST",
+            headers: { ...headers, ...(chunked ? { "Transfer-Encoding": "chunked" } : { "Content-Length": String(Buffer.byteLength(big)) }) },
+          },
+          (res) => {
+            res.resume();
+            tally.refused++;
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on("error", (error) => (error.message.includes("EPIPE") || error.message.includes("ECONNRESET") ? undefined : reject(error)));
         for (let i = 0; i < big.length; i += 64 * 1024) req.write(big.slice(i, i + 64 * 1024));
         req.end();

@@ -4,7 +4,9 @@ import { parseRefundWebhook, RefundPayloadError } from "../../app/webhooks/refun
 
 describe("parseJsonKeepingLongIntegers", () => {
   it("keeps the exact digits of integers above 2^53 and leaves the rest alone", () => {
-    const parsed = parseJsonKeepingLongIntegers('{"id":890088186047892319,"small":42,"price":"199.00","rate":0.06,"neg":-9007199254740993,"s":"a \\"quoted\\" 12345678901234567"}');
+    const parsed = parseJsonKeepingLongIntegers(
+      '{"id":890088186047892319,"small":42,"price":"199.00","rate":0.06,"neg":-9007199254740993,"s":"a \\"quoted\\" 12345678901234567"}',
+    );
     expect(parsed).toEqual({ id: "890088186047892319", small: 42, price: "199.00", rate: 0.06, neg: "-9007199254740993", s: 'a "quoted" 12345678901234567' });
     // What it guards against: JSON.parse rounds the id to another refund's.
     expect(String(JSON.parse('{"id":890088186047892319}').id)).toBe("890088186047892400");

@@ -53,7 +53,14 @@ export default function Dashboard() {
   }
 
   return (
-    <Page title="Refunds" subtitle="Every refund checked against what Shopify recorded" secondaryActions={[{ content: "Export CSV", onAction: exportCsv }, { content: `Review queue (${figures.waitingForReview})`, url: "/app/review" }]}>
+    <Page
+      title="Refunds"
+      subtitle="Every refund checked against what Shopify recorded"
+      secondaryActions={[
+        { content: "Export CSV", onAction: exportCsv },
+        { content: `Review queue (${figures.waitingForReview})`, url: "/app/review" },
+      ]}
+    >
       <TitleBar title="Refund Verifier" />
       <BlockStack gap="400">
         <PeriodHeader filters={filters} now={now} timeZone={timeZone} sweep={sweep} />

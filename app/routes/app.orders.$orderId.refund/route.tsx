@@ -22,7 +22,11 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { session, sessionToken } = await authenticateAdmin(request);
   const form = await request.formData().catch(() => null);
-  if (!form) return json({ ok: false as const, intent: "", code: "INVALID_FORM" as const, message: "The form could not be read. Reload the page and try again." }, { status: 422 });
+  if (!form)
+    return json(
+      { ok: false as const, intent: "", code: "INVALID_FORM" as const, message: "The form could not be read. Reload the page and try again." },
+      { status: 422 },
+    );
   const intent = String(form.get("intent") ?? "");
   const result = await refundFormAction(session.shop, params.orderId ?? "", form, String(sessionToken?.sub ?? "unknown"), new Date());
   return json(
@@ -50,12 +54,22 @@ export default function IssueRefund() {
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
 
   return (
-    <Page backAction={{ content: "Back", url: back }} title={`Refund ${order.name}`} subtitle={`Refunded so far ${order.refunded} ${order.currency} · Shopify can still refund ${order.refundable} ${order.currency}`}>
+    <Page
+      backAction={{ content: "Back", url: back }}
+      title={`Refund ${order.name}`}
+      subtitle={`Refunded so far ${order.refunded} ${order.currency} · Shopify can still refund ${order.refundable} ${order.currency}`}
+    >
       <TitleBar title={`Refund ${order.name}`} />
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
-            <RefundBanners result={result} review={form.review} unsettledSysId={unsettledSysId} duplicateOnOrder={duplicateOnOrder} recentRefund={recentRefund} />
+            <RefundBanners
+              result={result}
+              review={form.review}
+              unsettledSysId={unsettledSysId}
+              duplicateOnOrder={duplicateOnOrder}
+              recentRefund={recentRefund}
+            />
             <RefundForm order={order} form={form} busy={busy} unsettledSysId={unsettledSysId} />
           </BlockStack>
         </Layout.Section>

@@ -27,13 +27,17 @@ async function timeZoneOf(shop: string): Promise<string> {
   }
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.refund.orderName ? `Refund on ${data.refund.orderName}` : "Refund"} · Refund Verifier` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.refund.orderName ? `Refund on ${data.refund.orderName}` : "Refund"} · Refund Verifier` },
+];
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticateAdmin(request);
   const [detail, timeZone] = await Promise.all([refundDetail(session.shop, params.id ?? "", new Date()), timeZoneOf(session.shop)]);
   // Every instant on the page, formatted here once so the server's and the browser's text agree.
-  const instants = [detail.refund.startedAt, detail.refund.decidedAt, detail.nextAttemptAt, detail.timeoutAt, ...detail.timeline.map((t) => t.at)].filter((iso): iso is string => !!iso);
+  const instants = [detail.refund.startedAt, detail.refund.decidedAt, detail.nextAttemptAt, detail.timeoutAt, ...detail.timeline.map((t) => t.at)].filter(
+    (iso): iso is string => !!iso,
+  );
   const times = Object.fromEntries(instants.map((iso) => [iso, formatInstant(iso, timeZone)]));
   return json({ ...detail, timeZone, times });
 };
@@ -77,14 +81,20 @@ export default function RefundDetail() {
                   What the verdict means
                 </Text>
                 <div data-evidence-lead="">
-                  <Text as="p" variant="headingLg" fontWeight="semibold">{lead.sentence}</Text>
+                  <Text as="p" variant="headingLg" fontWeight="semibold">
+                    {lead.sentence}
+                  </Text>
                 </div>
                 {lead.details.map((line) => (
-                  <Text key={line} as="p">{line}</Text>
+                  <Text key={line} as="p">
+                    {line}
+                  </Text>
                 ))}
                 {lead.nextStep ? (
                   <Text as="p">
-                    <Text as="span" fontWeight="semibold">Next step: </Text>
+                    <Text as="span" fontWeight="semibold">
+                      Next step:{" "}
+                    </Text>
                     {lead.nextStep}
                   </Text>
                 ) : null}
@@ -92,13 +102,18 @@ export default function RefundDetail() {
                   <ul style={{ margin: 0, paddingInlineStart: 20 }} aria-label="Related">
                     {lead.links.map((l) => (
                       <li key={l.url}>
-                        <Link url={l.url} target={l.admin ? "_top" : undefined}>{l.label}</Link>
+                        <Link url={l.url} target={l.admin ? "_top" : undefined}>
+                          {l.label}
+                        </Link>
                       </li>
                     ))}
                   </ul>
                 ) : null}
                 {refund.correlation === "fingerprint" ? (
-                  <Text as="p" tone="caution">Matched by order and amount only: Shopify did not confirm this refund's id when it was issued, so the app adopted the refund with the same amount on the order.</Text>
+                  <Text as="p" tone="caution">
+                    Matched by order and amount only: Shopify did not confirm this refund's id when it was issued, so the app adopted the refund with the same
+                    amount on the order.
+                  </Text>
                 ) : null}
                 {refund.shopAmount && refund.shopCurrency && refund.shopCurrency !== refund.currency ? (
                   <Text as="p">{`In the shop's currency Shopify recorded ${money(refund.shopAmount, refund.shopCurrency)} ${refund.shopCurrency}.`}</Text>
@@ -111,12 +126,20 @@ export default function RefundDetail() {
                   </Text>
                 ) : null}
                 {refund.apiVersionsOutside ? (
-                  <Text as="p" tone="critical">{`Evidence was served by Admin API ${refund.apiVersionsOutside}, which this contract version does not cover.`}</Text>
+                  <Text
+                    as="p"
+                    tone="critical"
+                  >{`Evidence was served by Admin API ${refund.apiVersionsOutside}, which this contract version does not cover.`}</Text>
                 ) : null}
                 <Text as="p" variant="bodySm" tone="subdued">
                   {"Started "}
                   {at(refund.startedAt)}
-                  {refund.decidedAt ? <>{" · decided "}{at(refund.decidedAt)}</> : null}
+                  {refund.decidedAt ? (
+                    <>
+                      {" · decided "}
+                      {at(refund.decidedAt)}
+                    </>
+                  ) : null}
                   {detail.observing && detail.nextAttemptAt ? (
                     <>
                       {` · next check `}
@@ -134,12 +157,19 @@ export default function RefundDetail() {
                 <Text as="h2" variant="headingMd">
                   Timeline
                 </Text>
-                {detail.duplicatesDropped ? <Text as="p" tone="subdued">{`${detail.duplicatesDropped} duplicate webhook deliver${detail.duplicatesDropped === 1 ? "y was" : "ies were"} dropped.`}</Text> : null}
+                {detail.duplicatesDropped ? (
+                  <Text
+                    as="p"
+                    tone="subdued"
+                  >{`${detail.duplicatesDropped} duplicate webhook deliver${detail.duplicatesDropped === 1 ? "y was" : "ies were"} dropped.`}</Text>
+                ) : null}
                 <BlockStack gap="300">
                   {detail.timeline.map((entry, i) => (
                     <BlockStack key={i} gap="050">
                       <InlineStack gap="200" blockAlign="center">
-                        <Text as="span" fontWeight="semibold">{entry.title}</Text>
+                        <Text as="span" fontWeight="semibold">
+                          {entry.title}
+                        </Text>
                         {entry.tone ? <Badge tone={entry.tone}>{entry.kind}</Badge> : <Badge>{entry.kind}</Badge>}
                       </InlineStack>
                       <Text as="span" variant="bodySm" tone="subdued">
@@ -172,13 +202,19 @@ export default function RefundDetail() {
         <Layout.Section variant="oneThird">
           <Card>
             <BlockStack gap="200">
-              <Text as="h2" variant="headingMd">Actions</Text>
-              <Link url={adminOrderUrl(refund.orderId)} target="_top">Open the order in Shopify admin</Link>
+              <Text as="h2" variant="headingMd">
+                Actions
+              </Text>
+              <Link url={adminOrderUrl(refund.orderId)} target="_top">
+                Open the order in Shopify admin
+              </Link>
               {doNotRetry ? null : <Link url={`/app/orders/${refund.orderId}/refund`}>Issue a refund on this order</Link>}
               {refund.status === "PENDING" || refund.status === "UNVERIFIABLE" ? (
                 <Form method="post">
                   <input type="hidden" name="intent" value="recheck" />
-                  <Button submit loading={navigation.state === "submitting"}>Re-check now</Button>
+                  <Button submit loading={navigation.state === "submitting"}>
+                    Re-check now
+                  </Button>
                 </Form>
               ) : null}
               <InlineStack gap="200" blockAlign="center">
@@ -201,7 +237,9 @@ export default function RefundDetail() {
                       helpText="Say what you checked and what you did; it stays in the audit trail."
                     />
                     <Box>
-                      <Button submit variant="primary" loading={navigation.state === "submitting"}>Resolve</Button>
+                      <Button submit variant="primary" loading={navigation.state === "submitting"}>
+                        Resolve
+                      </Button>
                     </Box>
                   </BlockStack>
                 </Form>

@@ -46,7 +46,11 @@ export default function ReviewQueue() {
   const { update, page, query, setQuery } = useUrlFilters(filters.query);
 
   return (
-    <Page backAction={{ content: "Refunds", url: "/app" }} title="Review queue" subtitle={view === "open" ? "Refunds a person must look at, oldest first" : "Refunds a person has resolved, with their notes"}>
+    <Page
+      backAction={{ content: "Refunds", url: "/app" }}
+      title="Review queue"
+      subtitle={view === "open" ? "Refunds a person must look at, oldest first" : "Refunds a person has resolved, with their notes"}
+    >
       <TitleBar title="Review queue" />
       <BlockStack gap="300">
         <Card padding="0">

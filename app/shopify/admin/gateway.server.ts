@@ -50,7 +50,14 @@ export interface GatewayStats {
 /** Waits this long at most before a request; a longer wait is handed back as a reschedule. */
 const MAX_INLINE_WAIT_MS = 5_000;
 
-const failure = (kind: AdminFailureKind, code: string, message: string, retryAfterMs = 0, apiVersion: string | null = null): AdminFailure => ({ ok: false, kind, code, message, retryAfterMs, apiVersion });
+const failure = (kind: AdminFailureKind, code: string, message: string, retryAfterMs = 0, apiVersion: string | null = null): AdminFailure => ({
+  ok: false,
+  kind,
+  code,
+  message,
+  retryAfterMs,
+  apiVersion,
+});
 
 /** A field error nulls one field; an error without a path (or on the root field) means nothing ran. */
 function isFieldError(error: ShopifyGraphqlError): boolean {
@@ -110,7 +117,13 @@ export class ShopifyGateway {
    * 429 answers are waited out and sent again (Shopify ran nothing, so this is safe even for a
    * mutation); an unavailable answer never is, because the request may have run.
    */
-  async request<Q extends AdminOperation>(shop: string, query: Q, variables: OperationVariables<Q>, estimatedCost: number, options: { waitThrottled?: boolean } = {}): Promise<AdminResult<OperationData<Q>>> {
+  async request<Q extends AdminOperation>(
+    shop: string,
+    query: Q,
+    variables: OperationVariables<Q>,
+    estimatedCost: number,
+    options: { waitThrottled?: boolean } = {},
+  ): Promise<AdminResult<OperationData<Q>>> {
     for (let attempt = 0; ; attempt++) {
       const answer = await this.requestOnce<OperationData<Q>>(shop, query, variables as Record<string, unknown>, estimatedCost);
       if (!options.waitThrottled || answer.ok || answer.kind !== "throttled" || attempt >= 2 || answer.retryAfterMs > MAX_INLINE_WAIT_MS) return answer;

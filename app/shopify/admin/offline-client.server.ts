@@ -30,11 +30,21 @@ export function offlineGraphql(shop: string): Promise<ShopGraphql> {
     } catch (error) {
       if (error instanceof GraphqlQueryError) {
         const body = error.body as { data?: unknown; errors?: { graphQLErrors?: ShopifyGraphqlError[] }; extensions?: AdminResponse["extensions"] } | undefined;
-        return { data: body?.data, errors: body?.errors?.graphQLErrors ?? [{ message: error.message }], extensions: body?.extensions, apiVersion: headerValue(error.headers, "X-Shopify-Api-Version") };
+        return {
+          data: body?.data,
+          errors: body?.errors?.graphQLErrors ?? [{ message: error.message }],
+          extensions: body?.extensions,
+          apiVersion: headerValue(error.headers, "X-Shopify-Api-Version"),
+        };
       }
       if (error instanceof HttpThrottlingError) {
         const retryAfter = (error.response as { retryAfter?: number }).retryAfter;
-        throw new TransportError("http", "HTTP 429 Too Many Requests", 429, retryAfter !== undefined && Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined);
+        throw new TransportError(
+          "http",
+          "HTTP 429 Too Many Requests",
+          429,
+          retryAfter !== undefined && Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined,
+        );
       }
       if (error instanceof HttpResponseError) {
         throw new TransportError("http", `HTTP ${error.response.code} ${error.response.statusText ?? ""}`.trim(), error.response.code);

@@ -25,7 +25,15 @@ export function batchSize(costPerRefund: number): number {
   return Math.max(1, Math.min(MAX_IDS_PER_REQUEST, Math.floor(MAX_QUERY_COST / Math.max(1, costPerRefund))));
 }
 
-const failed = (answer: AdminFailure): ReadbackOutcome => ({ ok: false, deferred: answer.kind === "deferred" ? true : undefined, error: answer.message, code: answer.code, retryAfterMs: answer.retryAfterMs, apiVersion: answer.apiVersion }) as ReadbackOutcome;
+const failed = (answer: AdminFailure): ReadbackOutcome =>
+  ({
+    ok: false,
+    deferred: answer.kind === "deferred" ? true : undefined,
+    error: answer.message,
+    code: answer.code,
+    retryAfterMs: answer.retryAfterMs,
+    apiVersion: answer.apiVersion,
+  }) as ReadbackOutcome;
 
 /**
  * Reads the rest of a refund's transactions when the first page did not hold them all (a refund
@@ -34,10 +42,20 @@ const failed = (answer: AdminFailure): ReadbackOutcome => ({ ok: false, deferred
 async function completeTransactions(gateway: ShopifyGateway, shop: string, refund: ReadRefund): Promise<AdminFailure | null> {
   let page = refund.transactions.pageInfo;
   while (page.hasNextPage) {
-    const answer = await gateway.request(shop, REFUND_TRANSACTIONS_QUERY, { id: refund.id, after: page.endCursor }, QUERY_COSTS.refundTransactions, { waitThrottled: true });
+    const answer = await gateway.request(shop, REFUND_TRANSACTIONS_QUERY, { id: refund.id, after: page.endCursor }, QUERY_COSTS.refundTransactions, {
+      waitThrottled: true,
+    });
     if (!answer.ok) return answer;
     const more = answer.data.node && "transactions" in answer.data.node ? answer.data.node.transactions : null;
-    if (!more) return { ok: false, kind: "malformed", code: "NO_DATA", message: "malformed response: the refund's transactions are missing", retryAfterMs: 5_000, apiVersion: answer.apiVersion };
+    if (!more)
+      return {
+        ok: false,
+        kind: "malformed",
+        code: "NO_DATA",
+        message: "malformed response: the refund's transactions are missing",
+        retryAfterMs: 5_000,
+        apiVersion: answer.apiVersion,
+      };
     refund.transactions.nodes.push(...more.nodes);
     page = more.pageInfo;
   }
@@ -71,10 +89,13 @@ export async function readRefunds(gateway: ShopifyGateway, shop: string, refundG
     if (cost?.requestedQueryCost) gateway.learnedCost.set(costKey, Math.ceil(cost.requestedQueryCost / batch.length));
     const nodes = answer.data.nodes;
     if (!Array.isArray(nodes) || nodes.length !== batch.length) {
-      for (const id of batch) outcomes.set(id, { ok: false, error: "malformed response: no nodes list of the requested length", code: "NO_DATA", retryAfterMs: 5_000, apiVersion });
+      for (const id of batch)
+        outcomes.set(id, { ok: false, error: "malformed response: no nodes list of the requested length", code: "NO_DATA", retryAfterMs: 5_000, apiVersion });
       continue;
     }
-    const nodeErrors = new Map(answer.fieldErrors.filter((e) => e.path?.[0] === "nodes" && typeof e.path[1] === "number").map((e) => [e.path![1] as number, e]));
+    const nodeErrors = new Map(
+      answer.fieldErrors.filter((e) => e.path?.[0] === "nodes" && typeof e.path[1] === "number").map((e) => [e.path![1] as number, e]),
+    );
     for (const [index, id] of batch.entries()) {
       const nodeError = nodeErrors.get(index);
       if (nodeError) {

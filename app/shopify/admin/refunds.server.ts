@@ -17,12 +17,22 @@ export async function loadOrderForRefund(gateway: ShopifyGateway, shop: string, 
 }
 
 /** Every refund of an order, however many (Order.refunds is read without `first`). */
-export async function loadOrderRefunds(gateway: ShopifyGateway, shop: string, orderId: string, options: { waitThrottled?: boolean } = INTERACTIVE): Promise<AdminResult<OrderWithRefunds | null>> {
+export async function loadOrderRefunds(
+  gateway: ShopifyGateway,
+  shop: string,
+  orderId: string,
+  options: { waitThrottled?: boolean } = INTERACTIVE,
+): Promise<AdminResult<OrderWithRefunds | null>> {
   const answer = await gateway.request(shop, ORDER_REFUNDS_QUERY, { id: orderId }, QUERY_COSTS.orderRefunds, options);
   return answer.ok ? { ...answer, data: answer.data.order ?? null } : answer;
 }
 
-export async function loadSweepPage(gateway: ShopifyGateway, shop: string, query: string, after: string | null): Promise<AdminResult<RefundSweepQuery["orders"]>> {
+export async function loadSweepPage(
+  gateway: ShopifyGateway,
+  shop: string,
+  query: string,
+  after: string | null,
+): Promise<AdminResult<RefundSweepQuery["orders"]>> {
   const answer = await gateway.request(shop, REFUND_SWEEP_QUERY, { query, after }, QUERY_COSTS.refundSweep, { waitThrottled: true });
   return answer.ok ? { ...answer, data: answer.data.orders } : answer;
 }

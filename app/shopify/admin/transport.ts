@@ -34,4 +34,3 @@ export class TransportError extends Error {
 
 /** Sends one document for a shop; resolves with every GraphQL answer, throws TransportError otherwise. */
 export type ShopGraphql = (query: string, variables: Record<string, unknown>) => Promise<AdminResponse>;
-

@@ -17,7 +17,13 @@ export interface BlockView {
 }
 
 const TONES: Record<string, Tone> = { VERIFIED: "success", CONTRADICTED: "critical", FAILED: "critical", UNVERIFIABLE: "warning", PENDING: "info" };
-const LABELS: Record<string, string> = { VERIFIED: "Verified", CONTRADICTED: "Contradicted", FAILED: "Failed", UNVERIFIABLE: "Unverifiable", PENDING: "Checking" };
+const LABELS: Record<string, string> = {
+  VERIFIED: "Verified",
+  CONTRADICTED: "Contradicted",
+  FAILED: "Failed",
+  UNVERIFIABLE: "Unverifiable",
+  PENDING: "Checking",
+};
 
 /** The block's content: the worst verdict first in the headline, one row per refund. */
 export function blockView(response: OrderRefundsResponse, orderId?: string): BlockView {
@@ -36,7 +42,12 @@ export function blockView(response: OrderRefundsResponse, orderId?: string): Blo
   const pending = response.refunds.filter((r) => r.status === "PENDING");
   if (response.doNotRetry) return { headline: "Do not refund this order again: Shopify holds a duplicate refund", tone: "critical", rows, refundUrl };
   if (problems.length) {
-    return { headline: `${problems.length} of ${rows.length} refund${rows.length === 1 ? "" : "s"} need${problems.length === 1 ? "s" : ""} a person`, tone: "critical", rows, refundUrl };
+    return {
+      headline: `${problems.length} of ${rows.length} refund${rows.length === 1 ? "" : "s"} need${problems.length === 1 ? "s" : ""} a person`,
+      tone: "critical",
+      rows,
+      refundUrl,
+    };
   }
   if (pending.length) return { headline: `Checking ${pending.length} refund${pending.length === 1 ? "" : "s"} with Shopify`, tone: "info", rows, refundUrl };
   return { headline: rows.length === 1 ? "Refund verified" : `All ${rows.length} refunds verified`, tone: "success", rows, refundUrl };

@@ -38,7 +38,16 @@ describe(`Shopify's published Admin API schema ${ADMIN_API_VERSION}`, () => {
 
   it("validates every GraphQL document in app/ and extensions/, and they all live in the Shopify gateway", () => {
     const found = documents();
-    expect(found.map((d) => /(query|mutation) (\w+)/.exec(d.text)?.[2]).sort()).toEqual(["FlowTriggerReceive", "OrderForRefund", "OrderRefunds", "RefundCreate", "RefundReadback", "RefundSweep", "RefundTransactions", "ShopProfile"]);
+    expect(found.map((d) => /(query|mutation) (\w+)/.exec(d.text)?.[2]).sort()).toEqual([
+      "FlowTriggerReceive",
+      "OrderForRefund",
+      "OrderRefunds",
+      "RefundCreate",
+      "RefundReadback",
+      "RefundSweep",
+      "RefundTransactions",
+      "ShopProfile",
+    ]);
     for (const { file, text } of found) {
       expect(file).toBe("app/shopify/admin/operations.ts");
       expect(validate(schema, parse(text)).map((e) => e.message)).toEqual([]);
@@ -46,7 +55,7 @@ describe(`Shopify's published Admin API schema ${ADMIN_API_VERSION}`, () => {
   });
 
   it("refuses a document the 2026-10 schema does not allow (so the check above can fail)", () => {
-    const errors = validate(schema, parse("query { refund(id: \"gid://shopify/Refund/1\") { id totalRefunded { amount } amountSet { shopMoney { amount } } } }"));
+    const errors = validate(schema, parse('query { refund(id: "gid://shopify/Refund/1") { id totalRefunded { amount } amountSet { shopMoney { amount } } } }'));
     expect(errors.map((e) => e.message)).toEqual([expect.stringContaining('Cannot query field "amountSet" on type "Refund"')]);
   });
 

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { FLOW_TRIGGER_RECEIVE_MUTATION, ORDER_FOR_REFUND_QUERY, ORDER_REFUNDS_QUERY, QUERY_COSTS, REFUND_CREATE_MUTATION, REFUND_READBACK_QUERY, REFUND_SWEEP_QUERY, REFUND_TRANSACTIONS_QUERY, SHOP_PROFILE_QUERY } from "../../../app/shopify/admin/operations";
+import {
+  FLOW_TRIGGER_RECEIVE_MUTATION,
+  ORDER_FOR_REFUND_QUERY,
+  ORDER_REFUNDS_QUERY,
+  QUERY_COSTS,
+  REFUND_CREATE_MUTATION,
+  REFUND_READBACK_QUERY,
+  REFUND_SWEEP_QUERY,
+  REFUND_TRANSACTIONS_QUERY,
+  SHOP_PROFILE_QUERY,
+} from "../../../app/shopify/admin/operations";
 import { batchSize } from "../../../app/shopify/admin/refund-readback.server";
 import { requestedQueryCost } from "../../../fake-shopify/cost";
 

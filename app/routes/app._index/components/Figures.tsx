@@ -48,8 +48,14 @@ export function Figures({ figures }: { figures: DashboardData["figures"] }) {
 
 export function OutsideContractBanner({ figures }: { figures: DashboardData["figures"] }) {
   return figures.outsideContractVersions ? (
-    <Banner tone="warning" title={`${figures.outsideContractVersions} refund${figures.outsideContractVersions === 1 ? "'s" : "s'"} evidence came from an Admin API version the contract does not cover`}>
-      <p>Shopify answered with a version outside the contract's list (an old version falls forward to the oldest supported one). Their verdicts are flagged on their evidence pages and in the CSV.</p>
+    <Banner
+      tone="warning"
+      title={`${figures.outsideContractVersions} refund${figures.outsideContractVersions === 1 ? "'s" : "s'"} evidence came from an Admin API version the contract does not cover`}
+    >
+      <p>
+        Shopify answered with a version outside the contract's list (an old version falls forward to the oldest supported one). Their verdicts are flagged on
+        their evidence pages and in the CSV.
+      </p>
     </Banner>
   ) : null;
 }

@@ -6,12 +6,29 @@ import { RANGE_LABELS } from "./labels";
 
 /** The reconciliation sweep is the only guarantee for lost webhooks: say when it last looked. */
 function sweepStatus(sweep: { lastCompletedAt: string | null; runningSince: string | null }, timeZone: string): string {
-  const last = sweep.lastCompletedAt ? `lost-webhook check completed ${formatInstant(sweep.lastCompletedAt, timeZone)}` : "lost-webhook check not completed yet";
+  const last = sweep.lastCompletedAt
+    ? `lost-webhook check completed ${formatInstant(sweep.lastCompletedAt, timeZone)}`
+    : "lost-webhook check not completed yet";
   return sweep.runningSince ? `${last}; one is running` : last;
 }
 
-export function PeriodHeader({ filters, now, timeZone, sweep }: { filters: DashboardData["filters"]; now: string; timeZone: string; sweep: DashboardData["sweep"] }) {
-  const periodLabel = filters.range && filters.range !== "custom" ? RANGE_LABELS[filters.range] : filters.from || filters.to ? `${filters.from ?? "…"} to ${filters.to ?? "…"}` : "Last 30 days";
+export function PeriodHeader({
+  filters,
+  now,
+  timeZone,
+  sweep,
+}: {
+  filters: DashboardData["filters"];
+  now: string;
+  timeZone: string;
+  sweep: DashboardData["sweep"];
+}) {
+  const periodLabel =
+    filters.range && filters.range !== "custom"
+      ? RANGE_LABELS[filters.range]
+      : filters.from || filters.to
+        ? `${filters.from ?? "…"} to ${filters.to ?? "…"}`
+        : "Last 30 days";
   return (
     <Box paddingInline={{ xs: "400", sm: "0" }}>
       <InlineStack align="space-between" blockAlign="center" gap="200">

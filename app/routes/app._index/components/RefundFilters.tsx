@@ -21,10 +21,16 @@ export function appliedFiltersOf(filters: FilterValues, update: Update) {
   const dateLabel = filters.range && filters.range !== "custom" ? RANGE_LABELS[filters.range] : `${filters.from ?? "…"} to ${filters.to ?? "…"}`;
   return [
     ...(filters.review ? [{ key: "review", label: REVIEW_LABELS[filters.review], onRemove: () => update({ review: undefined }) }] : []),
-    ...(filters.verdicts.length ? [{ key: "verdict", label: `Verdict: ${filters.verdicts.map((v) => VERDICT_LABELS[v]).join(", ")}`, onRemove: () => update({ verdict: undefined }) }] : []),
-    ...(filters.classes.length ? [{ key: "class", label: `Problem: ${filters.classes.map((c) => CLASS_LABELS[c]).join(", ")}`, onRemove: () => update({ class: undefined }) }] : []),
+    ...(filters.verdicts.length
+      ? [{ key: "verdict", label: `Verdict: ${filters.verdicts.map((v) => VERDICT_LABELS[v]).join(", ")}`, onRemove: () => update({ verdict: undefined }) }]
+      : []),
+    ...(filters.classes.length
+      ? [{ key: "class", label: `Problem: ${filters.classes.map((c) => CLASS_LABELS[c]).join(", ")}`, onRemove: () => update({ class: undefined }) }]
+      : []),
     ...(filters.gatewayFailures ? [{ key: "gateway", label: "Gateway failures", onRemove: () => update({ gateway: undefined }) }] : []),
-    ...(filters.origins.length ? [{ key: "origin", label: `Origin: ${filters.origins.map((o) => ORIGIN_LABELS[o]).join(", ")}`, onRemove: () => update({ origin: undefined }) }] : []),
+    ...(filters.origins.length
+      ? [{ key: "origin", label: `Origin: ${filters.origins.map((o) => ORIGIN_LABELS[o]).join(", ")}`, onRemove: () => update({ origin: undefined }) }]
+      : []),
     ...(filters.range ? [{ key: "dates", label: `Dates: ${dateLabel}`, onRemove: () => update({ range: undefined, from: undefined, to: undefined }) }] : []),
   ];
 }
@@ -51,7 +57,17 @@ export function RefundFilters({ filters, appliedFilters, now, smDown, query, set
             onQueryClear={() => setQuery("")}
             onClearAll={() => {
               setQuery("");
-              update({ verdict: undefined, class: undefined, gateway: undefined, origin: undefined, review: undefined, range: undefined, from: undefined, to: undefined, q: undefined });
+              update({
+                verdict: undefined,
+                class: undefined,
+                gateway: undefined,
+                origin: undefined,
+                review: undefined,
+                range: undefined,
+                from: undefined,
+                to: undefined,
+                q: undefined,
+              });
             }}
             appliedFilters={appliedFilters}
             filters={[
@@ -59,13 +75,30 @@ export function RefundFilters({ filters, appliedFilters, now, smDown, query, set
                 key: "review",
                 label: "Needs review",
                 pinned: true,
-                filter: <ChoiceList title="Review" titleHidden choices={Object.entries(REVIEW_LABELS).map(([value, label]) => ({ value, label }))} selected={filters.review ? [filters.review] : []} onChange={(v) => update({ review: v[0] })} />,
+                filter: (
+                  <ChoiceList
+                    title="Review"
+                    titleHidden
+                    choices={Object.entries(REVIEW_LABELS).map(([value, label]) => ({ value, label }))}
+                    selected={filters.review ? [filters.review] : []}
+                    onChange={(v) => update({ review: v[0] })}
+                  />
+                ),
               },
               {
                 key: "verdict",
                 label: "Verdict",
                 pinned: true,
-                filter: <ChoiceList title="Verdict" titleHidden allowMultiple choices={Object.entries(VERDICT_LABELS).map(([value, label]) => ({ value, label }))} selected={filters.verdicts} onChange={(v) => update({ verdict: v })} />,
+                filter: (
+                  <ChoiceList
+                    title="Verdict"
+                    titleHidden
+                    allowMultiple
+                    choices={Object.entries(VERDICT_LABELS).map(([value, label]) => ({ value, label }))}
+                    selected={filters.verdicts}
+                    onChange={(v) => update({ verdict: v })}
+                  />
+                ),
               },
               {
                 key: "dates",
@@ -78,12 +111,30 @@ export function RefundFilters({ filters, appliedFilters, now, smDown, query, set
                       titleHidden
                       choices={Object.entries(RANGE_LABELS).map(([value, label]) => ({ value, label }))}
                       selected={filters.range ? [filters.range] : []}
-                      onChange={([range]) => update(range === "custom" ? { range, from: filters.from ?? now.slice(0, 10), to: filters.to ?? now.slice(0, 10) } : { range, from: undefined, to: undefined })}
+                      onChange={([range]) =>
+                        update(
+                          range === "custom"
+                            ? { range, from: filters.from ?? now.slice(0, 10), to: filters.to ?? now.slice(0, 10) }
+                            : { range, from: undefined, to: undefined },
+                        )
+                      }
                     />
                     {filters.range === "custom" ? (
                       <>
-                        <TextField label="From" type="date" autoComplete="off" value={filters.from ?? ""} onChange={(v) => update({ range: "custom", from: v || undefined })} />
-                        <TextField label="To" type="date" autoComplete="off" value={filters.to ?? ""} onChange={(v) => update({ range: "custom", to: v || undefined })} />
+                        <TextField
+                          label="From"
+                          type="date"
+                          autoComplete="off"
+                          value={filters.from ?? ""}
+                          onChange={(v) => update({ range: "custom", from: v || undefined })}
+                        />
+                        <TextField
+                          label="To"
+                          type="date"
+                          autoComplete="off"
+                          value={filters.to ?? ""}
+                          onChange={(v) => update({ range: "custom", to: v || undefined })}
+                        />
                       </>
                     ) : null}
                   </BlockStack>
@@ -92,17 +143,43 @@ export function RefundFilters({ filters, appliedFilters, now, smDown, query, set
               {
                 key: "class",
                 label: "Problem",
-                filter: <ChoiceList title="Problem" titleHidden allowMultiple choices={Object.keys(CLASSES).map((value) => ({ value, label: CLASS_LABELS[value] }))} selected={filters.classes} onChange={(v) => update({ class: v })} />,
+                filter: (
+                  <ChoiceList
+                    title="Problem"
+                    titleHidden
+                    allowMultiple
+                    choices={Object.keys(CLASSES).map((value) => ({ value, label: CLASS_LABELS[value] }))}
+                    selected={filters.classes}
+                    onChange={(v) => update({ class: v })}
+                  />
+                ),
               },
               {
                 key: "gateway",
                 label: "Gateway failures",
-                filter: <ChoiceList title="Gateway" titleHidden choices={[{ value: "failed", label: "Only refunds whose gateway transaction failed" }]} selected={filters.gatewayFailures ? ["failed"] : []} onChange={(v) => update({ gateway: v[0] })} />,
+                filter: (
+                  <ChoiceList
+                    title="Gateway"
+                    titleHidden
+                    choices={[{ value: "failed", label: "Only refunds whose gateway transaction failed" }]}
+                    selected={filters.gatewayFailures ? ["failed"] : []}
+                    onChange={(v) => update({ gateway: v[0] })}
+                  />
+                ),
               },
               {
                 key: "origin",
                 label: "Origin",
-                filter: <ChoiceList title="Origin" titleHidden allowMultiple choices={ORIGINS.map((value) => ({ value, label: ORIGIN_LABELS[value] }))} selected={filters.origins} onChange={(v) => update({ origin: v })} />,
+                filter: (
+                  <ChoiceList
+                    title="Origin"
+                    titleHidden
+                    allowMultiple
+                    choices={ORIGINS.map((value) => ({ value, label: ORIGIN_LABELS[value] }))}
+                    selected={filters.origins}
+                    onChange={(v) => update({ origin: v })}
+                  />
+                ),
               },
             ]}
           />

@@ -18,7 +18,16 @@ export function RefundsTable({ rows, now, timeZone, smDown, filtering }: { rows:
           <p>{filtering ? "Try other filters, or clear them." : "Refunds made in this shop appear here within seconds of Shopify's webhook."}</p>
         </EmptyState>
       }
-      headings={[{ title: "Order" }, { title: "Amount", alignment: "end" }, { title: "Verdict" }, { title: "Reason" }, { title: "Origin" }, { title: "Age" }, { title: "Review" }, { title: "Links" }]}
+      headings={[
+        { title: "Order" },
+        { title: "Amount", alignment: "end" },
+        { title: "Verdict" },
+        { title: "Reason" },
+        { title: "Origin" },
+        { title: "Age" },
+        { title: "Review" },
+        { title: "Links" },
+      ]}
     >
       {rows.map((row, index) => (
         <IndexTable.Row id={row.id} key={row.id} position={index} onClick={() => navigate(`/app/refunds/${row.id}`)}>

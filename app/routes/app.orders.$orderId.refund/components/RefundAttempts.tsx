@@ -10,26 +10,48 @@ export function RefundAttempts({ order, records, busy }: { order: Order; records
   return (
     <Card>
       <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">Refunds issued from the app</Text>
-        <a href={adminOrderUrl(order.legacyId)} target="_top">Open the order in Shopify admin</a>
-        {records.length === 0 ? <Text as="p" tone="subdued">None yet.</Text> : null}
+        <Text as="h2" variant="headingMd">
+          Refunds issued from the app
+        </Text>
+        <a href={adminOrderUrl(order.legacyId)} target="_top">
+          Open the order in Shopify admin
+        </a>
+        {records.length === 0 ? (
+          <Text as="p" tone="subdued">
+            None yet.
+          </Text>
+        ) : null}
         {records.map((record) => (
           <BlockStack key={record.id} gap="100">
             <div data-refund-record={record.sysId}>
               <InlineStack gap="200" blockAlign="center">
-                <Text as="span" fontWeight="semibold">{record.sysId}</Text>
+                <Text as="span" fontWeight="semibold">
+                  {record.sysId}
+                </Text>
                 <Text as="span">{`${record.amount} ${record.currency}`}</Text>
-                {record.shopAmount && record.shopCurrency !== record.currency ? <Text as="span" tone="subdued">{`(${record.shopAmount} ${record.shopCurrency})`}</Text> : null}
+                {record.shopAmount && record.shopCurrency !== record.currency ? (
+                  <Text as="span" tone="subdued">{`(${record.shopAmount} ${record.shopCurrency})`}</Text>
+                ) : null}
                 <Badge tone={STATUS_TONE[record.status as keyof typeof STATUS_TONE]}>{record.status}</Badge>
                 {record.verdict ? <VerdictBadge status={record.verdict.status} /> : null}
               </InlineStack>
             </div>
-            {record.failureReason ? <Text as="p" variant="bodySm" tone="subdued">{record.failureReason}</Text> : null}
+            {record.failureReason ? (
+              <Text as="p" variant="bodySm" tone="subdued">
+                {record.failureReason}
+              </Text>
+            ) : null}
             {record.operationId ? <RemixLink to={`/app/refunds/${record.operationId}`}>Evidence</RemixLink> : null}
-            {record.outcomeDetail && record.shopifyOutcome !== "refused" ? <Text as="p" variant="bodySm" tone="subdued">{record.outcomeDetail}</Text> : null}
+            {record.outcomeDetail && record.shopifyOutcome !== "refused" ? (
+              <Text as="p" variant="bodySm" tone="subdued">
+                {record.outcomeDetail}
+              </Text>
+            ) : null}
             {record.shopifyOutcome === "unknown" || record.shopifyOutcome === "key_conflict" ? (
               <InlineStack gap="200">
-                {record.shopifyOutcome === "unknown" ? <RecordAction record={record} intent="resend" label={`Ask Shopify again about ${record.sysId}`} busy={busy} /> : null}
+                {record.shopifyOutcome === "unknown" ? (
+                  <RecordAction record={record} intent="resend" label={`Ask Shopify again about ${record.sysId}`} busy={busy} />
+                ) : null}
                 <RecordAction record={record} intent="settle" label={`Shopify admin shows no refund for ${record.sysId}`} busy={busy} />
               </InlineStack>
             ) : null}
@@ -40,7 +62,17 @@ export function RefundAttempts({ order, records, busy }: { order: Order; records
   );
 }
 
-function RecordAction({ record, intent, label, busy }: { record: { id: string; revision: string }; intent: "resend" | "settle"; label: string; busy: boolean }) {
+function RecordAction({
+  record,
+  intent,
+  label,
+  busy,
+}: {
+  record: { id: string; revision: string };
+  intent: "resend" | "settle";
+  label: string;
+  busy: boolean;
+}) {
   return (
     <Form method="post">
       <input type="hidden" name="intent" value={intent} />

@@ -16,7 +16,18 @@ export function RefundBanners({ result, review, unsettledSysId, duplicateOnOrder
   const banner = result && !fieldErrorShown && !(result.ok === false && result.code === "RECENT_REFUND" && review) ? result : null;
   return (
     <>
-      {banner ? <Banner tone={banner.ok ? "success" : banner.code === "OUTCOME_UNKNOWN" || banner.code === "OUTCOME_PENDING" || banner.code === "RECENT_REFUND" ? "warning" : "critical"} title={banner.message} /> : null}
+      {banner ? (
+        <Banner
+          tone={
+            banner.ok
+              ? "success"
+              : banner.code === "OUTCOME_UNKNOWN" || banner.code === "OUTCOME_PENDING" || banner.code === "RECENT_REFUND"
+                ? "warning"
+                : "critical"
+          }
+          title={banner.message}
+        />
+      ) : null}
       {unsettledSysId ? (
         <Banner tone="warning" title={`${unsettledSysId} has no answer from Shopify yet`}>
           <p>A new refund on this order waits until {unsettledSysId} is settled, so that a customer is never refunded twice.</p>

@@ -24,18 +24,24 @@ export function RefundConfirmation({ order, sources, recentRefund, result, form,
       open={Boolean(review)}
       onClose={() => setReview(null)}
       title={review ? `Refund ${money(review.minor)} on ${order.name}?` : "Confirm the refund"}
-      primaryAction={{ content: review ? `Refund ${money(review.minor)} ${order.currency}` : "Refund", destructive: true, onAction: send, loading: busy, disabled: busy || (needsAnother && !another) }}
+      primaryAction={{
+        content: review ? `Refund ${money(review.minor)} ${order.currency}` : "Refund",
+        destructive: true,
+        onAction: send,
+        loading: busy,
+        disabled: busy || (needsAnother && !another),
+      }}
       secondaryActions={[{ content: "Cancel", onAction: () => setReview(null), disabled: busy }]}
     >
       {review ? (
         <Modal.Section>
           <BlockStack gap="300">
             {result?.ok === false && result.code === "RECENT_REFUND" ? <Banner tone="warning" title={result.message} /> : null}
-            <Text as="p">
-              {`${money(review.minor)} ${order.currency} goes back to the customer of ${order.name}. Shopify cannot undo a refund.`}
-            </Text>
+            <Text as="p">{`${money(review.minor)} ${order.currency} goes back to the customer of ${order.name}. Shopify cannot undo a refund.`}</Text>
             <BlockStack gap="100">
-              <Text as="h3" variant="headingSm">Where the money goes</Text>
+              <Text as="h3" variant="headingSm">
+                Where the money goes
+              </Text>
               <ul data-refund-destinations>
                 {parts.map((part) => (
                   <li key={part.gateway}>{`${money(part.minor)} ${order.currency} to the ${gatewayLabel(part.gateway)} payment (${part.gateway})`}</li>
@@ -48,8 +54,15 @@ export function RefundConfirmation({ order, sources, recentRefund, result, form,
             </Text>
             {needsAnother ? (
               <BlockStack gap="200">
-                {result?.ok === false && result.code === "RECENT_REFUND" ? null : <Banner tone="warning" title={recentRefund?.message ?? "This order was refunded minutes ago."} />}
-                <Checkbox label={`Yes, another refund on ${order.name}`} helpText="This order was refunded in the last 10 minutes. Tick this only if the customer is owed a second refund." checked={another} onChange={setAnother} />
+                {result?.ok === false && result.code === "RECENT_REFUND" ? null : (
+                  <Banner tone="warning" title={recentRefund?.message ?? "This order was refunded minutes ago."} />
+                )}
+                <Checkbox
+                  label={`Yes, another refund on ${order.name}`}
+                  helpText="This order was refunded in the last 10 minutes. Tick this only if the customer is owed a second refund."
+                  checked={another}
+                  onChange={setAnother}
+                />
               </BlockStack>
             ) : null}
           </BlockStack>

@@ -4,7 +4,17 @@ import type { Order, RefundFormData } from "../route";
 import type { RefundFormState } from "../hooks/useRefundForm";
 
 /** Amount, note and notification; submitting opens the confirmation, it sends nothing. */
-export function RefundForm({ order, form, busy, unsettledSysId }: { order: Order; form: RefundFormState; busy: boolean; unsettledSysId: RefundFormData["unsettledSysId"] }) {
+export function RefundForm({
+  order,
+  form,
+  busy,
+  unsettledSysId,
+}: {
+  order: Order;
+  form: RefundFormState;
+  busy: boolean;
+  unsettledSysId: RefundFormData["unsettledSysId"];
+}) {
   const { amount, setAmount, amountError, setAmountError, note, setNote, notify, setNotify, openReview } = form;
   return (
     <Card>

@@ -46,7 +46,10 @@ export function useRefundForm(order: Order, result: ActionResult) {
   };
   const send = () => {
     if (!review) return;
-    submit({ intent: "issue", amount: review.amount, note, ...(notify ? { notify: "on" } : {}), ...(another ? { confirmAnother: "yes" } : {}) }, { method: "post" });
+    submit(
+      { intent: "issue", amount: review.amount, note, ...(notify ? { notify: "on" } : {}), ...(another ? { confirmAnother: "yes" } : {}) },
+      { method: "post" },
+    );
   };
 
   return { amount, setAmount, note, setNote, notify, setNotify, amountError, setAmountError, review, setReview, another, setAnother, openReview, send };

@@ -30,16 +30,25 @@ export function ConditionsTable({ conditions }: { conditions: ConditionRow[] }) 
   if (!conditions.length) {
     return (
       <Box paddingBlock="200">
-        <Text as="p" tone="subdued">Not evaluated yet: the first check runs a second after the refund was created.</Text>
+        <Text as="p" tone="subdued">
+          Not evaluated yet: the first check runs a second after the refund was created.
+        </Text>
       </Box>
     );
   }
   return (
-    <div role="region" aria-label="Conditions, scrolls sideways" tabIndex={0} style={{ overflowX: "auto", border: "1px solid var(--p-color-border-secondary)", borderRadius: 8 }}>
+    <div
+      role="region"
+      aria-label="Conditions, scrolls sideways"
+      tabIndex={0}
+      style={{ overflowX: "auto", border: "1px solid var(--p-color-border-secondary)", borderRadius: 8 }}
+    >
       <table className="rv-conditions" style={{ tableLayout: "auto" }}>
         <thead>
           <tr>
-            <th scope="col" style={{ width: 110 }}>Result</th>
+            <th scope="col" style={{ width: 110 }}>
+              Result
+            </th>
             <th scope="col">Condition, what it expected and what Shopify showed</th>
           </tr>
         </thead>
@@ -51,16 +60,38 @@ export function ConditionsTable({ conditions }: { conditions: ConditionRow[] }) 
                 <BlockStack gap="100">
                   <InlineStack gap="150" blockAlign="center">
                     <code style={{ ...whole, fontWeight: 600, fontSize: 13 }}>{c.id}</code>
-                    <Text as="span" variant="bodySm" tone="subdued">{c.group === "verified" ? "needed for Verified" : c.group === "contradicted" ? "contradicts" : "rule"}</Text>
+                    <Text as="span" variant="bodySm" tone="subdued">
+                      {c.group === "verified" ? "needed for Verified" : c.group === "contradicted" ? "contradicts" : "rule"}
+                    </Text>
                   </InlineStack>
-                  <Text as="span" variant="bodySm">{c.meaning}</Text>
+                  <Text as="span" variant="bodySm">
+                    {c.meaning}
+                  </Text>
                   <dl style={{ display: "grid", gridTemplateColumns: "max-content auto", columnGap: 12, rowGap: 2, margin: 0 }}>
-                    <dt><Text as="span" variant="bodySm" tone="subdued">Expected</Text></dt>
-                    <dd style={{ margin: 0 }}><code style={whole}>{show(c.expected_value ?? c.expected)}</code></dd>
-                    <dt><Text as="span" variant="bodySm" tone="subdued">Observed</Text></dt>
-                    <dd style={{ margin: 0 }}><code style={whole}>{show(c.actual)}</code></dd>
-                    <dt><Text as="span" variant="bodySm" tone="subdued">Path</Text></dt>
-                    <dd style={{ margin: 0 }}><code style={{ ...whole, color: "var(--p-color-text-secondary)" }}>{`${c.path} ${c.operator}`}</code></dd>
+                    <dt>
+                      <Text as="span" variant="bodySm" tone="subdued">
+                        Expected
+                      </Text>
+                    </dt>
+                    <dd style={{ margin: 0 }}>
+                      <code style={whole}>{show(c.expected_value ?? c.expected)}</code>
+                    </dd>
+                    <dt>
+                      <Text as="span" variant="bodySm" tone="subdued">
+                        Observed
+                      </Text>
+                    </dt>
+                    <dd style={{ margin: 0 }}>
+                      <code style={whole}>{show(c.actual)}</code>
+                    </dd>
+                    <dt>
+                      <Text as="span" variant="bodySm" tone="subdued">
+                        Path
+                      </Text>
+                    </dt>
+                    <dd style={{ margin: 0 }}>
+                      <code style={{ ...whole, color: "var(--p-color-text-secondary)" }}>{`${c.path} ${c.operator}`}</code>
+                    </dd>
                   </dl>
                 </BlockStack>
               </td>

@@ -4,7 +4,15 @@ const ID = /(gid:\/\/\S+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 export function KeepWhole({ text }: { text: string }) {
   return (
     <>
-      {text.split(ID).map((part, i) => (i % 2 === 1 ? <span key={i} style={{ whiteSpace: "nowrap" }}>{part}</span> : part))}
+      {text.split(ID).map((part, i) =>
+        i % 2 === 1 ? (
+          <span key={i} style={{ whiteSpace: "nowrap" }}>
+            {part}
+          </span>
+        ) : (
+          part
+        ),
+      )}
     </>
   );
 }

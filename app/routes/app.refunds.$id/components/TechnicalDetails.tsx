@@ -45,30 +45,49 @@ export function TechnicalDetails({ facts }: { facts: TechnicalFacts }) {
         </Box>
         <Collapsible id={ID} open={open} expandOnPrint transition={{ duration: "var(--p-motion-duration-150)", timingFunction: "var(--p-motion-ease-in-out)" }}>
           <BlockStack gap="300">
-            <Text as="p" variant="bodySm" tone="subdued">For support staff: what the app read from Shopify and how the contract judged it.</Text>
+            <Text as="p" variant="bodySm" tone="subdued">
+              For support staff: what the app read from Shopify and how the contract judged it.
+            </Text>
             <BlockStack gap="100">
-              <Text as="h3" variant="headingSm">Decided by</Text>
+              <Text as="h3" variant="headingSm">
+                Decided by
+              </Text>
               <Text as="p">{`${contract.id} ${contract.version}`}</Text>
               <Text as="p" variant="bodySm">{`Hash declared by the contract's author: ${contract.declaredHash}; computed by this app: ${contract.hash}.`}</Text>
               {contract.declaredHash !== contract.hash ? (
                 <Text as="p" variant="bodySm" tone="subdued">
-                  They differ: the author hashed the contract with its own tool, whose exact form this app does not have. The contract's content is what decided this refund.
+                  They differ: the author hashed the contract with its own tool, whose exact form this app does not have. The contract's content is what decided
+                  this refund.
                 </Text>
               ) : null}
-              <Text as="p" variant="bodySm" tone="subdued">{contract.summary}</Text>
+              <Text as="p" variant="bodySm" tone="subdued">
+                {contract.summary}
+              </Text>
             </BlockStack>
             <BlockStack gap="100">
-              <Fact label="Refund"><span style={mono}>{facts.refundGid}</span></Fact>
-              <Fact label="Order"><span style={mono}>{facts.orderGid}</span></Fact>
-              {facts.reasons.length ? <Fact label="Reasons"><span style={mono}>{facts.reasons.join(", ")}</span></Fact> : null}
+              <Fact label="Refund">
+                <span style={mono}>{facts.refundGid}</span>
+              </Fact>
+              <Fact label="Order">
+                <span style={mono}>{facts.orderGid}</span>
+              </Fact>
+              {facts.reasons.length ? (
+                <Fact label="Reasons">
+                  <span style={mono}>{facts.reasons.join(", ")}</span>
+                </Fact>
+              ) : null}
               {facts.instants.map((i) => (
-                <Fact key={i.label} label={i.label}><span style={mono}>{utcTitle(i.iso)}</span></Fact>
+                <Fact key={i.label} label={i.label}>
+                  <span style={mono}>{utcTitle(i.iso)}</span>
+                </Fact>
               ))}
               {facts.apiVersions.map((v) => (
                 <Text key={v.channel} as="p" variant="bodySm" tone="subdued">{`${v.channel}: answered by Admin API ${v.apiVersion}`}</Text>
               ))}
             </BlockStack>
-            <Text as="h3" variant="headingSm">Conditions</Text>
+            <Text as="h3" variant="headingSm">
+              Conditions
+            </Text>
             <ConditionsTable conditions={facts.conditions} />
           </BlockStack>
         </Collapsible>

@@ -21,8 +21,12 @@ interface Props {
 
 export function QueueFilters({ filters, smDown, query, setQuery, update }: Props) {
   const appliedFilters = [
-    ...(filters.verdicts.length ? [{ key: "verdict", label: `Verdict: ${filters.verdicts.map((v) => VERDICT_LABELS[v]).join(", ")}`, onRemove: () => update({ verdict: undefined }) }] : []),
-    ...(filters.classes.length ? [{ key: "class", label: `Problem: ${filters.classes.map((c) => CLASS_LABELS[c]).join(", ")}`, onRemove: () => update({ class: undefined }) }] : []),
+    ...(filters.verdicts.length
+      ? [{ key: "verdict", label: `Verdict: ${filters.verdicts.map((v) => VERDICT_LABELS[v]).join(", ")}`, onRemove: () => update({ verdict: undefined }) }]
+      : []),
+    ...(filters.classes.length
+      ? [{ key: "class", label: `Problem: ${filters.classes.map((c) => CLASS_LABELS[c]).join(", ")}`, onRemove: () => update({ class: undefined }) }]
+      : []),
   ];
   return (
     <Box padding="200">
@@ -43,13 +47,31 @@ export function QueueFilters({ filters, smDown, query, setQuery, update }: Props
                 key: "verdict",
                 label: "Verdict",
                 pinned: true,
-                filter: <ChoiceList title="Verdict" titleHidden allowMultiple choices={["CONTRADICTED", "FAILED", "UNVERIFIABLE"].map((value) => ({ value, label: VERDICT_LABELS[value] }))} selected={filters.verdicts} onChange={(v) => update({ verdict: v })} />,
+                filter: (
+                  <ChoiceList
+                    title="Verdict"
+                    titleHidden
+                    allowMultiple
+                    choices={["CONTRADICTED", "FAILED", "UNVERIFIABLE"].map((value) => ({ value, label: VERDICT_LABELS[value] }))}
+                    selected={filters.verdicts}
+                    onChange={(v) => update({ verdict: v })}
+                  />
+                ),
               },
               {
                 key: "class",
                 label: "Problem",
                 pinned: true,
-                filter: <ChoiceList title="Problem" titleHidden allowMultiple choices={Object.keys(CLASSES).map((value) => ({ value, label: CLASS_LABELS[value] }))} selected={filters.classes} onChange={(v) => update({ class: v })} />,
+                filter: (
+                  <ChoiceList
+                    title="Problem"
+                    titleHidden
+                    allowMultiple
+                    choices={Object.keys(CLASSES).map((value) => ({ value, label: CLASS_LABELS[value] }))}
+                    selected={filters.classes}
+                    onChange={(v) => update({ class: v })}
+                  />
+                ),
               },
             ]}
           />

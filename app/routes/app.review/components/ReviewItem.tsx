@@ -47,7 +47,11 @@ export function ReviewItem({ item, now, timeZone }: { item: Item; now: string; t
           ) : (
             <>
               {lost ? (
-                <Banner tone="warning" title={result.resolvedBy ? `${result.resolvedBy} resolved this refund first` : result.message} action={{ content: "Show the current queue", onAction: () => revalidator.revalidate() }}>
+                <Banner
+                  tone="warning"
+                  title={result.resolvedBy ? `${result.resolvedBy} resolved this refund first` : result.message}
+                  action={{ content: "Show the current queue", onAction: () => revalidator.revalidate() }}
+                >
                   <BlockStack gap="100">
                     {result.resolvedNote ? <p>{`Their note: “${result.resolvedNote}”`}</p> : null}
                     <p>Your note was not saved. It is still in the box below if you want to copy it to the refund's evidence page.</p>
@@ -62,9 +66,23 @@ export function ReviewItem({ item, now, timeZone }: { item: Item; now: string; t
                 <input type="hidden" name="revision" value={item.revision} />
                 <InlineStack gap="200" blockAlign="end" wrap={false}>
                   <div style={{ flex: 1, minWidth: 0 }}>
-                    <TextField label={`Resolution note for the refund on ${orderLabel(item)}`} labelHidden placeholder="What you checked and what you did" name="note" value={note} onChange={setNote} autoComplete="off" />
+                    <TextField
+                      label={`Resolution note for the refund on ${orderLabel(item)}`}
+                      labelHidden
+                      placeholder="What you checked and what you did"
+                      name="note"
+                      value={note}
+                      onChange={setNote}
+                      autoComplete="off"
+                    />
                   </div>
-                  <Button submit variant="primary" loading={fetcher.state !== "idle"} disabled={Boolean(lost)} accessibilityLabel={`Resolve the refund on ${orderLabel(item)}`}>
+                  <Button
+                    submit
+                    variant="primary"
+                    loading={fetcher.state !== "idle"}
+                    disabled={Boolean(lost)}
+                    accessibilityLabel={`Resolve the refund on ${orderLabel(item)}`}
+                  >
                     Resolve
                   </Button>
                 </InlineStack>

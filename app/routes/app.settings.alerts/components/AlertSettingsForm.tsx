@@ -17,7 +17,15 @@ const DELIVERY_CHOICES = [
 const HOURS = Array.from({ length: 24 }, (_, hour) => ({ label: `${String(hour).padStart(2, "0")}:00`, value: String(hour) }));
 
 /** Where alerts go and which verdicts send them. Field errors come back from the server's zod parse, in words. */
-export function AlertSettingsForm({ settings, slackOrigin, result }: { settings: AlertSettingsView; slackOrigin: string; result: AlertsActionResult | undefined }) {
+export function AlertSettingsForm({
+  settings,
+  slackOrigin,
+  result,
+}: {
+  settings: AlertSettingsView;
+  slackOrigin: string;
+  result: AlertsActionResult | undefined;
+}) {
   const navigation = useNavigation();
   const submit = useSubmit();
   const busy = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
@@ -46,7 +54,16 @@ export function AlertSettingsForm({ settings, slackOrigin, result }: { settings:
             <Text as="h2" variant="headingMd">
               Where alerts go
             </Text>
-            <TextField label="Email addresses" name="emailRecipients" value={emailRecipients} onChange={setEmailRecipients} multiline={2} autoComplete="email" helpText="Separate addresses with commas." error={errors.emailRecipients} />
+            <TextField
+              label="Email addresses"
+              name="emailRecipients"
+              value={emailRecipients}
+              onChange={setEmailRecipients}
+              multiline={2}
+              autoComplete="email"
+              helpText="Separate addresses with commas."
+              error={errors.emailRecipients}
+            />
             <TextField
               label="Slack incoming-webhook URL"
               name="slackUrl"
@@ -54,7 +71,11 @@ export function AlertSettingsForm({ settings, slackOrigin, result }: { settings:
               onChange={setSlackUrl}
               autoComplete="off"
               placeholder={`${slackOrigin}/services/…`}
-              helpText={settings.slackConfigured ? `Saved: ${settings.slackHint}. Leave empty to keep it. The URL is stored encrypted and never shown again.` : "From your Slack app's Incoming Webhooks page. It is stored encrypted and never shown again."}
+              helpText={
+                settings.slackConfigured
+                  ? `Saved: ${settings.slackHint}. Leave empty to keep it. The URL is stored encrypted and never shown again.`
+                  : "From your Slack app's Incoming Webhooks page. It is stored encrypted and never shown again."
+              }
               error={errors.slackUrl}
             />
             {settings.slackConfigured && <Checkbox label="Stop sending to Slack" checked={removeSlack} onChange={setRemoveSlack} />}
@@ -65,13 +86,31 @@ export function AlertSettingsForm({ settings, slackOrigin, result }: { settings:
             <Text as="h2" variant="headingMd">
               What is sent, and when
             </Text>
-            <ChoiceList allowMultiple title="Verdicts that alert" choices={VERDICT_CHOICES} selected={verdicts} onChange={setVerdicts} error={errors.verdicts} />
+            <ChoiceList
+              allowMultiple
+              title="Verdicts that alert"
+              choices={VERDICT_CHOICES}
+              selected={verdicts}
+              onChange={setVerdicts}
+              error={errors.verdicts}
+            />
             <ChoiceList title="Delivery" choices={DELIVERY_CHOICES} selected={delivery} onChange={setDelivery} error={errors.delivery} />
-            <Select label="Daily digest at (your shop's time)" options={HOURS} value={digestHour} onChange={setDigestHour} disabled={delivery[0] === "instant"} error={errors.digestHour} />
+            <Select
+              label="Daily digest at (your shop's time)"
+              options={HOURS}
+              value={digestHour}
+              onChange={setDigestHour}
+              disabled={delivery[0] === "instant"}
+              error={errors.digestHour}
+            />
           </BlockStack>
         </Card>
         <InlineStack gap="300" align="end">
-          <Button onClick={() => submit({ intent: "test" }, { method: "post" })} loading={busy === "test"} disabled={!settings.emailRecipients.length && !settings.slackConfigured}>
+          <Button
+            onClick={() => submit({ intent: "test" }, { method: "post" })}
+            loading={busy === "test"}
+            disabled={!settings.emailRecipients.length && !settings.slackConfigured}
+          >
             Send a test alert
           </Button>
           <Button submit variant="primary" loading={busy === "save"}>

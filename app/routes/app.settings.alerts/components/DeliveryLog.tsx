@@ -35,7 +35,11 @@ export function DeliveryLog({ deliveries, timeZone }: { deliveries: Delivery[]; 
         <Text as="h2" variant="headingMd">
           Delivery log
         </Text>
-        {!deliveries.length && <EmptyState heading="Nothing sent yet" image="">When a refund needs a person, the alert, digest or Flow trigger appears here with whether it was delivered.</EmptyState>}
+        {!deliveries.length && (
+          <EmptyState heading="Nothing sent yet" image="">
+            When a refund needs a person, the alert, digest or Flow trigger appears here with whether it was delivered.
+          </EmptyState>
+        )}
         {deliveries.map((delivery) => {
           const status = STATUS[delivery.status as keyof typeof STATUS] ?? { label: delivery.status, tone: undefined };
           return (

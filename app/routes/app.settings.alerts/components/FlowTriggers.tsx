@@ -17,7 +17,8 @@ export function FlowTriggers({ triggers, timeZone }: { triggers: Trigger[]; time
           Shopify Flow
         </Text>
         <Text as="p" tone="subdued">
-          Start a workflow in Shopify Flow with one of these triggers (tag the order, message your team, open a ticket). The app sends a trigger only while a workflow uses it.
+          Start a workflow in Shopify Flow with one of these triggers (tag the order, message your team, open a ticket). The app sends a trigger only while a
+          workflow uses it.
         </Text>
         {triggers.map((trigger) => (
           <InlineStack key={trigger.handle} gap="200" blockAlign="center" align="space-between">
