@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: type-check, lint, then the whole Vitest suite (browser tests included) on SQLite, or
+// `npm test`: Prettier's check, type-check, lint, then the whole Vitest suite (browser tests included) on SQLite, or
 // on PostgreSQL when TEST_DATABASE_URL=postgresql://… is set. Extra arguments go to vitest.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -20,6 +20,7 @@ function step(name, command, args, extraEnv = {}) {
 }
 
 step(`prisma client for ${/^postgres/.test(databaseUrl) ? "PostgreSQL" : "SQLite"}`, "node", ["scripts/db.mjs", "generate"], { DATABASE_URL: databaseUrl });
+step("format (prettier --check)", "node_modules/.bin/prettier", ["--check", "--log-level", "warn", "**/*.{ts,tsx,mjs,js,css,json}"]);
 step("type-check (tsc --noEmit)", "node_modules/.bin/tsc", ["--noEmit"]);
 step("lint (eslint)", "node_modules/.bin/eslint", ["--max-warnings", "0", "."]);
 
