@@ -1,6 +1,7 @@
 import { PrismaClient } from "@prisma/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { logger } from "../logging/logger.server";
 import { databaseKind, databaseUrl } from "./url";
 
 /** A Prisma client for DATABASE_URL: SQLite for file:, PostgreSQL for postgresql://, through Prisma's driver adapters. */
@@ -27,6 +28,6 @@ export function createPrismaClient(url = databaseUrl()): PrismaClient {
  */
 function tuneSqlite(client: PrismaClient): void {
   for (const pragma of ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 5000"]) {
-    client.$queryRawUnsafe(pragma).catch((error: Error) => console.error(`SQLite ${pragma} failed: ${error.message}`));
+    client.$queryRawUnsafe(pragma).catch((error: Error) => logger.error({ pragma, err: error }, "SQLite pragma failed"));
   }
 }

@@ -30,13 +30,13 @@ export type IssueCode =
   | "NOT_RETRYABLE"
   | "RECENT_REFUND"
   | "INVALID_FORM";
+/** What issuing, re-sending or settling a refund came to: the record, or a code and words for a person (routes map codes to HTTP, app/http/status.ts). */
 export type IssueResult =
-  { ok: true; record: RefundRecord } | { ok: false; status: number; code: IssueCode; message: string; record?: RefundRecord; fieldErrors?: FieldErrors };
+  { ok: true; record: RefundRecord } | { ok: false; code: IssueCode; message: string; record?: RefundRecord; fieldErrors?: FieldErrors };
 
 type IssueFailure = Extract<IssueResult, { ok: false }>;
-export const fail = (status: number, code: IssueCode, message: string, record?: RefundRecord, fieldErrors?: FieldErrors): IssueFailure => ({
+export const fail = (code: IssueCode, message: string, record?: RefundRecord, fieldErrors?: FieldErrors): IssueFailure => ({
   ok: false,
-  status,
   code,
   message,
   record,
@@ -88,18 +88,18 @@ type RefundPlan = { ok: true; order: OrderForRefund; currency: string; amountMin
 /** The order as Shopify has it now, the amount in its presentment currency, and the refund transactions; or why it cannot be refunded. */
 export async function prepareRefund(gateway: ShopifyGateway, shop: string, orderId: string, amount: string): Promise<RefundPlan> {
   const answer = await loadOrderForRefund(gateway, shop, orderId);
-  if (!answer.ok) return fail(502, "SHOPIFY_UNAVAILABLE", `Shopify did not answer (${answer.message}). Nothing was refunded; try again in a moment.`);
+  if (!answer.ok) return fail("SHOPIFY_UNAVAILABLE", `Shopify did not answer (${answer.message}). Nothing was refunded; try again in a moment.`);
   const order = answer.data;
-  if (!order) return fail(404, "ORDER_NOT_FOUND", "Shopify does not show this order.");
+  if (!order) return fail("ORDER_NOT_FOUND", "Shopify does not show this order.");
   const currency = presentmentCurrency(order);
   const parsed = parseAmount(amount, currency);
-  if (!parsed.ok) return fail(422, "INVALID_AMOUNT", parsed.message, undefined, { amount: parsed.message });
+  if (!parsed.ok) return fail("INVALID_AMOUNT", parsed.message, undefined, { amount: parsed.message });
   const amountMinor = parsed.minor;
   const capacity = refundableMinor(order);
   const { transactions, unallocated } = allocate(order, amountMinor);
   if (amountMinor > capacity || unallocated > 0n) {
     const words = overRefundMessage(capacity, currency, order.name);
-    return fail(409, "OVER_TENDERED", words, undefined, { amount: words });
+    return fail("OVER_TENDERED", words, undefined, { amount: words });
   }
   return { ok: true, order, currency, amountMinor, transactions };
 }
@@ -118,13 +118,13 @@ export async function issueRefund(
   now: Date,
 ): Promise<IssueResult> {
   const unsettled = await unsettledRecord(db, request.shop, request.orderId);
-  if (unsettled) return fail(409, "OUTCOME_PENDING", unsettledMessage(unsettled), unsettled);
+  if (unsettled) return fail("OUTCOME_PENDING", unsettledMessage(unsettled), unsettled);
   if ((await db.refundRecord.count({ where: { shop: request.shop, orderId: request.orderId } })) >= MAX_ATTEMPTS_PER_ORDER) {
-    return fail(409, "ATTEMPT_LIMIT", new AttemptLimitReached().message);
+    return fail("ATTEMPT_LIMIT", new AttemptLimitReached().message);
   }
   if (!request.confirmAnother) {
     const recent = await recentRefund(db, request.shop, request.orderId, now);
-    if (recent) return fail(409, "RECENT_REFUND", `${recent.message} To refund this order again, confirm "Yes, another refund".`);
+    if (recent) return fail("RECENT_REFUND", `${recent.message} To refund this order again, confirm "Yes, another refund".`);
   }
   const plan = await prepareRefund(gateway, request.shop, request.orderId, request.amount);
   if (!plan.ok) return plan;
@@ -147,7 +147,7 @@ export async function issueRefund(
     },
     now,
   );
-  if (!record) return fail(409, "ATTEMPT_LIMIT", new AttemptLimitReached().message);
+  if (!record) return fail("ATTEMPT_LIMIT", new AttemptLimitReached().message);
   return callShopify(db, contract, gateway, record, now, INLINE_CALLS);
 }
 
@@ -197,18 +197,18 @@ export async function callShopify(
           },
           now,
         );
-        return fail(422, "USER_ERRORS", outcome.message, current);
+        return fail("USER_ERRORS", outcome.message, current);
       case "key_conflict":
         current = await rewriteRecord(db, current, { shopifyOutcome: "key_conflict", outcomeDetail: `Shopify refused the call: ${outcome.message}` }, now);
-        return fail(409, "KEY_CONFLICT", unsettledMessage(current), current);
+        return fail("KEY_CONFLICT", unsettledMessage(current), current);
       case "not_run":
         if (!mayExist) {
           const message = `Shopify did not run the refund (${outcome.message}). Nothing was refunded; try again in a moment.`;
           current = await rewriteRecord(db, current, { status: "failed", shopifyOutcome: "refused", failureReason: message, outcomeDetail: message }, now);
-          return fail(502, "NOT_RUN", message, current);
+          return fail("NOT_RUN", message, current);
         }
         current = await rewriteRecord(db, current, { outcomeDetail: `Asked again; Shopify did not run the request (${outcome.message}).` }, now);
-        return fail(502, "OUTCOME_UNKNOWN", unsettledMessage(current), current);
+        return fail("OUTCOME_UNKNOWN", unsettledMessage(current), current);
       case "concurrent":
       case "unknown":
         current = await rewriteRecord(
@@ -222,7 +222,7 @@ export async function callShopify(
         );
     }
   }
-  return fail(502, "OUTCOME_UNKNOWN", `Shopify did not confirm ${current.sysId}. ${unsettledMessage(current)}`, current);
+  return fail("OUTCOME_UNKNOWN", `Shopify did not confirm ${current.sysId}. ${unsettledMessage(current)}`, current);
 }
 
 /**

@@ -56,7 +56,7 @@ export async function recoverRecord(
   limit = AUTOMATIC_CALLS_PER_RECORD,
 ): Promise<IssueResult> {
   const found = await findByFingerprint(db, gateway, record);
-  if (!found.ok) return fail(502, "SHOPIFY_UNAVAILABLE", "Shopify did not answer, so the app cannot tell whether the refund exists. Nothing was sent.", record);
+  if (!found.ok) return fail("SHOPIFY_UNAVAILABLE", "Shopify did not answer, so the app cannot tell whether the refund exists. Nothing was sent.", record);
   if (found.match) {
     const refund = found.match;
     const stamped = await stampRefund(
@@ -98,18 +98,16 @@ export async function resendRefund(
   now: Date,
 ): Promise<IssueResult> {
   const record = await db.refundRecord.findFirst({ where: { id: recordId, shop } });
-  if (!record) return fail(404, "ORDER_NOT_FOUND", "No such refund record in this shop.");
-  if (record.revision !== revision) return fail(409, "CONFLICT", new RevisionConflict().message + " Reload to see its current state.", record);
+  if (!record) return fail("ORDER_NOT_FOUND", "No such refund record in this shop.");
+  if (record.revision !== revision) return fail("CONFLICT", new RevisionConflict().message + " Reload to see its current state.", record);
   if (record.shopifyOutcome !== "unknown")
     return fail(
-      409,
       "NOT_RETRYABLE",
       `${record.sysId} is settled (${record.shopifyOutcome}); only an attempt without an answer from Shopify can be asked again.`,
       record,
     );
   if (record.calls >= MAX_CALLS_PER_RECORD)
     return fail(
-      409,
       "NOT_RETRYABLE",
       `${record.sysId} was sent ${record.calls} times without an answer. Check the order in Shopify admin, then settle the attempt.`,
       record,
@@ -123,9 +121,9 @@ export async function resendRefund(
  */
 export async function settleWithoutRefund(db: PrismaClient, shop: string, recordId: string, revision: string, actor: string, now: Date): Promise<IssueResult> {
   const record = await db.refundRecord.findFirst({ where: { id: recordId, shop } });
-  if (!record) return fail(404, "ORDER_NOT_FOUND", "No such refund record in this shop.");
-  if (record.revision !== revision) return fail(409, "CONFLICT", new RevisionConflict().message + " Reload to see its current state.", record);
-  if (!isUnsettled(record)) return fail(409, "NOT_RETRYABLE", `${record.sysId} is already settled (${record.shopifyOutcome}).`, record);
+  if (!record) return fail("ORDER_NOT_FOUND", "No such refund record in this shop.");
+  if (record.revision !== revision) return fail("CONFLICT", new RevisionConflict().message + " Reload to see its current state.", record);
+  if (!isUnsettled(record)) return fail("NOT_RETRYABLE", `${record.sysId} is already settled (${record.shopifyOutcome}).`, record);
   const reason = `Settled by staff member ${actor}: Shopify admin shows no refund for this attempt.`;
   const settled = await rewriteRecord(db, record, { status: "failed", shopifyOutcome: "refused", failureReason: reason, outcomeDetail: reason }, now);
   return { ok: true, record: settled };

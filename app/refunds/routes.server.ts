@@ -81,14 +81,14 @@ export async function refundFormAction(shop: string, orderId: string, form: Form
   try {
     return await runRefundAction(shop, orderId, form, actor, now);
   } catch (error) {
-    if (error instanceof RevisionConflict) return fail(409, "CONFLICT", `${error.message} Reload to see what happened to it.`);
+    if (error instanceof RevisionConflict) return fail("CONFLICT", `${error.message} Reload to see what happened to it.`);
     throw error;
   }
 }
 
 async function runRefundAction(shop: string, orderId: string, form: FormData, actor: string, now: Date): Promise<IssueResult> {
   const parsed = parseRefundAction(form);
-  if (!parsed.ok) return fail(422, parsed.fieldErrors.amount ? "INVALID_AMOUNT" : "INVALID_FORM", parsed.message, undefined, parsed.fieldErrors);
+  if (!parsed.ok) return fail(parsed.fieldErrors.amount ? "INVALID_AMOUNT" : "INVALID_FORM", parsed.message, undefined, parsed.fieldErrors);
   const gateway = interactiveGateway();
   const input = parsed.data;
   switch (input.intent) {

@@ -4,11 +4,12 @@ import { markDue } from "../verification/operations.server";
 import { listRefunds, rowFilter, toRow, type RefundRow } from "../dashboard/dashboard.server";
 import { parseFilters } from "../dashboard/filters";
 
+export type ReviewCode = "NOT_FOUND" | "INVALID_NOTE" | "CONFLICT";
 export type ReviewOutcome =
   | { ok: true }
-  | { ok: false; status: 404 | 422; message: string }
+  | { ok: false; code: "NOT_FOUND" | "INVALID_NOTE"; message: string }
   /** A resolve that lost a race says who resolved it first, with their note. */
-  | { ok: false; status: 409; message: string; resolvedBy?: string; resolvedNote?: string | null; resolvedAt?: string };
+  | { ok: false; code: "CONFLICT"; message: string; resolvedBy?: string; resolvedNote?: string | null; resolvedAt?: string };
 
 /** The digits of a staff member's id: a session token's subject is "42" or "gid://shopify/User/42". */
 const userIdOf = (actor: string) => /(\d+)$/.exec(actor)?.[1];
@@ -66,10 +67,10 @@ export async function resolveReview(
   now: Date,
 ): Promise<ReviewOutcome> {
   const text = note.trim();
-  if (!text) return { ok: false, status: 422, message: "Write a note that says how this refund was resolved." };
-  if (text.length > 2000) return { ok: false, status: 422, message: "The note is longer than 2,000 characters." };
+  if (!text) return { ok: false, code: "INVALID_NOTE", message: "Write a note that says how this refund was resolved." };
+  if (text.length > 2000) return { ok: false, code: "INVALID_NOTE", message: "The note is longer than 2,000 characters." };
   const op = await db.operation.findFirst({ where: { id, shop }, select: { reviewState: true } });
-  if (!op) return { ok: false, status: 404, message: "No such refund in this shop." };
+  if (!op) return { ok: false, code: "NOT_FOUND", message: "No such refund in this shop." };
   // One guarded statement decides (no transaction: see recordEvaluation); the audit row follows.
   const { count } = await db.operation.updateMany({
     where: { id, shop, revision, reviewState: "open" },
@@ -85,7 +86,7 @@ export async function resolveReview(
     if (winner) {
       return {
         ok: false,
-        status: 409,
+        code: "CONFLICT",
         message: `Someone else changed this refund since you opened it: ${winner.by} resolved it first. Your note was not saved.`,
         resolvedBy: winner.by,
         resolvedNote: winner.note,
@@ -94,7 +95,7 @@ export async function resolveReview(
     }
     return {
       ok: false,
-      status: 409,
+      code: "CONFLICT",
       message: "Someone else changed this refund since you opened it (it may already be resolved). Reload to see its current state.",
     };
   }
@@ -109,15 +110,15 @@ export async function resolveReview(
  */
 export async function requestRecheck(db: PrismaClient, shop: string, id: string, actor: string, now: Date): Promise<ReviewOutcome> {
   const op = await db.operation.findFirst({ where: { id, shop }, select: { status: true, revision: true } });
-  if (!op) return { ok: false, status: 404, message: "No such refund in this shop." };
+  if (!op) return { ok: false, code: "NOT_FOUND", message: "No such refund in this shop." };
   if (op.status === "UNVERIFIABLE") {
     const { count } = await db.operation.updateMany({
       where: { id, shop, revision: op.revision, status: "UNVERIFIABLE" },
       data: { status: "PENDING", nextDueAt: now, decidedAt: null, reviewState: "none", claimedBy: null, claimedUntil: null, revision: { increment: 1 } },
     });
-    if (count !== 1) return { ok: false, status: 409, message: "Someone else changed this refund since you opened it. Reload to see its current state." };
+    if (count !== 1) return { ok: false, code: "CONFLICT", message: "Someone else changed this refund since you opened it. Reload to see its current state." };
   } else if (op.status !== "PENDING") {
-    return { ok: false, status: 409, message: `This refund's verdict is final (${op.status}).` };
+    return { ok: false, code: "CONFLICT", message: `This refund's verdict is final (${op.status}).` };
   }
   await markDue(db, { id, shop }, now);
   await db.reviewEvent.create({ data: { operationId: id, shop, action: "recheck", actor, createdAt: now } });

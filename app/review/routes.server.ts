@@ -2,6 +2,7 @@ import { z } from "zod";
 import db from "../db.server";
 import { REFUND_CREATED } from "../contracts/registry.server";
 import { loadRefundDetail } from "../dashboard/detail.server";
+import { httpStatus } from "../http/status";
 import { requestRecheck, resolveReview, reviewQueue } from "./review.server";
 
 const notFound = () => new Response("No such refund in this shop", { status: 404 });
@@ -70,9 +71,9 @@ export async function refundAction(shop: string, id: string, form: FormData, act
   const outcome =
     input.intent === "resolve" ? await resolveReview(db, shop, id, input.revision, input.note, actor, now) : await requestRecheck(db, shop, id, actor, now);
   if (!outcome.ok) {
-    if (outcome.status === 404) throw notFound();
-    // Everything the outcome says (a lost race names who won) passes through.
-    return { ...outcome, ok: false, status: outcome.status as 409 | 422 };
+    if (outcome.code === "NOT_FOUND") throw notFound();
+    // Everything the outcome says (a lost race names who won) passes through, with the status its code maps to.
+    return { ...outcome, ok: false, status: httpStatus(outcome) as 409 | 422 };
   }
   return {
     ok: true,

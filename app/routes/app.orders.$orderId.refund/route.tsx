@@ -10,6 +10,7 @@ import { RefundBanners } from "./components/RefundBanners";
 import { RefundForm } from "./components/RefundForm";
 import { RefundAttempts } from "./components/RefundAttempts";
 import { RefundConfirmation } from "./components/RefundConfirmation";
+import { httpStatus } from "../../http/status";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `Refund ${data.order.name}` : "Issue a refund"} · Refund Verifier` }];
 
@@ -33,7 +34,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     result.ok
       ? { ok: true as const, intent, sysId: result.record.sysId, message: successMessage(result.record) }
       : { ok: false as const, intent, code: result.code, message: result.message, ...(result.fieldErrors ? { fieldErrors: result.fieldErrors } : {}) },
-    { status: result.ok ? 200 : result.status },
+    { status: httpStatus(result) },
   );
 };
 
