@@ -3,7 +3,7 @@
 // database is locked for a while (SQLite) or restarted (PostgreSQL, with
 // SOAK_DATABASE_URL=postgresql://…). Every refund must end with the verdict it would have had
 // without all that: none lost, none decided twice. Loopback only; gives up after 6 minutes.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, type ChildProcess } from "node:child_process";
 import { readdirSync } from "node:fs";
 import pg from "pg";
 import Database from "better-sqlite3";
@@ -11,6 +11,7 @@ import { FakeShopify, type Fault } from "../fake-shopify/server";
 import type { FakeRefund } from "../fake-shopify/shop";
 import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../fake-shopify/webhooks";
 import { TEST_APP } from "../test/support/credentials";
+import { startWorkerProcess } from "../test/support/worker-process";
 import { installShop } from "../test/support/sessions";
 import { freePort, migrate, root, scratchSqlite } from "../bench/support";
 import { startAppProcess } from "./demo-server";
@@ -47,22 +48,11 @@ await installShop(db, shopify, SHOP);
 const app = await startAppProcess({ port: await freePort(), databaseUrl, shopifyOrigin: origin, log: "ignore", env: { VERIFIER_WORKER: "off" } });
 
 function startWorker(): ChildProcess {
-  return spawn("node", ["--import", "tsx", "scripts/worker.ts"], {
-    cwd: root,
-    stdio: "ignore",
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      DATABASE_URL: databaseUrl,
-      SHOPIFY_API_KEY: TEST_APP.apiKey,
-      SHOPIFY_API_SECRET: TEST_APP.secret,
-      SHOPIFY_APP_URL: app.url,
-      SHOPIFY_ADMIN_API_ORIGIN: origin,
-      VERIFIER_LEASE_MS: "2000",
-      VERIFIER_SWEEP_INTERVAL_MS: "3600000",
-      VERIFIER_REQUEST_TIMEOUT_MS: "1500",
-    },
-  });
+  return startWorkerProcess(
+    databaseUrl,
+    { SHOPIFY_APP_URL: app.url, SHOPIFY_ADMIN_API_ORIGIN: origin, VERIFIER_LEASE_MS: "2000", VERIFIER_REQUEST_TIMEOUT_MS: "1500" },
+    "ignore",
+  );
 }
 
 const expected = new Map<string, string>();

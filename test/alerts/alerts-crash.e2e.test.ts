@@ -1,30 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMailbox, type Mailbox } from "../support/mailbox";
-import { startSlackReceiver, type SlackReceiver } from "../support/slack-receiver";
-import { refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
+import { startAlertsHarness, type AlertsHarness } from "../support/alerts";
+import type { Mailbox } from "../support/mailbox";
+import type { SlackReceiver } from "../support/slack-receiver";
+import { refundGid, type VerificationHarness } from "../support/verification";
 import { startWorkerProcess, stopWorker, waitFor } from "../support/worker-process";
 import { sealSecret, secretUrlHint } from "../../app/alerts/secret-box.server";
 
+let harness: AlertsHarness;
 let h: VerificationHarness;
 let mailbox: Mailbox;
 let slack: SlackReceiver;
-const SECRET_KEY = "7a".repeat(32);
 
 beforeAll(async () => {
-  mailbox = await startMailbox();
-  slack = await startSlackReceiver();
-  h = await startVerificationHarness("crash-alerts.myshopify.com", undefined, {
-    SMTP_URL: mailbox.url,
-    SLACK_WEBHOOK_ORIGIN: slack.origin,
-    ALERTS_SECRET_KEY: SECRET_KEY,
-  });
+  harness = await startAlertsHarness("crash-alerts.myshopify.com");
+  ({ h, mailbox, slack } = harness);
 }, 120_000);
 
-afterAll(async () => {
-  await h?.close();
-  await mailbox?.close();
-  await slack?.close();
-});
+afterAll(async () => harness?.close());
 
 describe("a worker killed between the verdict and its alert", () => {
   it("sends the alert once, late, from the next worker, never twice", { timeout: 90_000 }, async () => {
@@ -33,7 +25,7 @@ describe("a worker killed between the verdict and its alert", () => {
       data: {
         shop: h.domain,
         emailRecipients: "ops@shop.test",
-        slackUrlSealed: sealSecret(slack.webhookUrl, Buffer.from(SECRET_KEY, "hex")),
+        slackUrlSealed: sealSecret(slack.webhookUrl, harness.secretKey),
         slackUrlHint: secretUrlHint(slack.webhookUrl),
         revision: 1,
       },

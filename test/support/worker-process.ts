@@ -2,10 +2,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { TEST_APP } from "./credentials";
 
 /** `npm run worker` as its own process on the test app's database, with a short lease. */
-export function startWorkerProcess(databaseUrl: string, env: Record<string, string> = {}): ChildProcess {
+export function startWorkerProcess(databaseUrl: string, env: Record<string, string> = {}, stdio: "pipe" | "ignore" = "pipe"): ChildProcess {
   // node itself, with tsx as a loader: `tsx file` runs the script in a child process, and a
   // SIGKILL to tsx would leave that child running.
   return spawn("node", ["--import", "tsx", "scripts/worker.ts"], {
+    cwd: new URL("../..", import.meta.url).pathname,
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -16,7 +17,7 @@ export function startWorkerProcess(databaseUrl: string, env: Record<string, stri
       VERIFIER_SWEEP_INTERVAL_MS: "3600000",
       ...env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", stdio, stdio],
   });
 }
 

@@ -11,7 +11,7 @@ import { PeriodHeader } from "./components/PeriodHeader";
 import { Figures, OutsideContractBanner } from "./components/Figures";
 import { RefundFilters, appliedFiltersOf } from "./components/RefundFilters";
 import { RefundsTable } from "./components/RefundsTable";
-import { PaginationBar } from "./components/PaginationBar";
+import { ResultsPagination } from "../../dashboard/list-controls";
 
 export const meta: MetaFunction = () => [{ title: "Refunds · Refund Verifier" }];
 
@@ -70,7 +70,7 @@ export default function Dashboard() {
         <Card padding="0">
           <RefundFilters filters={filters} appliedFilters={appliedFilters} now={now} smDown={smDown} query={query} setQuery={setQuery} update={update} />
           <RefundsTable rows={rows} now={now} timeZone={timeZone} smDown={smDown} filtering={filtering} />
-          <PaginationBar total={total} pageInfo={pageInfo} page={page} />
+          <ResultsPagination text={`${total} refund${total === 1 ? "" : "s"} match`} pageInfo={pageInfo} page={page} padding={{ padding: "300" }} />
         </Card>
       </BlockStack>
     </Page>

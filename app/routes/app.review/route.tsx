@@ -13,7 +13,7 @@ import { ReviewItem } from "./components/ReviewItem";
 import { QueueTabs } from "./components/QueueTabs";
 import { QueueFilters } from "./components/QueueFilters";
 import { EmptyQueue } from "./components/EmptyQueue";
-import { QueuePagination } from "./components/QueuePagination";
+import { ResultsPagination } from "../../dashboard/list-controls";
 
 export const meta: MetaFunction = () => [{ title: "Review queue · Refund Verifier" }];
 
@@ -60,7 +60,12 @@ export default function ReviewQueue() {
         <div id="review-panel" role="tabpanel" aria-label={view === "open" ? "Needs review" : "Resolved"}>
           <BlockStack gap="300">
             {items.length === 0 ? <EmptyQueue view={view} /> : items.map((item) => <ReviewItem key={item.id} item={item} now={now} timeZone={timeZone} />)}
-            <QueuePagination total={total} pageInfo={pageInfo} page={page} />
+            <ResultsPagination
+              text={`${total} refund${total === 1 ? "" : "s"}`}
+              pageInfo={pageInfo}
+              page={page}
+              padding={{ paddingInline: { xs: "400", sm: "0" } }}
+            />
           </BlockStack>
         </div>
       </BlockStack>

@@ -1,8 +1,9 @@
-import { BlockStack, Box, ChoiceList, Filters, Select, TextField } from "@shopify/polaris";
+import { BlockStack, ChoiceList, Filters, TextField } from "@shopify/polaris";
 import type { useUrlFilters } from "../../../dashboard/use-url-filters";
-import { CLASSES, ORIGINS } from "../../../dashboard/filters";
+import { FilterBar, problemChip, problemFilter } from "../../../dashboard/list-controls";
+import { ORIGINS } from "../../../dashboard/filters";
 import { ORIGIN_LABELS } from "../../../dashboard/ui";
-import { VERDICT_LABELS, CLASS_LABELS } from "../../../dashboard/reasons";
+import { VERDICT_LABELS } from "../../../dashboard/reasons";
 import type { DashboardData } from "../route";
 import { RANGE_LABELS, REVIEW_LABELS } from "./labels";
 
@@ -24,9 +25,7 @@ export function appliedFiltersOf(filters: FilterValues, update: Update) {
     ...(filters.verdicts.length
       ? [{ key: "verdict", label: `Verdict: ${filters.verdicts.map((v) => VERDICT_LABELS[v]).join(", ")}`, onRemove: () => update({ verdict: undefined }) }]
       : []),
-    ...(filters.classes.length
-      ? [{ key: "class", label: `Problem: ${filters.classes.map((c) => CLASS_LABELS[c]).join(", ")}`, onRemove: () => update({ class: undefined }) }]
-      : []),
+    ...problemChip(filters.classes, update),
     ...(filters.gatewayFailures ? [{ key: "gateway", label: "Gateway failures", onRemove: () => update({ gateway: undefined }) }] : []),
     ...(filters.origins.length
       ? [{ key: "origin", label: `Origin: ${filters.origins.map((o) => ORIGIN_LABELS[o]).join(", ")}`, onRemove: () => update({ origin: undefined }) }]
@@ -47,147 +46,127 @@ interface Props {
 
 export function RefundFilters({ filters, appliedFilters, now, smDown, query, setQuery, update }: Props) {
   return (
-    <Box padding="200">
-      <div style={{ display: "flex", flexDirection: smDown ? "column" : "row", gap: "var(--p-space-200)", alignItems: smDown ? "stretch" : "flex-start" }}>
-        <div style={{ flex: 1, minWidth: 0 }}>
-          <Filters
-            queryValue={query}
-            queryPlaceholder="Search by order name or number"
-            onQueryChange={setQuery}
-            onQueryClear={() => setQuery("")}
-            onClearAll={() => {
-              setQuery("");
-              update({
-                verdict: undefined,
-                class: undefined,
-                gateway: undefined,
-                origin: undefined,
-                review: undefined,
-                range: undefined,
-                from: undefined,
-                to: undefined,
-                q: undefined,
-              });
-            }}
-            appliedFilters={appliedFilters}
-            filters={[
-              {
-                key: "review",
-                label: "Needs review",
-                pinned: true,
-                filter: (
-                  <ChoiceList
-                    title="Review"
-                    titleHidden
-                    choices={Object.entries(REVIEW_LABELS).map(([value, label]) => ({ value, label }))}
-                    selected={filters.review ? [filters.review] : []}
-                    onChange={(v) => update({ review: v[0] })}
-                  />
-                ),
-              },
-              {
-                key: "verdict",
-                label: "Verdict",
-                pinned: true,
-                filter: (
-                  <ChoiceList
-                    title="Verdict"
-                    titleHidden
-                    allowMultiple
-                    choices={Object.entries(VERDICT_LABELS).map(([value, label]) => ({ value, label }))}
-                    selected={filters.verdicts}
-                    onChange={(v) => update({ verdict: v })}
-                  />
-                ),
-              },
-              {
-                key: "dates",
-                label: "Dates",
-                pinned: true,
-                filter: (
-                  <BlockStack gap="200">
-                    <ChoiceList
-                      title="Dates"
-                      titleHidden
-                      choices={Object.entries(RANGE_LABELS).map(([value, label]) => ({ value, label }))}
-                      selected={filters.range ? [filters.range] : []}
-                      onChange={([range]) =>
-                        update(
-                          range === "custom"
-                            ? { range, from: filters.from ?? now.slice(0, 10), to: filters.to ?? now.slice(0, 10) }
-                            : { range, from: undefined, to: undefined },
-                        )
-                      }
+    <FilterBar smDown={smDown} sortOptions={SORT_OPTIONS} sort={filters.sort} update={update}>
+      <Filters
+        queryValue={query}
+        queryPlaceholder="Search by order name or number"
+        onQueryChange={setQuery}
+        onQueryClear={() => setQuery("")}
+        onClearAll={() => {
+          setQuery("");
+          update({
+            verdict: undefined,
+            class: undefined,
+            gateway: undefined,
+            origin: undefined,
+            review: undefined,
+            range: undefined,
+            from: undefined,
+            to: undefined,
+            q: undefined,
+          });
+        }}
+        appliedFilters={appliedFilters}
+        filters={[
+          {
+            key: "review",
+            label: "Needs review",
+            pinned: true,
+            filter: (
+              <ChoiceList
+                title="Review"
+                titleHidden
+                choices={Object.entries(REVIEW_LABELS).map(([value, label]) => ({ value, label }))}
+                selected={filters.review ? [filters.review] : []}
+                onChange={(v) => update({ review: v[0] })}
+              />
+            ),
+          },
+          {
+            key: "verdict",
+            label: "Verdict",
+            pinned: true,
+            filter: (
+              <ChoiceList
+                title="Verdict"
+                titleHidden
+                allowMultiple
+                choices={Object.entries(VERDICT_LABELS).map(([value, label]) => ({ value, label }))}
+                selected={filters.verdicts}
+                onChange={(v) => update({ verdict: v })}
+              />
+            ),
+          },
+          {
+            key: "dates",
+            label: "Dates",
+            pinned: true,
+            filter: (
+              <BlockStack gap="200">
+                <ChoiceList
+                  title="Dates"
+                  titleHidden
+                  choices={Object.entries(RANGE_LABELS).map(([value, label]) => ({ value, label }))}
+                  selected={filters.range ? [filters.range] : []}
+                  onChange={([range]) =>
+                    update(
+                      range === "custom"
+                        ? { range, from: filters.from ?? now.slice(0, 10), to: filters.to ?? now.slice(0, 10) }
+                        : { range, from: undefined, to: undefined },
+                    )
+                  }
+                />
+                {filters.range === "custom" ? (
+                  <>
+                    <TextField
+                      label="From"
+                      type="date"
+                      autoComplete="off"
+                      value={filters.from ?? ""}
+                      onChange={(v) => update({ range: "custom", from: v || undefined })}
                     />
-                    {filters.range === "custom" ? (
-                      <>
-                        <TextField
-                          label="From"
-                          type="date"
-                          autoComplete="off"
-                          value={filters.from ?? ""}
-                          onChange={(v) => update({ range: "custom", from: v || undefined })}
-                        />
-                        <TextField
-                          label="To"
-                          type="date"
-                          autoComplete="off"
-                          value={filters.to ?? ""}
-                          onChange={(v) => update({ range: "custom", to: v || undefined })}
-                        />
-                      </>
-                    ) : null}
-                  </BlockStack>
-                ),
-              },
-              {
-                key: "class",
-                label: "Problem",
-                filter: (
-                  <ChoiceList
-                    title="Problem"
-                    titleHidden
-                    allowMultiple
-                    choices={Object.keys(CLASSES).map((value) => ({ value, label: CLASS_LABELS[value] }))}
-                    selected={filters.classes}
-                    onChange={(v) => update({ class: v })}
-                  />
-                ),
-              },
-              {
-                key: "gateway",
-                label: "Gateway failures",
-                filter: (
-                  <ChoiceList
-                    title="Gateway"
-                    titleHidden
-                    choices={[{ value: "failed", label: "Only refunds whose gateway transaction failed" }]}
-                    selected={filters.gatewayFailures ? ["failed"] : []}
-                    onChange={(v) => update({ gateway: v[0] })}
-                  />
-                ),
-              },
-              {
-                key: "origin",
-                label: "Origin",
-                filter: (
-                  <ChoiceList
-                    title="Origin"
-                    titleHidden
-                    allowMultiple
-                    choices={ORIGINS.map((value) => ({ value, label: ORIGIN_LABELS[value] }))}
-                    selected={filters.origins}
-                    onChange={(v) => update({ origin: v })}
-                  />
-                ),
-              },
-            ]}
-          />
-        </div>
-        <Box minWidth="180px" paddingBlockStart="100" paddingInlineStart={smDown ? "200" : "0"}>
-          <Select label="Sort" labelInline options={SORT_OPTIONS} value={filters.sort} onChange={(v) => update({ sort: v })} />
-        </Box>
-      </div>
-    </Box>
+                    <TextField
+                      label="To"
+                      type="date"
+                      autoComplete="off"
+                      value={filters.to ?? ""}
+                      onChange={(v) => update({ range: "custom", to: v || undefined })}
+                    />
+                  </>
+                ) : null}
+              </BlockStack>
+            ),
+          },
+          problemFilter(filters.classes, update),
+          {
+            key: "gateway",
+            label: "Gateway failures",
+            filter: (
+              <ChoiceList
+                title="Gateway"
+                titleHidden
+                choices={[{ value: "failed", label: "Only refunds whose gateway transaction failed" }]}
+                selected={filters.gatewayFailures ? ["failed"] : []}
+                onChange={(v) => update({ gateway: v[0] })}
+              />
+            ),
+          },
+          {
+            key: "origin",
+            label: "Origin",
+            filter: (
+              <ChoiceList
+                title="Origin"
+                titleHidden
+                allowMultiple
+                choices={ORIGINS.map((value) => ({ value, label: ORIGIN_LABELS[value] }))}
+                selected={filters.origins}
+                onChange={(v) => update({ origin: v })}
+              />
+            ),
+          },
+        ]}
+      />
+    </FilterBar>
   );
 }
