@@ -7,6 +7,7 @@ import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "./shopify.server";
 import { allowSimulatedAdminToFrame } from "./shopify/loopback.server";
 import { startInAppWorker } from "./worker/worker.server";
+import { RequestIdContext } from "./logging/request-id";
 import { randomUUID } from "node:crypto";
 import type { HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 
@@ -22,22 +23,27 @@ export default async function handleRequest(request: Request, responseStatusCode
   const callbackName = isbot(userAgent ?? "") ? "onAllReady" : "onShellReady";
 
   return new Promise((resolve, reject) => {
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
-      [callbackName]: () => {
-        const body = new PassThrough();
-        const stream = createReadableStreamFromReadable(body);
-        responseHeaders.set("Content-Type", "text/html");
-        resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
-        pipe(body);
+    const { pipe, abort } = renderToPipeableStream(
+      <RequestIdContext.Provider value={requestId(request)}>
+        <RemixServer context={remixContext} url={request.url} />
+      </RequestIdContext.Provider>,
+      {
+        [callbackName]: () => {
+          const body = new PassThrough();
+          const stream = createReadableStreamFromReadable(body);
+          responseHeaders.set("Content-Type", "text/html");
+          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+          pipe(body);
+        },
+        onShellError(error) {
+          reject(error);
+        },
+        onError(error) {
+          responseStatusCode = 500;
+          logger.error({ err: error, requestId: requestId(request), path: new URL(request.url).pathname }, "rendering failed");
+        },
       },
-      onShellError(error) {
-        reject(error);
-      },
-      onError(error) {
-        responseStatusCode = 500;
-        logger.error({ err: error, requestId: requestId(request), path: new URL(request.url).pathname }, "rendering failed");
-      },
-    });
+    );
     // Let React's rendering finish before Remix gives up on a deferred stream.
     setTimeout(abort, streamTimeout + 1000);
   });

@@ -1,5 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { ErrorReference } from "./logging/request-id";
 
 export const meta: MetaFunction = ({ error }) => [{ title: error ? "Something went wrong · Refund Verifier" : "Refund Verifier" }];
 
@@ -45,8 +46,9 @@ export function ErrorBoundary() {
         <p>
           {missing
             ? "Refund Verifier has no page at this address."
-            : "Refund Verifier could not show this page. Try again in a moment; if it keeps failing, contact support."}
+            : "Refund Verifier could not show this page. Try again in a moment; if it keeps failing, contact support with the reference below."}
         </p>
+        {missing ? null : <ErrorReference />}
         <p>
           <a href="/app" style={{ color: "#005bd3" }}>
             Back to the refunds

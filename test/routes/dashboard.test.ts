@@ -1,7 +1,9 @@
 import { toMinorUnits } from "../../app/money/currency";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installShop } from "../support/sessions";
-import { dataPath, embeddedFetch } from "../support/embedded";
+import { CHROME_UA, dataPath, embeddedFetch } from "../support/embedded";
+import { mintSessionToken } from "../../fake-shopify/session-token";
+import { TEST_APP } from "../support/credentials";
 import { refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 import { newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
 
@@ -114,6 +116,27 @@ describe("the dashboard's data", () => {
     expect(traced.headers.get("x-request-id")).toBe("edge-7f3a.42");
     const odd = await asShop(dataPath("/app", "routes/app._index"), { headers: { "X-Request-Id": "<script>" } });
     expect(odd.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("a page whose loader fails says a sentence and a reference that is the request's id, never the error", async () => {
+    const host = Buffer.from(`admin.shopify.com/store/${h.domain.split(".")[0]}`).toString("base64url");
+    const token = mintSessionToken({ shop: h.domain, apiKey: TEST_APP.apiKey, secret: TEST_APP.secret });
+    // The alerts page's loader reads this table: without it, the loader throws.
+    await h.db.$executeRawUnsafe('ALTER TABLE "AlertDelivery" RENAME TO "AlertDelivery_away"');
+    try {
+      const response = await fetch(`${h.app.url}/app/settings/alerts?embedded=1&shop=${h.domain}&host=${host}&id_token=${token}`, {
+        headers: { "User-Agent": CHROME_UA },
+      });
+      const html = await response.text();
+      expect(response.status).toBe(500);
+      const id = response.headers.get("x-request-id")!;
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(html).toContain("Refund Verifier could not show this page.");
+      expect(html).toContain(`Reference: <code data-request-id="${id}">${id}</code>`);
+      expect(html).not.toMatch(/AlertDelivery|does not exist|no such table/);
+    } finally {
+      await h.db.$executeRawUnsafe('ALTER TABLE "AlertDelivery_away" RENAME TO "AlertDelivery"');
+    }
   });
 
   it("never shows another shop's refunds", async () => {

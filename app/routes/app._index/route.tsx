@@ -12,6 +12,7 @@ import { Figures, OutsideContractBanner } from "./components/Figures";
 import { RefundFilters, appliedFiltersOf } from "./components/RefundFilters";
 import { RefundsTable } from "./components/RefundsTable";
 import { ResultsPagination } from "../../dashboard/list-controls";
+import { ErrorReference } from "../../logging/request-id";
 
 export const meta: MetaFunction = () => [{ title: "Refunds · Refund Verifier" }];
 
@@ -84,7 +85,8 @@ export function ErrorBoundary() {
     <Page title="Refunds" backAction={{ content: "Refunds", url: "/app" }}>
       <Banner tone="critical" title="The refunds could not be loaded">
         {/* A sentence, never the error's own message: the log has it, under the answer's X-Request-Id. */}
-        <p>Try again in a moment. If it keeps failing, contact support with the time it happened.</p>
+        <p>Try again in a moment. If it keeps failing, contact support with the reference below.</p>
+        <ErrorReference />
       </Banner>
     </Page>
   );
