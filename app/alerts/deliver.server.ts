@@ -117,13 +117,18 @@ export async function deliverDue(deps: DeliverDeps, limit = 50): Promise<{ deliv
     take: limit,
   });
   const result = { delivered: 0, failed: 0 };
+  const uninstalledShops = new Map<string, boolean>();
   for (const delivery of due) {
     const claimed = await db.alertDelivery.updateMany({
       where: { id: delivery.id, status: "pending" },
       data: { status: "sending", claimedBy: deps.workerId, claimedUntil: new Date(deps.now().getTime() + SEND_LEASE_MS), attempts: { increment: 1 } },
     });
     if (!claimed.count) continue;
-    const uninstalled = (await db.shopState.findUnique({ where: { shop: delivery.shop }, select: { uninstalledAt: true } }))?.uninstalledAt;
+    if (!uninstalledShops.has(delivery.shop)) {
+      const state = await db.shopState.findUnique({ where: { shop: delivery.shop }, select: { uninstalledAt: true } });
+      uninstalledShops.set(delivery.shop, Boolean(state?.uninstalledAt));
+    }
+    const uninstalled = uninstalledShops.get(delivery.shop);
     const outcome: SendOutcome & { free?: boolean } = uninstalled
       ? { kind: "failed", error: "Not sent: the app was uninstalled." }
       : await send(deps, delivery).catch((error: Error): SendOutcome => ({ kind: "retry", error: error.message }));

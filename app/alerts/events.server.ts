@@ -34,8 +34,9 @@ export { storeName as shopNameOf } from "./admin-links.server";
 function flowDelivery(contract: Contract, op: Operation, eventId: string, enabled: Set<string>, now: Date): Prisma.AlertDeliveryCreateInput | null {
   const trigger = flowTriggerFor(op.status);
   if (!trigger || !enabled.has(trigger.handle)) return null;
+  const judgedBy = contractOf(contract, op);
   const item = alertItem(contract, op);
-  const reasons = (JSON.parse(op.reasons) as string[]).map((id) => reasonInWords(contractOf(contract, op), op.status, id));
+  const reasons = (JSON.parse(op.reasons) as string[]).map((id) => reasonInWords(judgedBy, op.status, id));
   const payload = flowPayload({
     ...item.row,
     verdict: op.status,
@@ -88,10 +89,11 @@ export async function openAlertEvents(db: PrismaClient, contract: Contract, now:
       };
       shops.set(op.shop, shop);
     }
+    const eventId = randomUUID();
     const created = await createOnce(() =>
       db.alertEvent.create({
         data: {
-          id: randomUUID(),
+          id: eventId,
           shop: op.shop,
           operationId: op.id,
           verdict: op.status,
@@ -104,7 +106,9 @@ export async function openAlertEvents(db: PrismaClient, contract: Contract, now:
     if (created) opened++;
     // Made now, or by a pass that stopped before its Flow call: the call is keyed by the event, so
     // one already made (or a refund back at a verdict it was alerted for) adds nothing.
-    const event = await db.alertEvent.findUniqueOrThrow({ where: { operationId_verdict: { operationId: op.id, verdict: op.status } } });
+    const event = created
+      ? { id: eventId }
+      : await db.alertEvent.findUniqueOrThrow({ where: { operationId_verdict: { operationId: op.id, verdict: op.status } }, select: { id: true } });
     const flow = flowDelivery(contract, op, event.id, shop.enabled, now);
     if (flow) await createOnce(() => db.alertDelivery.create({ data: flow }));
     await db.operation.updateMany({ where: { id: op.id, status: op.status }, data: { alertedVerdict: op.status } });

@@ -18,8 +18,8 @@ export interface GroupingTiming {
 export const DEFAULT_GROUPING: GroupingTiming = { quietMs: 30_000, maxWaitMs: 120_000 };
 
 export function groupingFromEnv(env: Record<string, string | undefined> = process.env): GroupingTiming {
-  const ms = (value: string | undefined, fallback: number) =>
-    Number.isFinite(Number(value)) && Number(value) >= 0 && value !== "" && value !== undefined ? Number(value) : fallback;
+  // Unset, empty, negative or not a number: the default (NaN would silently stop instant alerts).
+  const ms = (value: string | undefined, fallback: number) => (value && Number(value) >= 0 ? Number(value) : fallback);
   return { quietMs: ms(env.ALERT_QUIET_MS, DEFAULT_GROUPING.quietMs), maxWaitMs: ms(env.ALERT_MAX_WAIT_MS, DEFAULT_GROUPING.maxWaitMs) };
 }
 

@@ -36,7 +36,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /** "2 duplicate refunds, 1 failed at the payment gateway": what a group holds, most frequent first. */
 function tally(rows: RefundRow[]): string {
   const counts = new Map<string, number>();
-  for (const row of rows) counts.set(whatHappened(row), (counts.get(whatHappened(row)) ?? 0) + 1);
+  for (const what of rows.map(whatHappened)) counts.set(what, (counts.get(what) ?? 0) + 1);
   return [...counts]
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .map(([what, n]) => `${n} × ${what.charAt(0).toLowerCase()}${what.slice(1)}`)

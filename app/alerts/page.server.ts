@@ -46,10 +46,10 @@ export async function alertsAction(db: PrismaClient, shop: string, form: FormDat
     const settings = await alertSettings(db, shop);
     if (!channelsOf(settings).length)
       return { ok: false, status: 422, fieldErrors: { form: "Add an email address or a Slack URL and save before sending a test." } };
-    const count = await queueTestAlert(db, shop, now, testAlert(shopNameOf(shop), settings.verdicts, { settings: adminAppUrl(shop, "/settings/alerts") }));
+    const channels = await queueTestAlert(db, shop, now, testAlert(shopNameOf(shop), settings.verdicts, { settings: adminAppUrl(shop, "/settings/alerts") }));
     return {
       ok: true,
-      message: `Test alert queued for ${count === 2 ? "email and Slack" : channelsOf(settings)[0] === "email" ? "email" : "Slack"}. It appears in the delivery log below.`,
+      message: `Test alert queued for ${channels.map((channel) => (channel === "email" ? "email" : "Slack")).join(" and ")}. It appears in the delivery log below.`,
     };
   }
   if (intent === "resend") {

@@ -92,14 +92,14 @@ export async function saveAlertSettings(db: PrismaClient, shop: string, input: A
 }
 
 /** "Send a test alert": one message per configured channel, through the same delivery log and sender as real alerts. */
-export async function queueTestAlert(db: PrismaClient, shop: string, now: Date, message: AlertMessage): Promise<number> {
+export async function queueTestAlert(db: PrismaClient, shop: string, now: Date, message: AlertMessage): Promise<Channel[]> {
   const settings = await alertSettings(db, shop);
   const id = randomUUID();
   const channels = channelsOf(settings);
   for (const channel of channels) {
     await db.alertDelivery.create({ data: messageDelivery(shop, settings, channel, message, { kind: "test", dedupeKey: `test:${id}:${channel}`, now }) });
   }
-  return channels.length;
+  return channels;
 }
 
 /** A person's "Send again" for a delivery that failed or whose fate is unknown: it is queued once more, as it was. */
