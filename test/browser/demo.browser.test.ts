@@ -32,8 +32,9 @@ beforeAll(async () => {
     log: "ignore",
   });
   const db = createPrismaClient(database.url);
-  for (let i = 0; i < 150 && (await db.operation.count({ where: { status: "PENDING", nextDueAt: { lte: new Date() } } })) > 0; i++)
-    await new Promise((r) => setTimeout(r, 200));
+  // Every history refund has a verdict once the contract's 20 s stale-read window has passed since its delivery;
+  // until then its operation is PENDING with a due time in the future, so wait for none left, not for none due.
+  for (let i = 0; i < 300 && (await db.operation.count({ where: { status: "PENDING" } })) > 0; i++) await new Promise((r) => setTimeout(r, 200));
   await db.$disconnect();
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, userAgent: CHROME_UA });
