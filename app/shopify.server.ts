@@ -1,6 +1,7 @@
 import "@shopify/shopify-app-remix/adapters/node";
 import { AppDistribution, shopifyApp, type ApiVersion } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+import { DEFAULT_BACKFILL_DAYS, requestBackfill } from "./backfill/request.server";
 import prisma from "./db.server";
 import { routeShopRequestsTo } from "./shopify/admin-api-origin.server";
 import { ADMIN_API_VERSION } from "./shopify/api-version";
@@ -27,6 +28,10 @@ const shopify = shopifyApp({
     // A reinstall after app/uninstalled: observing starts again for the shop.
     afterAuth: async ({ session }) => {
       await prisma.shopState.updateMany({ where: { shop: session.shop }, data: { uninstalledAt: null } });
+      // A new shop's history is verified once, on install; later backfills are asked for from the dashboard or the CLI.
+      if ((await prisma.backfill.count({ where: { shop: session.shop } })) === 0) {
+        await requestBackfill(prisma, session.shop, DEFAULT_BACKFILL_DAYS, "install", new Date());
+      }
     },
   },
   future: {

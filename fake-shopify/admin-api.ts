@@ -1,5 +1,6 @@
 import { execute, getOperationAST, Kind, parse, validate, type FragmentDefinitionNode, type GraphQLError, type GraphQLResolveInfo } from "graphql";
 import type { FakeFlow } from "./flow";
+import { FakeBulkOperations } from "./bulk";
 import { costCountingResolver, requestedCost } from "./cost";
 import { IdempotencyKeys, refundCreate, type RefundCreateHost, type RefundInput } from "./refund-create";
 import type { FakeRefund, FakeShop } from "./shop";
@@ -75,12 +76,17 @@ export class AdminApi implements RefundCreateHost {
   flow?: FakeFlow;
   /** Called for every refund refundCreate makes (the FakeShopify sends its refunds/create webhook). */
   onRefundCreated?: (refund: FakeRefund) => void;
+  /** The shop's bulk operations; their result URLs are the FakeShopify's, once it listens. */
+  readonly bulk: FakeBulkOperations;
+  /** Where a bulk result's JSONL is served (set by the FakeShopify that listens). */
+  bulkResultUrl: (token: string) => string | null = () => null;
 
   constructor(
     readonly shop: FakeShop,
     options: { maximumAvailable?: number; restoreRate?: number } = {},
   ) {
     this.views = new Views(shop);
+    this.bulk = new FakeBulkOperations(shop.now, (token) => this.bulkResultUrl(token));
     const maximumAvailable = options.maximumAvailable ?? 1000;
     this.bucket = { maximumAvailable, restoreRate: options.restoreRate ?? 100, currentlyAvailable: maximumAvailable, updatedAtMs: shop.now().getTime() };
   }
@@ -198,6 +204,7 @@ export class AdminApi implements RefundCreateHost {
       const order = this.shop.orders.get(parsed.id);
       return order ? this.views.order(order) : null;
     }
+    if (parsed.type === "BulkOperation") return this.bulk.find(id);
     if (parsed.type === "OrderTransaction") {
       const transaction = this.shop.transactions.get(parsed.id);
       return transaction ? this.views.transaction(transaction) : null;
@@ -246,6 +253,11 @@ export class AdminApi implements RefundCreateHost {
         if (!this.flow) throw new Error("Flow is not available");
         return { userErrors: this.flow.receive(shop.domain, args.handle, args.payload ?? (args.body ? JSON.parse(args.body) : undefined), shop.now()) };
       },
+      currentBulkOperation: () => this.bulk.current(),
+      bulkOperationRunQuery: (args: { query: string; groupObjects: boolean }) =>
+        this.bulk.run(adminSchema(), args.query, (document) =>
+          Promise.resolve(execute({ schema: adminSchema(), document, rootValue: this.root(), contextValue: { apiVersion: ADMIN_API_VERSION } })),
+        ),
       refundCreate: (args: { input: RefundInput }, context: RequestContext, info: GraphQLResolveInfo) =>
         refundCreate(this, args.input, context.apiVersion, info),
     };

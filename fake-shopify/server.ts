@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { getOperationAST, parse } from "graphql";
@@ -8,7 +8,7 @@ import { FakeShop } from "./shop";
 import { verifySessionToken } from "./session-token";
 import { toWebRequest } from "./node-request";
 import { ADMIN_API_VERSION, resolveApiVersion } from "./versions";
-import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "./webhooks";
+import { bulkFinishBody, newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "./webhooks";
 
 export type Fault = (
   | { kind: "throttled" }
@@ -62,6 +62,8 @@ export class FakeShopify {
   private readonly tokens = new Map<string, string>();
   private readonly faults: Fault[] = [];
   private server?: Server;
+  /** The fake's own origin once it listens: bulk results are served from it. */
+  private baseUrl?: string;
   now: () => Date = () => new Date();
   /** Where Shopify sends webhooks: set it and refunds made through refundCreate announce themselves. */
   webhookTarget?: { appUrl: string };
@@ -80,21 +82,20 @@ export class FakeShopify {
     const shop = new FakeShop(domain, currency, () => this.now());
     const api = new AdminApi(shop, this.bucket);
     api.flow = this.flow;
-    api.onRefundCreated = (refund) => {
-      if (!this.webhookTarget) return;
-      const delivery = newDelivery(
-        "refunds/create",
-        domain,
-        refundWebhookBody(shop, refund),
-        this.now(),
-        resolveApiVersion(this.webhookApiVersion) ?? ADMIN_API_VERSION,
-      );
-      const sent = sendDelivery(this.webhookTarget.appUrl, TOPIC_PATHS["refunds/create"], delivery, this.app.secret).catch(() => undefined);
-      this.inFlight.add(sent);
-      void sent.finally(() => this.inFlight.delete(sent));
-    };
+    api.onRefundCreated = (refund) => this.sendWebhook(domain, "refunds/create", refundWebhookBody(shop, refund));
+    api.bulkResultUrl = (token) => (this.baseUrl ? `${this.baseUrl}/bulk-results/${encodeURIComponent(domain)}/${token}.jsonl` : null);
+    api.bulk.onFinished = (operation) => this.sendWebhook(domain, "bulk_operations/finish", bulkFinishBody(operation));
     this.shops.set(domain, { shop, api });
     return shop;
+  }
+
+  /** Sends a webhook of the shop's subscriptions to the app, when it has a target. */
+  private sendWebhook(domain: string, topic: string, body: string): void {
+    if (!this.webhookTarget) return;
+    const delivery = newDelivery(topic, domain, body, this.now(), resolveApiVersion(this.webhookApiVersion) ?? ADMIN_API_VERSION);
+    const sent = sendDelivery(this.webhookTarget.appUrl, TOPIC_PATHS[topic], delivery, this.app.secret).catch(() => undefined);
+    this.inFlight.add(sent);
+    void sent.finally(() => this.inFlight.delete(sent));
   }
 
   /** A merchant of `domain` turns on (or off) a workflow that starts with the app's trigger; Flow tells the app. */
@@ -229,6 +230,7 @@ export class FakeShopify {
   /** Serves the fake over HTTP on loopback; `extra` answers first (the demo's simulated admin pages). */
   async listen(port = 0, extra?: (request: Request) => Promise<Response | undefined>): Promise<string> {
     this.server = createServer(async (req, res) => {
+      if (req.method === "GET" && req.url?.startsWith("/bulk-results/")) return this.serveBulkResult(req.url, res);
       const request = toWebRequest(req);
       const respond = async () => (await extra?.(request)) ?? this.handle(request);
       let response: Response;
@@ -243,7 +245,25 @@ export class FakeShopify {
       res.end(Buffer.from(await response.arrayBuffer()));
     });
     await new Promise<void>((resolve) => this.server!.listen(port, "127.0.0.1", resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.baseUrl;
+  }
+
+  /** A bulk result's JSONL, written line by line as a storage bucket streams it; 404 once expired. */
+  private serveBulkResult(url: string, res: ServerResponse): void {
+    const match = /^\/bulk-results\/([^/]+)\/([0-9a-f]+)\.jsonl$/.exec(url);
+    const lines = match ? this.shops.get(decodeURIComponent(match[1]))?.api.bulk.file(match[2]) : null;
+    if (!lines) {
+      res.writeHead(404, { "Content-Type": "application/xml" });
+      return void res.end("<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>");
+    }
+    res.writeHead(200, { "Content-Type": "application/jsonl" });
+    let i = 0;
+    const write = () => {
+      while (i < lines.length) if (!res.write(`${lines[i++]}\n`)) return void res.once("drain", write);
+      res.end();
+    };
+    write();
   }
 
   async close(): Promise<void> {

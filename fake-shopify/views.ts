@@ -116,6 +116,17 @@ export class Views {
     };
   };
 
+  refundAgreement = (r: FakeRefund): Record<string, unknown> => ({
+    __typename: "RefundAgreement",
+    id: gid("SalesAgreement", r.id),
+    happenedAt: dateTime(r.createdAt),
+    reason: "REFUND",
+    refund: () => this.refund(r),
+    app: null,
+    user: null,
+    sales: (args: PageArgs) => connection([], args, (x) => x),
+  });
+
   order = (o: FakeOrder): Record<string, unknown> => {
     const visibleRefunds = o.refundIds.map((id) => this.shop.refunds.get(id)!).filter((r) => this.shop.isVisible(r));
     const received = this.shop.captures(o).map((t) => t.amountMinor);
@@ -139,6 +150,8 @@ export class Views {
           .orderTransactions(o)
           .slice(0, first ?? undefined)
           .map(this.transaction),
+      // Shopify records a RefundAgreement for every refund; this fake's orders have no other agreements.
+      agreements: (args: PageArgs) => connection(visibleRefunds, args, this.refundAgreement),
       suggestedRefund: ({ suggestFullRefund }: { suggestFullRefund?: boolean }) => this.suggestedRefund(o, Boolean(suggestFullRefund)),
     };
   };

@@ -34,6 +34,18 @@ export function refundWebhookBody(shop: FakeShop, refund: FakeRefund): string {
   );
 }
 
+/** The body of bulk_operations/finish: the operation's id and how it ended, in lowercase as Shopify writes it. */
+export function bulkFinishBody(operation: { id: string; status: string; errorCode: string | null; createdAt: string; completedAt: string | null }): string {
+  return JSON.stringify({
+    admin_graphql_api_id: operation.id,
+    completed_at: operation.completedAt,
+    created_at: operation.createdAt,
+    error_code: operation.errorCode?.toLowerCase() ?? null,
+    status: operation.status.toLowerCase(),
+    type: "query",
+  });
+}
+
 export interface Delivery {
   topic: string;
   shop: string;
@@ -78,4 +90,5 @@ export const TOPIC_PATHS: Record<string, string> = {
   "customers/data_request": "/webhooks/customers/data_request",
   "customers/redact": "/webhooks/customers/redact",
   "shop/redact": "/webhooks/shop/redact",
+  "bulk_operations/finish": "/webhooks/bulk_operations/finish",
 };

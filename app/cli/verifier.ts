@@ -1,4 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
+import { runBackfillPass } from "../backfill/backfill.server";
+import { progressText, parsedSummary } from "../backfill/progress";
+import { DEFAULT_BACKFILL_DAYS, MAX_BACKFILL_DAYS, requestBackfill } from "../backfill/request.server";
+import { summarySentence } from "../backfill/summary.server";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { markDue } from "../verification/operations.server";
 import { requestSweep } from "../verification/reconcile.server";
 
@@ -6,6 +11,7 @@ export const USAGE = `usage: verifier <command> …   (reads DATABASE_URL, as th
   operations --shop <shop domain> [--json]   list the shop's operations
   reverify <operation id>                    schedule an immediate re-check of a pending operation
   sweep --shop <shop domain>                 ask for a reconciliation sweep of the shop now
+  backfill --shop <shop domain> [--days N]   verify the refunds of the shop's last N days (default 60), with a progress line
   compliance --shop <shop domain> [--json]   the compliance requests received (data requests and redactions)`;
 
 export class CliError extends Error {}
@@ -35,7 +41,50 @@ function table(rows: Record<string, unknown>[]): string {
   return `${[line(keys), ...rows.map((row) => line(keys.map((key) => cell(row[key]))))].join("\n")}\n`;
 }
 
-export async function runVerifierCli(db: PrismaClient, args: string[], now = new Date()): Promise<string> {
+export interface CliContext {
+  /** The Admin API with the shop's offline session (the backfill reads Shopify itself). */
+  gateway?: () => Promise<ShopifyGateway>;
+  /** Where the progress line goes (stderr; overwritten in place on a terminal). */
+  progress?: (line: string) => void;
+  /** How long to wait between passes while Shopify runs the bulk query. */
+  pollMs?: number;
+}
+
+function days(args: string[]): number {
+  const value = option(args, "--days");
+  if (value === undefined) return DEFAULT_BACKFILL_DAYS;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_BACKFILL_DAYS)
+    throw new CliError(`--days needs a whole number from 1 to ${MAX_BACKFILL_DAYS}\n${USAGE}`);
+  return Number(value);
+}
+
+/** Asks for the backfill, then runs it here (claimed like any worker's) to its end, the progress line following it. */
+async function backfill(db: PrismaClient, shop: string, args: string[], now: Date, context: CliContext): Promise<string> {
+  const request = await requestBackfill(db, shop, days(args), "cli", now);
+  const head = request.created
+    ? `backfill of ${shop}'s last ${request.backfill.days} days requested${request.notice ? ` (${request.notice})` : ""}\n`
+    : `a backfill of ${shop} is already running (asked for on ${request.backfill.createdAt.toISOString()}): following it\n`;
+  context.progress?.(head);
+  if (!context.gateway) return `${head}the worker runs it; the dashboard shows its progress\n`;
+  const gateway = await context.gateway();
+  const deps = { db, gateway, now: () => new Date(), workerId: `cli-${process.pid}`, log: () => {}, shop, pollMs: context.pollMs ?? 2_000 };
+  let shown = "";
+  const show = (line: string) => {
+    if (line !== shown) context.progress?.(`${line}\n`);
+    shown = line;
+  };
+  for (;;) {
+    await runBackfillPass({ ...deps, onProgress: (b) => show(progressText(b)) });
+    const current = await db.backfill.findUniqueOrThrow({ where: { id: request.backfill.id } });
+    show(progressText(current));
+    if (current.state === "failed") throw new CliError(`backfill of ${shop} failed: ${current.message}`);
+    const summary = parsedSummary(current);
+    if (current.state === "done" && summary) return `${summarySentence(summary)}\n`;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(deps.pollMs, Math.max((current.nextDueAt?.getTime() ?? 0) - Date.now(), 50))));
+  }
+}
+
+export async function runVerifierCli(db: PrismaClient, args: string[], now = new Date(), context: CliContext = {}): Promise<string> {
   const [command, ...rest] = args;
   switch (command) {
     case "operations": {
@@ -74,6 +123,8 @@ export async function runVerifierCli(db: PrismaClient, args: string[], now = new
       await requestSweep(db, shop);
       return `a reconciliation sweep of ${shop} is due now\n`;
     }
+    case "backfill":
+      return backfill(db, requiredShop(rest), rest, now, context);
     case "compliance": {
       const shop = requiredShop(rest);
       const requests = await db.complianceRequest.findMany({ where: { shop }, orderBy: { receivedAt: "asc" } });

@@ -22,6 +22,11 @@ export async function stopObservingShop(db: PrismaClient, shop: string, now: Dat
   // Nothing more is sent for a shop that removed the app; the log says why.
   await db.alertDelivery.updateMany({ where: { shop, status: "pending" }, data: { status: "failed", error: "Not sent: the app was uninstalled." } });
   await db.alertEvent.updateMany({ where: { shop, instantStatus: "pending" }, data: { instantStatus: "not_wanted" } });
+  await db.backfill.updateMany({
+    where: { shop, activeShop: shop },
+    data: { state: "failed", activeShop: null, nextDueAt: null, claimedBy: null, finishedAt: now, message: "Stopped: the app was uninstalled." },
+  });
+  await db.backfillLine.deleteMany({ where: { backfill: { shop } } });
 }
 
 /** shop/redact (48 hours after uninstall): everything the app holds for the shop. */
@@ -33,6 +38,8 @@ export async function redactShop(db: PrismaClient, shop: string): Promise<void> 
   await db.alertDelivery.deleteMany({ where: { shop } });
   await db.alertSettings.deleteMany({ where: { shop } });
   await db.flowTriggerUsage.deleteMany({ where: { shop } });
+  await db.backfillLine.deleteMany({ where: { backfill: { shop } } });
+  await db.backfill.deleteMany({ where: { shop } });
   await db.evaluation.deleteMany({ where: { operation: { shop } } });
   await db.observation.deleteMany({ where: { operation: { shop } } });
   await db.operation.deleteMany({ where: { shop } });

@@ -4,8 +4,9 @@ import type { LoadedContract } from "../contracts/load";
 import type { Evaluation } from "../contracts/evaluate";
 import { nextCheckAt } from "../contracts/timing";
 import { toMinorUnits } from "../money/currency";
+import { isUniqueViolation } from "../db/create-once";
 
-export type Origin = "webhook" | "reconciliation" | "app";
+export type Origin = "webhook" | "reconciliation" | "app" | "backfill";
 
 export interface NewOperation {
   shop: string;
@@ -21,39 +22,37 @@ export interface NewOperation {
   correlation?: "resource_id" | "fingerprint";
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string })?.code === "P2002";
+/** The row of a new operation; due at the contract's first check unless `nextDueAt` says otherwise (null: no poll, its opener decides it). */
+export function newOperationData(contract: LoadedContract, op: NewOperation, now: Date, nextDueAt?: Date | null) {
+  const firstCheck = nextCheckAt(contract.contract.timing, op.startedAt.getTime(), 0).atMs;
+  return {
+    shop: op.shop,
+    refundGid: op.refundGid,
+    orderGid: op.orderGid,
+    orderName: op.orderName ?? null,
+    origin: op.origin,
+    amount: op.amount,
+    currency: op.currency,
+    amountMinor: op.amount && op.currency ? (toMinorUnits(op.amount, op.currency) ?? null) : null,
+    startedAt: op.startedAt,
+    actionResult: op.actionResult === undefined ? null : JSON.stringify(op.actionResult),
+    correlation: op.correlation ?? "resource_id",
+    contractId: contract.contract.id,
+    contractVersion: contract.contract.version,
+    contractHash: contract.computedHash,
+    contractDeclaredHash: contract.declaredHash,
+    nextDueAt: nextDueAt === undefined ? new Date(Math.max(firstCheck, now.getTime())) : nextDueAt,
+  };
 }
 
 /**
  * Opens the operation for a refund unless one exists: a refund is verified once, whichever
- * channel (webhook, reconciliation, the app) saw it first. Returns whether it was created.
+ * channel (webhook, reconciliation, the app, the history backfill) saw it first. Returns whether it was created.
  */
 export async function openOperation(db: PrismaClient | Prisma.TransactionClient, contract: LoadedContract, op: NewOperation, now: Date): Promise<boolean> {
   // One statement on the hot path: the unique (shop, refundGid) index says whether it existed.
-  const firstCheck = nextCheckAt(contract.contract.timing, op.startedAt.getTime(), 0).atMs;
   try {
-    await db.operation.create({
-      data: {
-        shop: op.shop,
-        refundGid: op.refundGid,
-        orderGid: op.orderGid,
-        orderName: op.orderName ?? null,
-        origin: op.origin,
-        amount: op.amount,
-        currency: op.currency,
-        amountMinor: op.amount && op.currency ? (toMinorUnits(op.amount, op.currency) ?? null) : null,
-        startedAt: op.startedAt,
-        actionResult: op.actionResult === undefined ? null : JSON.stringify(op.actionResult),
-        correlation: op.correlation ?? "resource_id",
-        contractId: contract.contract.id,
-        contractVersion: contract.contract.version,
-        contractHash: contract.computedHash,
-        contractDeclaredHash: contract.declaredHash,
-        nextDueAt: new Date(Math.max(firstCheck, now.getTime())),
-      },
-      select: { id: true },
-    });
+    await db.operation.create({ data: newOperationData(contract, op, now), select: { id: true } });
     return true;
   } catch (error) {
     if (isUniqueViolation(error)) return false;

@@ -1,9 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
-import { sumDecimals } from "../money/decimal";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { SWEEP_REFUNDS_PER_ORDER } from "../shopify/admin/operations";
 import { loadOrderRefunds, loadSweepPage, type SweptOrder } from "../shopify/admin/refunds.server";
+import { claimedAmount } from "./claimed-amount";
 import { openOperation } from "./operations.server";
 
 /** Sweeps overlap by this much, so an order updated during the last sweep is not missed. */
@@ -27,17 +27,6 @@ interface SweptRefund {
   transactions: { nodes: { kind: string; amountSet: { presentmentMoney: { amount: string; currencyCode: string } } }[]; pageInfo: { hasNextPage: boolean } };
 }
 
-/**
- * $input for a refund seen only by the sweep: what its REFUND transactions add up to, in the
- * currency the customer paid in, as a webhook would state it; unknown when they were not all read.
- */
-function claimedAmount(refund: SweptRefund): { amount: string | null; currency: string | null } {
-  const money = refund.transactions.nodes.filter((t) => t.kind === "REFUND").map((t) => t.amountSet.presentmentMoney);
-  const currencies = new Set(money.map((m) => m.currencyCode));
-  if (refund.transactions.pageInfo.hasNextPage || currencies.size !== 1) return { amount: null, currency: money[0]?.currencyCode ?? null };
-  return { amount: sumDecimals(money.map((m) => m.amount)), currency: money[0].currencyCode };
-}
-
 async function openSwept(
   db: PrismaClient,
   contract: LoadedContract,
@@ -56,7 +45,7 @@ async function openSwept(
       orderName: order.name,
       origin: "reconciliation" as const,
       startedAt: new Date(refund.createdAt),
-      ...claimedAmount(refund),
+      ...claimedAmount(refund.transactions.nodes, !refund.transactions.pageInfo.hasNextPage),
     };
     if (await openOperation(db, contract, facts, now)) opened++;
   }

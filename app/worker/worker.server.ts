@@ -7,6 +7,7 @@ import { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { offlineGraphql } from "../shopify/admin/offline-client.server";
 import type { ShopGraphql } from "../shopify/admin/transport";
 import { runAlertPasses, type AlertPassResult } from "../alerts/passes.server";
+import { backfillPass } from "../backfill/passes.server";
 import { groupingFromEnv, type GroupingTiming } from "../alerts/grouping.server";
 import { followReadback, issuedRefundsPass } from "../refunds/passes.server";
 import { nextDueTime, processDue, type RuntimeDeps } from "../verification/runtime.server";
@@ -32,8 +33,10 @@ export interface WorkerOptions {
 export interface Worker {
   deps: RuntimeDeps;
   gateway: ShopifyGateway;
-  /** One round of every pass: due operations, issued refunds, sweeps, then alerts. */
-  runOnce(): Promise<{ decided: number; opened: number; alerts: AlertPassResult }>;
+  /** One round of every pass: due operations, issued refunds, sweeps, history backfills, then alerts. */
+  runOnce(): Promise<{ decided: number; opened: number; backfills: number; alerts: AlertPassResult }>;
+  /** The history backfill pass alone (its own loop: reading a large history never delays a verdict). */
+  runBackfills(): Promise<number>;
   /** The alert passes alone (the loop runs them beside verification, so a slow mail server never delays a verdict). */
   runAlerts(): Promise<AlertPassResult>;
   start(): void;
@@ -49,7 +52,7 @@ function sleep(ms: number, keepProcessAlive: boolean) {
 
 /**
  * The composition root of background work: each capability registers its pass (verification's
- * read-back and sweep, refunds' settling, alerts) and this module runs them, in two loops, so
+ * read-back and sweep, refunds' settling, history backfills, alerts) and this module runs them, in three loops, so
  * that no capability imports another's.
  */
 export function createWorker(options: WorkerOptions = {}): Worker {
@@ -71,6 +74,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   };
   const followIssuedRefunds = issuedRefundsPass({ db: database, contract: REFUND_CREATED, gateway, now });
   const sweep = sweepPass({ db: database, contract: REFUND_CREATED, gateway, now, log, sweepIntervalMs: options.sweepIntervalMs });
+  const runBackfills = backfillPass({ db: database, gateway, now, workerId, log, leaseMs: 60_000 });
   const alertGrouping = options.alertGrouping ?? groupingFromEnv();
   const runAlerts = () => runAlertPasses({ db: database, gateway, now, workerId, contract: REFUND_CREATED.contract, grouping: alertGrouping, log });
   const idleMs = options.idleMs ?? 1_000;
@@ -107,13 +111,19 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     gateway,
     async runOnce() {
       const verified = await verifyOnce();
-      return { ...verified, alerts: await runAlerts() };
+      const backfills = await runBackfills();
+      return { ...verified, backfills, alerts: await runAlerts() };
     },
     runAlerts,
+    runBackfills,
     start() {
       if (running) return;
       running = true;
-      loops = Promise.all([loop("worker", verifyOnce, untilNextDue), loop("alert", runAlerts, async () => idleMs)]);
+      loops = Promise.all([
+        loop("worker", verifyOnce, untilNextDue),
+        loop("alert", runAlerts, async () => idleMs),
+        loop("backfill", runBackfills, async () => idleMs),
+      ]);
     },
     async stop() {
       running = false;

@@ -144,6 +144,54 @@ export const FLOW_TRIGGER_RECEIVE_MUTATION = `#graphql
   }
 `;
 
+/** Starts a bulk query (the history backfill's read of the shop's orders); JSONL written ungrouped, as Shopify recommends. */
+export const BULK_QUERY_RUN_MUTATION = `#graphql
+  mutation BulkQueryRun($query: String!) {
+    bulkOperationRunQuery(query: $query, groupObjects: false) {
+      bulkOperation { id status }
+      userErrors { field message code }
+    }
+  }
+`;
+
+/** Where a bulk operation stands, and its result's URL once it has one. */
+export const BULK_OPERATION_STATE_QUERY = `#graphql
+  query BulkOperationState($id: ID!) {
+    node(id: $id) {
+      ... on BulkOperation { id status errorCode objectCount rootObjectCount url partialDataUrl createdAt completedAt }
+    }
+  }
+`;
+
+/**
+ * The bulk query of the history backfill (the text `bulkOperationRunQuery` runs, not a document
+ * the app sends itself). Refunds are reached through the orders' refund agreements: `Order.refunds`
+ * is a plain list, and Shopify refuses "a connection field within a list field", so a refund's
+ * `transactions` could not be read beneath it. An agreement is a connection node, its refund an
+ * object, and the refund's transactions a connection two levels down: within the bulk limits.
+ */
+export function historyBulkQuery(since: Date): string {
+  return `{
+  orders(query: "updated_at:>='${since.toISOString()}'", sortKey: UPDATED_AT) {
+    edges { node {
+      id
+      agreements { edges { node {
+        id
+        ... on RefundAgreement {
+          refund {
+            id
+            createdAt
+            order { id name }
+            totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
+            transactions { edges { node { id kind status gateway errorCode processedAt amountSet { presentmentMoney { amount currencyCode } } } } }
+          }
+        }
+      } } }
+    } }
+  }
+}`;
+}
+
 /**
  * Requested costs by Shopify's published rules (objects 1, connections 2 + first × nodes, lists
  * with `first` first × element, `nodes(ids:)` per id, mutations 10 + selection). A test computes
@@ -161,4 +209,7 @@ export const QUERY_COSTS = {
   shopProfile: 1,
   /** 10 for a mutation, 1 for its userErrors. */
   flowTriggerReceive: 11,
+  /** 10 for a mutation, 1 each for the operation and its userErrors. */
+  bulkQueryRun: 12,
+  bulkOperationState: 1,
 } as const;

@@ -39,6 +39,8 @@ describe(`Shopify's published Admin API schema ${ADMIN_API_VERSION}`, () => {
   it("validates every GraphQL document in app/ and extensions/, and they all live in the Shopify gateway", () => {
     const found = documents();
     expect(found.map((d) => /(query|mutation) (\w+)/.exec(d.text)?.[2]).sort()).toEqual([
+      "BulkOperationState",
+      "BulkQueryRun",
       "FlowTriggerReceive",
       "OrderForRefund",
       "OrderRefunds",

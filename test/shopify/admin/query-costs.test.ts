@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  BULK_OPERATION_STATE_QUERY,
+  BULK_QUERY_RUN_MUTATION,
   FLOW_TRIGGER_RECEIVE_MUTATION,
   ORDER_FOR_REFUND_QUERY,
   ORDER_REFUNDS_QUERY,
@@ -23,6 +25,8 @@ describe("the gateway's query costs are Shopify's, as the fake computes them fro
     ["refundSweep", REFUND_SWEEP_QUERY, { query: "updated_at:>='2026-11-30T00:00:00Z'" }],
     ["shopProfile", SHOP_PROFILE_QUERY, {}],
     ["flowTriggerReceive", FLOW_TRIGGER_RECEIVE_MUTATION, { handle: "refund-contradicted", payload: {} }],
+    ["bulkQueryRun", BULK_QUERY_RUN_MUTATION, { query: "{ orders { edges { node { id } } } }" }],
+    ["bulkOperationState", BULK_OPERATION_STATE_QUERY, { id: "gid://shopify/BulkOperation/1" }],
   ] as const)("%s", (name, query, variables) => {
     expect(QUERY_COSTS[name]).toBe(requestedQueryCost(query, variables));
   });

@@ -91,6 +91,20 @@ export type FlowTriggerReceiveMutationVariables = AdminTypes.Exact<{
 
 export type FlowTriggerReceiveMutation = { flowTriggerReceive?: AdminTypes.Maybe<{ userErrors: Array<Pick<AdminTypes.UserError, 'field' | 'message'>> }> };
 
+export type BulkQueryRunMutationVariables = AdminTypes.Exact<{
+  query: AdminTypes.Scalars['String']['input'];
+}>;
+
+
+export type BulkQueryRunMutation = { bulkOperationRunQuery?: AdminTypes.Maybe<{ bulkOperation?: AdminTypes.Maybe<Pick<AdminTypes.BulkOperation, 'id' | 'status'>>, userErrors: Array<Pick<AdminTypes.BulkOperationUserError, 'field' | 'message' | 'code'>> }> };
+
+export type BulkOperationStateQueryVariables = AdminTypes.Exact<{
+  id: AdminTypes.Scalars['ID']['input'];
+}>;
+
+
+export type BulkOperationStateQuery = { node?: AdminTypes.Maybe<Pick<AdminTypes.BulkOperation, 'id' | 'status' | 'errorCode' | 'objectCount' | 'rootObjectCount' | 'url' | 'partialDataUrl' | 'createdAt' | 'completedAt'>> };
+
 interface GeneratedQueryTypes {
   "#graphql\n  query RefundReadback($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Refund {\n        id\n        createdAt\n        order { id name }\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundReadbackQuery, variables: RefundReadbackQueryVariables},
   "#graphql\n  query RefundTransactions($id: ID!, $after: String) {\n    node(id: $id) {\n      ... on Refund {\n        transactions(first: 50, after: $after) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundTransactionsQuery, variables: RefundTransactionsQueryVariables},
@@ -98,11 +112,13 @@ interface GeneratedQueryTypes {
   "#graphql\n  query OrderRefunds($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      refunds {\n        id\n        createdAt\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) {\n          nodes { kind status amountSet { presentmentMoney { amount currencyCode } } }\n          pageInfo { hasNextPage }\n        }\n      }\n    }\n  }\n": {return: OrderRefundsQuery, variables: OrderRefundsQueryVariables},
   "#graphql\n  query RefundSweep($query: String!, $after: String) {\n    orders(first: 10, after: $after, query: $query, sortKey: UPDATED_AT) {\n      nodes {\n        id\n        name\n        updatedAt\n        refunds(first: 5) {\n          id\n          createdAt\n          transactions(first: 5) {\n            nodes { kind status amountSet { presentmentMoney { amount currencyCode } } }\n            pageInfo { hasNextPage }\n          }\n        }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": {return: RefundSweepQuery, variables: RefundSweepQueryVariables},
   "#graphql\n  query ShopProfile {\n    shop { name ianaTimezone currencyCode }\n  }\n": {return: ShopProfileQuery, variables: ShopProfileQueryVariables},
+  "#graphql\n  query BulkOperationState($id: ID!) {\n    node(id: $id) {\n      ... on BulkOperation { id status errorCode objectCount rootObjectCount url partialDataUrl createdAt completedAt }\n    }\n  }\n": {return: BulkOperationStateQuery, variables: BulkOperationStateQueryVariables},
 }
 
 interface GeneratedMutationTypes {
   "#graphql\n  mutation RefundCreate($input: RefundInput!, $idempotencyKey: String!) {\n    refundCreate(input: $input) @idempotent(key: $idempotencyKey) {\n      refund {\n        id\n        createdAt\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) { nodes { id kind status gateway } }\n      }\n      userErrors { field message }\n    }\n  }\n": {return: RefundCreateMutation, variables: RefundCreateMutationVariables},
   "#graphql\n  mutation FlowTriggerReceive($handle: String!, $payload: JSON!) {\n    flowTriggerReceive(handle: $handle, payload: $payload) {\n      userErrors {\n        field\n        message\n      }\n    }\n  }\n": {return: FlowTriggerReceiveMutation, variables: FlowTriggerReceiveMutationVariables},
+  "#graphql\n  mutation BulkQueryRun($query: String!) {\n    bulkOperationRunQuery(query: $query, groupObjects: false) {\n      bulkOperation { id status }\n      userErrors { field message code }\n    }\n  }\n": {return: BulkQueryRunMutation, variables: BulkQueryRunMutationVariables},
 }
 declare module '@shopify/admin-api-client' {
   type InputMaybe<T> = AdminTypes.InputMaybe<T>;

@@ -1,0 +1,336 @@
+import type { Backfill, BackfillLine, Operation, Prisma, PrismaClient } from "@prisma/client";
+import { evaluate } from "../contracts/evaluate";
+import { REFUND_HISTORY } from "../contracts/registry.server";
+import { isUniqueViolation } from "../db/create-once";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { BulkDownloadError, bulkOperationState, bulkResultLines, startBulkQuery } from "../shopify/admin/bulk.server";
+import { historyBulkQuery } from "../shopify/admin/operations";
+import { buildBindings } from "../verification/bindings";
+import { newOperationData, recordEvaluation } from "../verification/operations.server";
+import { bulkReadback, historyClaim, readHistoryLine, sameAmountNearby, type HistoryRefund, type HistoryTransaction } from "./history";
+import { summarize } from "./summary.server";
+
+export interface BackfillDeps {
+  db: PrismaClient;
+  gateway: ShopifyGateway;
+  now: () => Date;
+  workerId: string;
+  log: (message: string, fields?: Record<string, unknown>) => void;
+  /** How often a running bulk operation is asked how it stands (bulk_operations/finish usually comes first). */
+  pollMs?: number;
+  leaseMs?: number;
+  /** JSONL lines staged per statement. */
+  chunkLines?: number;
+  /** Refunds verified per page (then the progress is stored). */
+  pageRefunds?: number;
+  /** Only this shop's backfills (the CLI runs one shop's). */
+  shop?: string;
+  /** Called after each chunk staged and each page verified (the CLI's progress line). */
+  onProgress?: (backfill: Backfill) => void;
+}
+
+export const ACTIVE_STATES = ["queued", "reading", "verifying"] as const;
+/** A result URL that expired (or a bulk operation Shopify no longer knows) is read again this many times in all. */
+const MAX_BULK_RUNS = 2;
+
+class LostClaim extends Error {}
+
+/** A backfill this worker holds: every write checks and bumps the revision it read, and renews the lease. */
+class Claim {
+  constructor(
+    private readonly deps: BackfillDeps,
+    public backfill: Backfill,
+  ) {}
+
+  async save(data: Partial<Backfill>): Promise<void> {
+    const { db, now } = this.deps;
+    const claimedUntil = new Date(now().getTime() + (this.deps.leaseMs ?? 60_000));
+    const revision = this.backfill.revision + 1;
+    const { count } = await db.backfill.updateMany({
+      where: { id: this.backfill.id, revision: this.backfill.revision },
+      data: { claimedUntil, ...data, revision },
+    });
+    if (count !== 1) throw new LostClaim(`backfill ${this.backfill.id} changed while this worker held it`);
+    this.backfill = { ...this.backfill, claimedUntil, ...data, revision };
+    this.deps.onProgress?.(this.backfill);
+  }
+
+  release(data: Partial<Backfill>, dueAt: Date | null): Promise<void> {
+    return this.save({ ...data, claimedBy: null, claimedUntil: null, nextDueAt: dueAt });
+  }
+
+  fail(message: string): Promise<void> {
+    return this.release({ state: "failed", activeShop: null, finishedAt: this.deps.now(), message }, null);
+  }
+}
+
+const later = (deps: BackfillDeps, ms: number) => new Date(deps.now().getTime() + ms);
+
+async function startReading(deps: BackfillDeps, claim: Claim): Promise<void> {
+  const { backfill } = claim;
+  const started = await startBulkQuery(deps.gateway, backfill.shop, historyBulkQuery(backfill.since));
+  if (started.ok) {
+    return claim.release({ state: "reading", bulkOperationGid: started.id, bulkRuns: backfill.bulkRuns + 1, objectCount: 0, message: null }, later(deps, 0));
+  }
+  if (started.refused) {
+    if (!started.busy) return claim.fail(`Shopify refused the history query: ${started.message}`);
+    return claim.release({ message: "Shopify is running other bulk queries for this shop; the backfill starts when one ends." }, later(deps, 60_000));
+  }
+  return claim.release({ message: `Waiting for Shopify: ${started.message}` }, later(deps, Math.max(started.retryAfterMs, 30_000)));
+}
+
+/** The result is gone (expired, or Shopify no longer knows the operation): read the history again, once. */
+async function readAgain(deps: BackfillDeps, claim: Claim, reason: string): Promise<void> {
+  if (claim.backfill.bulkRuns >= MAX_BULK_RUNS) return claim.fail(`${reason}, again. Nothing more was read; ask for the backfill again.`);
+  await deps.db.backfillLine.deleteMany({ where: { backfillId: claim.backfill.id } });
+  return claim.release({ state: "queued", bulkOperationGid: null, linesRead: 0, badLines: 0, message: `${reason}; reading the history again.` }, deps.now());
+}
+
+function stagedRow(backfillId: string, line: number, text: string): { row?: Prisma.BackfillLineCreateManyInput; bad: boolean } {
+  const read = readHistoryLine(text);
+  if (read.kind === "bad") return { bad: true };
+  if (read.kind === "other") return { bad: false };
+  if (read.kind === "transaction") {
+    return { bad: false, row: { backfillId, line, kind: "transaction", agreementGid: read.agreementGid, data: JSON.stringify(read.transaction) } };
+  }
+  const { refund } = read;
+  return {
+    bad: false,
+    row: {
+      backfillId,
+      line,
+      kind: "refund",
+      agreementGid: read.agreementGid,
+      orderGid: read.orderGid,
+      refundGid: refund.id,
+      createdAt: new Date(refund.createdAt),
+      data: JSON.stringify(refund),
+    },
+  };
+}
+
+/**
+ * Streams the result into BackfillLine, a chunk per statement, and stores after each chunk how
+ * far it got: a restart (or another worker after the lease) reads on from there. Lines past that
+ * point from a chunk whose progress was not stored are removed first, so no line is staged twice.
+ */
+async function stage(deps: BackfillDeps, claim: Claim, url: string): Promise<void> {
+  const { db } = deps;
+  const chunkLines = deps.chunkLines ?? 1000;
+  const id = claim.backfill.id;
+  await db.backfillLine.deleteMany({ where: { backfillId: id, line: { gte: claim.backfill.linesRead } } });
+  let rows: Prisma.BackfillLineCreateManyInput[] = [];
+  let bad = 0;
+  let lastLine = claim.backfill.linesRead - 1;
+  const flush = async () => {
+    if (rows.length) await db.backfillLine.createMany({ data: rows });
+    await claim.save({ linesRead: lastLine + 1, badLines: claim.backfill.badLines + bad });
+    rows = [];
+    bad = 0;
+  };
+  for await (const { line, text } of bulkResultLines(url, claim.backfill.linesRead)) {
+    const staged = stagedRow(id, line, text);
+    if (staged.row) rows.push(staged.row);
+    if (staged.bad) bad++;
+    lastLine = line;
+    if (line - claim.backfill.linesRead >= chunkLines - 1) await flush();
+  }
+  await flush();
+}
+
+async function read(deps: BackfillDeps, claim: Claim): Promise<void> {
+  const { backfill } = claim;
+  const answer = await bulkOperationState(deps.gateway, backfill.shop, backfill.bulkOperationGid!);
+  if (!answer.ok) return claim.release({ message: `Waiting for Shopify: ${answer.message}` }, later(deps, Math.max(answer.retryAfterMs, 10_000)));
+  const state = answer.state;
+  if (!state) return readAgain(deps, claim, "Shopify no longer knows the bulk read of the history");
+  switch (state.status) {
+    case "CREATED":
+    case "RUNNING":
+    case "CANCELING":
+      return claim.release({ objectCount: state.objectCount, message: null }, later(deps, deps.pollMs ?? 10_000));
+    case "FAILED":
+      return claim.fail(
+        `Shopify's bulk read of the history failed (${state.errorCode ?? "no error code"}). Nothing was verified from it; ask for the backfill again.`,
+      );
+    case "CANCELED":
+      return claim.fail("The bulk read of the history was canceled in Shopify. Nothing was verified from it.");
+    case "EXPIRED":
+      return readAgain(deps, claim, "Shopify's result of the history read had expired");
+    case "COMPLETED":
+      break;
+    default:
+      return claim.release({ message: `Shopify says the bulk read is ${state.status}` }, later(deps, deps.pollMs ?? 10_000));
+  }
+  if (!state.url) {
+    // A completed query that matched nothing has no file.
+    await claim.save({ objectCount: state.objectCount, readAt: state.completedAt ? new Date(state.completedAt) : deps.now() });
+  } else {
+    try {
+      await claim.save({ objectCount: state.objectCount, readAt: state.completedAt ? new Date(state.completedAt) : deps.now() });
+      await stage(deps, claim, state.url);
+    } catch (error) {
+      if (!(error instanceof BulkDownloadError)) throw error;
+      if (error.status === 404 || error.status === 403)
+        return readAgain(deps, claim, "Shopify's result of the history read had expired (its URL answered 404)");
+      return claim.release({ message: `Reading Shopify's result: ${error.message}` }, later(deps, 30_000));
+    }
+  }
+  const inWindow = await deps.db.backfillLine.count({
+    where: { backfillId: backfill.id, kind: "refund", createdAt: { gte: backfill.since, lt: backfill.until } },
+  });
+  await claim.save({ state: "verifying", refundsFound: inWindow, message: null });
+  return verify(deps, claim);
+}
+
+/** Opens the history operation of a refund, or finds it still undecided after a restart; null when another channel already has it. */
+async function historyOperation(deps: BackfillDeps, facts: Parameters<typeof newOperationData>[1]): Promise<Operation | null> {
+  try {
+    return await deps.db.operation.create({ data: newOperationData(REFUND_HISTORY, facts, deps.now(), null) });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+  const existing = await deps.db.operation.findUnique({ where: { shop_refundGid: { shop: facts.shop, refundGid: facts.refundGid } } });
+  const ours = existing && existing.origin === "backfill" && existing.status === "PENDING" && existing.contractId === REFUND_HISTORY.contract.id;
+  return ours ? existing : null;
+}
+
+async function decide(
+  deps: BackfillDeps,
+  backfill: Backfill,
+  row: BackfillLine,
+  refund: HistoryRefund,
+  transactions: HistoryTransaction[],
+  orderRefunds: HistoryRefund[],
+) {
+  const claim = historyClaim(row.orderGid!, transactions);
+  const op = await historyOperation(deps, {
+    shop: backfill.shop,
+    refundGid: refund.id,
+    orderGid: claim.orderGid,
+    orderName: refund.order.name,
+    origin: "backfill",
+    amount: claim.amount,
+    currency: claim.currency,
+    startedAt: new Date(refund.createdAt),
+  });
+  if (!op) return;
+  const readAt = backfill.readAt ?? deps.now();
+  const observed = { refund_bulk_read: bulkReadback(refund, transactions), order_refunds_in_bulk_read: sameAmountNearby(refund, orderRefunds) };
+  const now = deps.now();
+  const result = evaluate(REFUND_HISTORY, buildBindings(REFUND_HISTORY, { ...op, actionResult: null }, observed, now));
+  await recordEvaluation(
+    deps.db,
+    REFUND_HISTORY,
+    op,
+    [
+      { channel: "refund_bulk_read", observedAt: readAt, ok: true, data: observed.refund_bulk_read },
+      { channel: "order_refunds_in_bulk_read", observedAt: readAt, ok: true, data: observed.order_refunds_in_bulk_read },
+    ],
+    result,
+    now,
+    { kind: "counted", retryAfterMs: 0, orderName: refund.order.name, shopMoney: refund.totalRefundedSet.shopMoney },
+  );
+}
+
+/** The staged refunds of the next orders after `cursor`, every refund of the last order included. */
+async function nextPage(db: PrismaClient, backfillId: string, cursor: string | null, size: number): Promise<BackfillLine[]> {
+  const page = await db.backfillLine.findMany({
+    where: { backfillId, kind: "refund", ...(cursor ? { orderGid: { gt: cursor } } : {}) },
+    orderBy: [{ orderGid: "asc" }, { line: "asc" }],
+    take: size,
+  });
+  if (page.length < size) return page;
+  const last = page[page.length - 1];
+  const rest = await db.backfillLine.findMany({
+    where: { backfillId, kind: "refund", orderGid: last.orderGid, line: { gt: last.line } },
+    orderBy: { line: "asc" },
+  });
+  return [...page, ...rest];
+}
+
+/**
+ * Verifies the staged history order by order (an order's refunds together: a duplicate is two
+ * refunds of one order), storing after each page the last order done. A refund that already has
+ * an operation (a webhook, the sweep, the app, or this backfill before a restart) is not opened again.
+ */
+async function verify(deps: BackfillDeps, claim: Claim): Promise<void> {
+  const { db } = deps;
+  for (;;) {
+    const backfill = claim.backfill;
+    if (backfill.summary) break;
+    const page = await nextPage(db, backfill.id, backfill.verifyCursor, deps.pageRefunds ?? 500);
+    if (!page.length) break;
+    const agreements = page.map((row) => row.agreementGid);
+    const transactionRows = await db.backfillLine.findMany({ where: { backfillId: backfill.id, kind: "transaction", agreementGid: { in: agreements } } });
+    const transactions = new Map<string, HistoryTransaction[]>();
+    for (const row of transactionRows) transactions.set(row.agreementGid, [...(transactions.get(row.agreementGid) ?? []), JSON.parse(row.data)]);
+    const refunds = page.map((row) => ({ row, refund: JSON.parse(row.data) as HistoryRefund }));
+    const byOrder = new Map<string, HistoryRefund[]>();
+    for (const { row, refund } of refunds) byOrder.set(row.orderGid!, [...(byOrder.get(row.orderGid!) ?? []), refund]);
+    let verified = 0;
+    const seen = new Set<string>();
+    for (const { row, refund } of refunds) {
+      const at = row.createdAt!.getTime();
+      if (at < backfill.since.getTime() || at >= backfill.until.getTime() || seen.has(refund.id)) continue;
+      seen.add(refund.id);
+      await decide(deps, backfill, row, refund, transactions.get(row.agreementGid) ?? [], byOrder.get(row.orderGid!)!);
+      verified++;
+    }
+    await claim.save({ verifyCursor: page[page.length - 1].orderGid, refundsVerified: backfill.refundsVerified + verified });
+  }
+  if (!claim.backfill.summary) await claim.save({ summary: JSON.stringify(await summarize(db, claim.backfill)) });
+  await db.backfillLine.deleteMany({ where: { backfillId: claim.backfill.id } });
+  await claim.release({ state: "done", activeShop: null, finishedAt: deps.now(), message: null }, null);
+  deps.log("history backfill done", { shop: claim.backfill.shop, backfill: claim.backfill.id, refunds: claim.backfill.refundsFound });
+}
+
+async function advance(deps: BackfillDeps, claim: Claim): Promise<void> {
+  const shopState = await deps.db.shopState.findUnique({ where: { shop: claim.backfill.shop }, select: { uninstalledAt: true } });
+  if (shopState?.uninstalledAt) return claim.fail("Stopped: the app was uninstalled.");
+  if (claim.backfill.state === "queued") return startReading(deps, claim);
+  if (claim.backfill.state === "reading") return read(deps, claim);
+  return verify(deps, claim);
+}
+
+/** The worker's backfill pass: every due backfill moves on as far as it can (reading a whole result, verifying every page). */
+export async function runBackfillPass(deps: BackfillDeps): Promise<number> {
+  const now = deps.now();
+  const due = await deps.db.backfill.findMany({
+    where: {
+      ...(deps.shop ? { shop: deps.shop } : {}),
+      state: { in: [...ACTIVE_STATES] },
+      nextDueAt: { lte: now },
+      OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }],
+    },
+    orderBy: { nextDueAt: "asc" },
+    take: 10,
+  });
+  let advanced = 0;
+  for (const candidate of due) {
+    const claimedUntil = new Date(now.getTime() + (deps.leaseMs ?? 60_000));
+    const { count } = await deps.db.backfill.updateMany({
+      where: { id: candidate.id, revision: candidate.revision },
+      data: { claimedBy: deps.workerId, claimedUntil, revision: candidate.revision + 1 },
+    });
+    if (count !== 1) continue;
+    const claim = new Claim(deps, { ...candidate, claimedBy: deps.workerId, claimedUntil, revision: candidate.revision + 1 });
+    try {
+      await advance(deps, claim);
+      advanced++;
+    } catch (error) {
+      if (!(error instanceof LostClaim)) throw error;
+      deps.log("backfill taken over by another worker", { backfill: candidate.id });
+    }
+  }
+  return advanced;
+}
+
+/** bulk_operations/finish: the backfill reading that operation is due now (unless a worker holds it already). */
+export async function bulkOperationFinished(db: PrismaClient, shop: string, bulkOperationGid: string, now: Date): Promise<number> {
+  const { count } = await db.backfill.updateMany({
+    where: { shop, bulkOperationGid, state: "reading", OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }] },
+    data: { nextDueAt: now },
+  });
+  return count;
+}

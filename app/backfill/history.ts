@@ -1,0 +1,96 @@
+import { toMinorUnits } from "../money/currency";
+import { claimedAmount } from "../verification/claimed-amount";
+
+/** Two refunds of one amount on one order this close together are one refund made twice (the contract's order_refunds_in_bulk_read). */
+export const HISTORY_DUPLICATE_WINDOW_MS = 10 * 60_000;
+
+export interface HistoryMoney {
+  amount: string;
+  currencyCode: string;
+}
+
+/** A refund as the bulk query wrote it inside its RefundAgreement's line. */
+export interface HistoryRefund {
+  id: string;
+  createdAt: string;
+  order: { id: string; name: string };
+  totalRefundedSet: { shopMoney: HistoryMoney; presentmentMoney: HistoryMoney };
+}
+
+export interface HistoryTransaction {
+  id: string;
+  kind: string;
+  status: string;
+  gateway: string | null;
+  errorCode: string | null;
+  processedAt: string | null;
+  amountSet: { presentmentMoney: HistoryMoney };
+}
+
+/** What a line of the bulk result holds, once read. */
+export type HistoryLine =
+  | { kind: "refund"; agreementGid: string; orderGid: string; refund: HistoryRefund }
+  | { kind: "transaction"; agreementGid: string; transaction: HistoryTransaction }
+  /** An order line, or an agreement that is not a refund's: nothing to stage. */
+  | { kind: "other" }
+  | { kind: "bad"; error: string };
+
+const isObject = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === "object" && !Array.isArray(value);
+
+function isHistoryRefund(value: unknown): value is HistoryRefund {
+  if (!isObject(value) || typeof value.id !== "string" || typeof value.createdAt !== "string" || Number.isNaN(Date.parse(value.createdAt))) return false;
+  const money = isObject(value.totalRefundedSet) ? value.totalRefundedSet.presentmentMoney : undefined;
+  return isObject(value.order) && typeof value.order.id === "string" && isObject(money) && typeof money.amount === "string";
+}
+
+/**
+ * Reads one JSONL line of the history's bulk result. Lines are joined by `__parentId` later (and
+ * in any order: Shopify writes children after their parent, not next to it), so each line is
+ * classified alone: a refund agreement with its refund (its parent is the order), or a refund
+ * transaction (its parent is the agreement).
+ */
+export function readHistoryLine(text: string): HistoryLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { kind: "bad", error: `not JSON: ${(error as Error).message}` };
+  }
+  if (!isObject(value) || typeof value.id !== "string") return { kind: "bad", error: "a line without an id" };
+  const parent = typeof value.__parentId === "string" ? value.__parentId : null;
+  if (value.id.startsWith("gid://shopify/OrderTransaction/")) {
+    if (!parent || typeof value.status !== "string" || !isObject(value.amountSet)) return { kind: "bad", error: `transaction ${value.id} is incomplete` };
+    const { __parentId: _parent, ...transaction } = value;
+    return { kind: "transaction", agreementGid: parent, transaction: transaction as unknown as HistoryTransaction };
+  }
+  if (value.refund !== undefined) {
+    if (!parent || !isHistoryRefund(value.refund)) return { kind: "bad", error: `refund agreement ${value.id} is incomplete` };
+    return { kind: "refund", agreementGid: value.id, orderGid: parent, refund: value.refund };
+  }
+  return { kind: "other" };
+}
+
+/** The refund in the shape of the http verifier's read-back (`{data: {refund}}`), its transactions a connection as the read-back's are. */
+export function bulkReadback(refund: HistoryRefund, transactions: HistoryTransaction[]) {
+  return { data: { refund: { ...refund, transactions: { nodes: transactions, pageInfo: { hasNextPage: false, endCursor: null } } } } };
+}
+
+/** $input of a history refund: its order as the bulk read listed it, and what its REFUND transactions add up to. */
+export function historyClaim(orderGid: string, transactions: HistoryTransaction[]) {
+  return { orderGid, ...claimedAmount(transactions, true) };
+}
+
+const sameMoney = (a: HistoryMoney, b: HistoryMoney) => {
+  const minor = toMinorUnits(a.amount, a.currencyCode);
+  return a.currencyCode === b.currencyCode && minor !== undefined && minor === toMinorUnits(b.amount, b.currencyCode);
+};
+
+/** The contract's order_refunds_in_bulk_read: refunds of the order of this amount made within the window of this one, itself included. */
+export function sameAmountNearby(refund: HistoryRefund, orderRefunds: HistoryRefund[], windowMs = HISTORY_DUPLICATE_WINDOW_MS) {
+  const at = Date.parse(refund.createdAt);
+  const near = orderRefunds.filter(
+    (other) =>
+      Math.abs(Date.parse(other.createdAt) - at) <= windowMs && sameMoney(other.totalRefundedSet.presentmentMoney, refund.totalRefundedSet.presentmentMoney),
+  );
+  return { count: near.length, refunds: near.map((r) => r.id) };
+}

@@ -1,0 +1,91 @@
+import { Readable } from "node:stream";
+import { createInterface } from "node:readline";
+import type { AdminFailure, ShopifyGateway } from "./gateway.server";
+import { BULK_OPERATION_STATE_QUERY, BULK_QUERY_RUN_MUTATION, QUERY_COSTS } from "./operations";
+
+export type BulkStart =
+  | { ok: true; id: string }
+  /** Shopify refused the query: `busy` when the shop's bulk operations are at their limit (try later), else for good. */
+  | { ok: false; refused: true; busy: boolean; message: string }
+  | (AdminFailure & { refused?: false });
+
+/** Starts a bulk query. Shopify's userErrors come back by code: LIMIT_REACHED and OPERATION_IN_PROGRESS mean "later", not "never". */
+export async function startBulkQuery(gateway: ShopifyGateway, shop: string, query: string): Promise<BulkStart> {
+  const answer = await gateway.request(shop, BULK_QUERY_RUN_MUTATION, { query }, QUERY_COSTS.bulkQueryRun);
+  if (!answer.ok) return answer;
+  const payload = answer.data.bulkOperationRunQuery;
+  const userErrors = payload?.userErrors ?? [];
+  if (userErrors.length || !payload?.bulkOperation) {
+    const busy = userErrors.some((e) => e.code === "LIMIT_REACHED" || e.code === "OPERATION_IN_PROGRESS");
+    return { ok: false, refused: true, busy, message: userErrors.map((e) => e.message).join("; ") || "Shopify started no bulk operation" };
+  }
+  return { ok: true, id: payload.bulkOperation.id };
+}
+
+export interface BulkState {
+  status: string;
+  errorCode: string | null;
+  objectCount: number;
+  url: string | null;
+  partialDataUrl: string | null;
+  completedAt: string | null;
+}
+
+export async function bulkOperationState(gateway: ShopifyGateway, shop: string, id: string): Promise<{ ok: true; state: BulkState | null } | AdminFailure> {
+  const answer = await gateway.request(shop, BULK_OPERATION_STATE_QUERY, { id }, QUERY_COSTS.bulkOperationState);
+  if (!answer.ok) return answer;
+  const node = answer.data.node;
+  if (!node || !("status" in node)) return { ok: true, state: null };
+  return {
+    ok: true,
+    state: {
+      status: node.status,
+      errorCode: node.errorCode ?? null,
+      objectCount: Number(node.objectCount),
+      url: node.url ?? null,
+      partialDataUrl: node.partialDataUrl ?? null,
+      completedAt: node.completedAt ?? null,
+    },
+  };
+}
+
+/** Shopify's result files are on HTTPS storage; plain HTTP only to this machine (the fake Shopify of the tests and the demo). */
+function allowedResultUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || (parsed.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname));
+  } catch {
+    return false;
+  }
+}
+
+export class BulkDownloadError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The lines of a bulk result, streamed: never more than one line (and the stream's buffer) in
+ * memory, however large the file. Lines before `fromLine` are skipped, so a restart reads on.
+ */
+export async function* bulkResultLines(url: string, fromLine = 0): AsyncGenerator<{ line: number; text: string }> {
+  if (!allowedResultUrl(url)) throw new BulkDownloadError(`refusing to read a bulk result from ${url}: not an https address`, null);
+  const response = await fetch(url);
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    throw new BulkDownloadError(
+      `the bulk result could not be downloaded: HTTP ${response.status}${response.status === 404 || response.status === 403 ? " (its URL has expired)" : ""}`,
+      response.status,
+    );
+  }
+  const lines = createInterface({ input: Readable.fromWeb(response.body as import("node:stream/web").ReadableStream), crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of lines) {
+    if (line >= fromLine && text.trim() !== "") yield { line, text };
+    line++;
+  }
+}

@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requestBackfill } from "../../app/backfill/request.server";
+import { summarySentence, type BackfillSummary } from "../../app/backfill/summary.server";
+import { seedHistory, type SeededHistory } from "../../fake-shopify/history";
+import { newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
+import { installShop } from "../support/sessions";
+import { startVerificationHarness, type VerificationHarness } from "../support/verification";
+
+let h: VerificationHarness;
+beforeAll(async () => {
+  h = await startVerificationHarness("history-shop.myshopify.com");
+});
+afterAll(async () => h.close());
+
+/** Runs the backfill pass, moving the test clock past each poll, until the shop's backfill has ended. */
+async function runToEnd(shop: string, passes = 200) {
+  for (let i = 0; i < passes; i++) {
+    await h.worker.runBackfills();
+    const backfill = await h.db.backfill.findFirstOrThrow({ where: { shop }, orderBy: { createdAt: "desc" } });
+    if (backfill.state === "done" || backfill.state === "failed") return backfill;
+    h.clock.advance(10_000);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+  }
+  throw new Error("the backfill did not end");
+}
+
+async function newShop(name: string) {
+  const domain = `${name}.myshopify.com`;
+  await installShop(h.db, h.app.shopify, domain);
+  return { domain, shop: h.app.shopify.shop(domain), api: h.app.shopify.api(domain) };
+}
+
+describe("a history of 2,000 refunds, backfilled through one bulk operation", () => {
+  let domain: string;
+  let seeded: SeededHistory;
+  let shopifyRequests: number;
+
+  beforeAll(async () => {
+    const shop = await newShop("history-2000");
+    domain = shop.domain;
+    seeded = seedHistory(shop.shop, 2000, { days: 50 });
+    const before = shop.api.stats.graphqlRequests;
+    await requestBackfill(h.db, domain, 60, "dashboard", h.clock.now());
+    const backfill = await runToEnd(domain);
+    expect(backfill.message).toBeNull();
+    expect(backfill.state).toBe("done");
+    shopifyRequests = shop.api.stats.graphqlRequests - before;
+  }, 120_000);
+
+  it("gives every refund in the window the verdict the history contract implies, and opens none outside it", async () => {
+    const operations = await h.db.operation.findMany({ where: { shop: domain } });
+    expect(operations).toHaveLength(seeded.inWindow);
+    const byRefund = new Map(operations.map((op) => [op.refundGid, op]));
+    const mismatches: string[] = [];
+    for (const [refund, expected] of seeded.expected) {
+      const op = byRefund.get(refund);
+      if (expected.verdict === "OUTSIDE_WINDOW") {
+        if (op) mismatches.push(`${refund}: opened although created before the window`);
+        continue;
+      }
+      const reason = "reason" in expected ? expected.reason : null;
+      if (op?.status !== expected.verdict || (reason && op.reason !== reason))
+        mismatches.push(`${refund}: ${op?.status}/${op?.reason}, expected ${expected.verdict}/${reason}`);
+    }
+    expect(mismatches).toEqual([]);
+    expect(operations.every((op) => op.origin === "backfill" && op.contractId === "shopify.refund.history" && op.orderName?.startsWith("#"))).toBe(true);
+  });
+
+  it("reads the whole history in a handful of requests: no read-back per refund", () => {
+    // bulkOperationRunQuery, a few polls of its state; never nodes(ids:) for 2,000 refunds.
+    expect(shopifyRequests).toBeLessThanOrEqual(10);
+  });
+
+  it("keeps the bulk read as each verdict's evidence, at the time Shopify completed it", async () => {
+    const backfill = await h.db.backfill.findFirstOrThrow({ where: { shop: domain } });
+    const op = await h.db.operation.findFirstOrThrow({ where: { shop: domain, status: "FAILED" }, include: { observations: true } });
+    const read = op.observations.find((o) => o.channel === "refund_bulk_read")!;
+    expect(read.observedAt.toISOString()).toBe(backfill.readAt!.toISOString());
+    expect(JSON.parse(read.data!).data.refund.transactions.nodes.map((t: { status: string }) => t.status)).toEqual(["FAILURE"]);
+  });
+
+  it("sums the history up for the dashboard and the CLI", async () => {
+    const backfill = await h.db.backfill.findFirstOrThrow({ where: { shop: domain } });
+    const summary = JSON.parse(backfill.summary!) as BackfillSummary;
+    const count = (verdict: string, reason?: string) =>
+      [...seeded.expected.values()].filter((e) => e.verdict === verdict && (!reason || ("reason" in e && e.reason === reason))).length;
+    expect(summary).toMatchObject({
+      refunds: seeded.inWindow,
+      verified: count("VERIFIED"),
+      duplicates: count("CONTRADICTED", "duplicate_refund_in_history"),
+      failed: count("FAILED"),
+      outsideWindow: count("OUTSIDE_WINDOW"),
+      alreadyWatched: 0,
+    });
+    expect(summarySentence(summary)).toBe(
+      `${seeded.inWindow} refunds in 60 days: ${summary.verified} verified, ${summary.duplicates} duplicates, ${summary.wrongAmount} with a wrong amount, ${summary.failed} gateway failures`,
+    );
+    expect(backfill.refundsVerified).toBe(seeded.inWindow);
+    expect(await h.db.backfillLine.count({ where: { backfillId: backfill.id } })).toBe(0);
+  });
+});
+
+describe("one backfill at a time, and none twice", () => {
+  it("a second request while one runs shows the running one and starts nothing", async () => {
+    const { domain, api } = await newShop("history-twice");
+    const first = await requestBackfill(h.db, domain, 60, "dashboard", h.clock.now());
+    const second = await requestBackfill(h.db, domain, 30, "dashboard", h.clock.now());
+    expect([first.created, second.created, second.backfill.id]).toEqual([true, false, first.backfill.id]);
+    await runToEnd(domain);
+    expect(api.bulk.stats.started).toBe(1);
+  });
+
+  it("a refund whose webhook arrives while the backfill reads it has one operation, the webhook's", async () => {
+    const { domain, shop } = await newShop("history-overlap");
+    const order = shop.createOrder({ amount: "80.00", createdAt: new Date(Date.now() - 5 * 86_400_000) });
+    const refund = shop.createRefund(order.id, { amount: "20.00", createdAt: new Date(Date.now() - 3 * 86_400_000) });
+    await requestBackfill(h.db, domain, 60, "dashboard", h.clock.now());
+    await h.worker.runBackfills(); // the bulk query starts, and reads this refund
+    const delivery = newDelivery("refunds/create", domain, refundWebhookBody(shop, refund));
+    expect((await h.deliver(delivery)).status).toBe(200);
+    const backfill = await runToEnd(domain);
+    const operations = await h.db.operation.findMany({ where: { shop: domain } });
+    expect(operations.map((op) => op.origin)).toEqual(["webhook"]);
+    expect(JSON.parse(backfill.summary!)).toMatchObject({ refunds: 1, alreadyWatched: 1 });
+  });
+
+  it("asks for no more than 60 days without read_all_orders, and says so", async () => {
+    const { domain } = await newShop("history-long");
+    const request = await requestBackfill(h.db, domain, 200, "cli", h.clock.now());
+    expect(request.backfill.days).toBe(60);
+    expect(request.notice).toContain("read_all_orders");
+    await runToEnd(domain);
+  });
+});
+
+describe("when Shopify's bulk read goes wrong", () => {
+  it("a bulk operation that FAILED: the backfill fails, says why, and verifies nothing", async () => {
+    const { domain, shop, api } = await newShop("history-failed");
+    seedHistory(shop, 20);
+    api.bulk.failNext = "TIMEOUT";
+    await requestBackfill(h.db, domain, 60, "dashboard", h.clock.now());
+    const backfill = await runToEnd(domain);
+    expect(backfill.state).toBe("failed");
+    expect(backfill.message).toContain("TIMEOUT");
+    expect(await h.db.operation.count({ where: { shop: domain } })).toBe(0);
+    expect(backfill.activeShop).toBeNull();
+  });
+
+  it("a result URL that answers 404: the history is read again, once, and verified", async () => {
+    const { domain, shop, api } = await newShop("history-expired");
+    const seeded = seedHistory(shop, 30);
+    await requestBackfill(h.db, domain, 60, "dashboard", h.clock.now());
+    await h.worker.runBackfills();
+    await new Promise((resolve) => setTimeout(resolve, 120)); // the operation completes
+    api.bulk.expireResults();
+    const backfill = await runToEnd(domain);
+    expect([backfill.state, backfill.bulkRuns]).toEqual(["done", 2]);
+    expect(await h.db.operation.count({ where: { shop: domain } })).toBe(seeded.inWindow);
+  });
+
+  it("a line that is not JSON is skipped and counted; every other refund is verified", async () => {
+    const { domain, shop, api } = await newShop("history-bad-line");
+    const seeded = seedHistory(shop, 30);
+    api.bulk.corruptNextAtLine = 5;
+    await requestBackfill(h.db, domain, 60, "dashboard", h.clock.now());
+    const backfill = await runToEnd(domain);
+    expect(backfill.state).toBe("done");
+    expect(JSON.parse(backfill.summary!)).toMatchObject({ badLines: 1, refunds: seeded.inWindow });
+    expect(await h.db.operation.count({ where: { shop: domain } })).toBe(seeded.inWindow);
+  });
+
+  it("Shopify at its limit of bulk queries: the backfill waits, says so, and starts when one ends", async () => {
+    const { domain, shop, api } = await newShop("history-busy");
+    seedHistory(shop, 5);
+    api.bulk.concurrencyLimit = 0;
+    await requestBackfill(h.db, domain, 60, "dashboard", h.clock.now());
+    await h.worker.runBackfills();
+    const waiting = await h.db.backfill.findFirstOrThrow({ where: { shop: domain } });
+    expect([waiting.state, waiting.message]).toEqual(["queued", "Shopify is running other bulk queries for this shop; the backfill starts when one ends."]);
+    api.bulk.concurrencyLimit = 5;
+    h.clock.advance(60_000);
+    expect((await runToEnd(domain)).state).toBe("done");
+  });
+});
