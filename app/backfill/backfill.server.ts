@@ -6,7 +6,7 @@ import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { BulkDownloadError, bulkOperationState, bulkResultLines, startBulkQuery } from "../shopify/admin/bulk.server";
 import { historyBulkQuery } from "../shopify/admin/operations";
 import { buildBindings } from "../verification/bindings";
-import { newOperationData, recordEvaluation } from "../verification/operations.server";
+import { newOperationData, recordEvaluation, writeEvidence } from "../verification/operations.server";
 import { bulkReadback, historyClaim, readHistoryLine, sameAmountNearby, type HistoryRefund, type HistoryTransaction } from "./history";
 import { summarize } from "./summary.server";
 
@@ -183,16 +183,25 @@ async function read(deps: BackfillDeps, claim: Claim): Promise<void> {
   return verify(deps, claim);
 }
 
-/** Opens the history operation of a refund, or finds it still undecided after a restart; null when another channel already has it. */
-async function historyOperation(deps: BackfillDeps, facts: Parameters<typeof newOperationData>[1]): Promise<Operation | null> {
+/**
+ * Opens the history operation of a refund. After a restart it may exist already: undecided (the
+ * backfill died before deciding it: decide it now), or decided without its evidence rows (died
+ * between the two writes: write them, from the same bulk read). Null when another channel has it,
+ * or it is complete.
+ */
+async function historyOperation(deps: BackfillDeps, facts: Parameters<typeof newOperationData>[1]): Promise<{ op: Operation; decided: boolean } | null> {
   try {
-    return await deps.db.operation.create({ data: newOperationData(REFUND_HISTORY, facts, deps.now(), null) });
+    return { op: await deps.db.operation.create({ data: newOperationData(REFUND_HISTORY, facts, deps.now(), null) }), decided: false };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
-  const existing = await deps.db.operation.findUnique({ where: { shop_refundGid: { shop: facts.shop, refundGid: facts.refundGid } } });
-  const ours = existing && existing.origin === "backfill" && existing.status === "PENDING" && existing.contractId === REFUND_HISTORY.contract.id;
-  return ours ? existing : null;
+  const existing = await deps.db.operation.findUnique({
+    where: { shop_refundGid: { shop: facts.shop, refundGid: facts.refundGid } },
+    include: { _count: { select: { evaluations: true } } },
+  });
+  if (!existing || existing.origin !== "backfill" || existing.contractId !== REFUND_HISTORY.contract.id) return null;
+  if (existing.status === "PENDING") return { op: existing, decided: false };
+  return existing._count.evaluations === 0 ? { op: existing, decided: true } : null;
 }
 
 async function decide(
@@ -204,7 +213,7 @@ async function decide(
   orderRefunds: HistoryRefund[],
 ) {
   const claim = historyClaim(row.orderGid!, transactions);
-  const op = await historyOperation(deps, {
+  const found = await historyOperation(deps, {
     shop: backfill.shop,
     refundGid: refund.id,
     orderGid: claim.orderGid,
@@ -214,23 +223,23 @@ async function decide(
     currency: claim.currency,
     startedAt: new Date(refund.createdAt),
   });
-  if (!op) return;
+  if (!found) return;
+  const { op } = found;
   const readAt = backfill.readAt ?? deps.now();
   const observed = { refund_bulk_read: bulkReadback(refund, transactions), order_refunds_in_bulk_read: sameAmountNearby(refund, orderRefunds) };
+  const observations = [
+    { channel: "refund_bulk_read", observedAt: readAt, ok: true, data: observed.refund_bulk_read },
+    { channel: "order_refunds_in_bulk_read", observedAt: readAt, ok: true, data: observed.order_refunds_in_bulk_read },
+  ];
   const now = deps.now();
   const result = evaluate(REFUND_HISTORY, buildBindings(REFUND_HISTORY, { ...op, actionResult: null }, observed, now));
-  await recordEvaluation(
-    deps.db,
-    REFUND_HISTORY,
-    op,
-    [
-      { channel: "refund_bulk_read", observedAt: readAt, ok: true, data: observed.refund_bulk_read },
-      { channel: "order_refunds_in_bulk_read", observedAt: readAt, ok: true, data: observed.order_refunds_in_bulk_read },
-    ],
-    result,
-    now,
-    { kind: "counted", retryAfterMs: 0, orderName: refund.order.name, shopMoney: refund.totalRefundedSet.shopMoney },
-  );
+  if (found.decided) return writeEvidence(deps.db, REFUND_HISTORY, op, observations, result, op.decidedAt ?? now, op.attempts);
+  await recordEvaluation(deps.db, REFUND_HISTORY, op, observations, result, now, {
+    kind: "counted",
+    retryAfterMs: 0,
+    orderName: refund.order.name,
+    shopMoney: refund.totalRefundedSet.shopMoney,
+  });
 }
 
 /** The staged refunds of the next orders after `cursor`, every refund of the last order included. */

@@ -213,16 +213,33 @@ export async function recordEvaluation(
     },
   });
   if (count !== 1) throw new StaleClaimError(`operation ${claimed.id} changed while it was being evaluated`);
-  if (final) {
-    await db.operationReason.deleteMany({ where: { operationId: claimed.id } });
-    const rows = reasonRows(contract, claimed, result);
+  await writeEvidence(db, contract, claimed, observations, result, now, attempts);
+}
+
+/**
+ * The rows that explain an evaluation: the reasons of a final verdict, the observations, the
+ * engine's result. Written after the verdict itself; a verdict whose writer died before them
+ * gets them from whoever decides it again from the same evidence (the history backfill does).
+ */
+export async function writeEvidence(
+  db: PrismaClient,
+  contract: LoadedContract,
+  operation: Operation,
+  observations: ObservationRecord[],
+  result: Evaluation,
+  now: Date,
+  attempt: number,
+): Promise<void> {
+  if (result.verdict !== "PENDING") {
+    await db.operationReason.deleteMany({ where: { operationId: operation.id } });
+    const rows = reasonRows(contract, operation, result);
     if (rows.length) await db.operationReason.createMany({ data: rows });
   }
   const ids = observations.map(() => randomUUID());
   await db.observation.createMany({
     data: observations.map((observation, i) => ({
       id: ids[i],
-      operationId: claimed.id,
+      operationId: operation.id,
       channel: observation.channel,
       observedAt: observation.observedAt,
       ok: observation.ok,
@@ -233,9 +250,9 @@ export async function recordEvaluation(
   });
   await db.evaluation.create({
     data: {
-      operationId: claimed.id,
+      operationId: operation.id,
       evaluatedAt: now,
-      attempt: attempts,
+      attempt,
       verdict: result.verdict,
       result: JSON.stringify(result),
       observationIds: JSON.stringify(ids),

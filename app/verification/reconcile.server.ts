@@ -34,10 +34,12 @@ async function openSwept(
   order: { id: string; name: string },
   refunds: SweptRefund[],
   now: Date,
+  createdFrom: Date,
 ): Promise<number> {
   let opened = 0;
   for (const refund of refunds) {
-    if (!refund.createdAt) continue;
+    // An order updated now can hold refunds made long ago: those are the history's, not a lost webhook.
+    if (!refund.createdAt || Date.parse(refund.createdAt) < createdFrom.getTime()) continue;
     const facts = {
       shop,
       refundGid: refund.id,
@@ -85,6 +87,9 @@ export async function sweepShop(
     state = await db.shopState.upsert({ where: { shop }, create: { shop, ...begin }, update: begin });
   }
   const query = `updated_at:>='${state.sweepSince!.toISOString()}'`;
+  // Refunds made before the sweep's window, or before the end of a history backfill's, are not the sweep's to open.
+  const history = await db.backfill.findFirst({ where: { shop }, orderBy: { until: "desc" }, select: { until: true } });
+  const createdFrom = new Date(Math.max(state.sweepSince!.getTime(), history?.until.getTime() ?? 0));
   const result: SweepResult = { completed: false, ordersSeen: 0, opened: 0 };
   let cursor = state.sweepCursor;
   do {
@@ -94,7 +99,7 @@ export async function sweepShop(
       const refunds = await refundsOf(gateway, shop, order);
       if (!refunds.ok) return { ...result, error: refunds.error };
       result.ordersSeen++;
-      result.opened += await openSwept(db, contract, shop, order, refunds.refunds, now);
+      result.opened += await openSwept(db, contract, shop, order, refunds.refunds, now, createdFrom);
     }
     cursor = page.data.pageInfo.hasNextPage ? (page.data.pageInfo.endCursor ?? null) : null;
     if (cursor) await db.shopState.update({ where: { shop }, data: { sweepCursor: cursor } });

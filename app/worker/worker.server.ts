@@ -74,7 +74,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   };
   const followIssuedRefunds = issuedRefundsPass({ db: database, contract: REFUND_CREATED, gateway, now });
   const sweep = sweepPass({ db: database, contract: REFUND_CREATED, gateway, now, log, sweepIntervalMs: options.sweepIntervalMs });
-  const runBackfills = backfillPass({ db: database, gateway, now, workerId, log, leaseMs: 60_000 });
+  const runBackfills = backfillPass({ db: database, gateway, now, workerId, log, leaseMs: deps.leaseMs });
   const alertGrouping = options.alertGrouping ?? groupingFromEnv();
   const runAlerts = () => runAlertPasses({ db: database, gateway, now, workerId, contract: REFUND_CREATED.contract, grouping: alertGrouping, log });
   const idleMs = options.idleMs ?? 1_000;
