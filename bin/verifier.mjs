@@ -12,6 +12,8 @@ const db = createPrismaClient();
 let appDatabaseUsed = false;
 const gateway = async () => {
   appDatabaseUsed = true;
+  // Shopify's libraries log to stdout with console.log ("[shopify-api/INFO] version …"): stdout is the command's output.
+  console.log = (...args) => console.error(...args);
   const { ShopifyGateway } = await import(here("../app/shopify/admin/gateway.server.ts"));
   const { offlineGraphql } = await import(here("../app/shopify/admin/offline-client.server.ts"));
   return new ShopifyGateway(offlineGraphql);

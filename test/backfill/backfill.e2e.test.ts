@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestBackfill } from "../../app/backfill/request.server";
 import { summarySentence, type BackfillSummary } from "../../app/backfill/summary.server";
 import { seedHistory, type SeededHistory } from "../../fake-shopify/history";
-import { newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
+import { deliveryHeaders, newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
+import { TEST_APP } from "../support/credentials";
 import { installShop } from "../support/sessions";
 import { startVerificationHarness, type VerificationHarness } from "../support/verification";
 
@@ -180,5 +181,38 @@ describe("when Shopify's bulk read goes wrong", () => {
     api.bulk.concurrencyLimit = 5;
     h.clock.advance(60_000);
     expect((await runToEnd(domain)).state).toBe("done");
+  });
+});
+
+describe("bulk_operations/finish", () => {
+  it("makes the backfill reading that operation due at once, before its next poll", async () => {
+    const { domain, shop } = await newShop("history-finish");
+    seedHistory(shop, 10);
+    h.clock.ms = Math.max(h.clock.ms, Date.now());
+    const { backfill } = await requestBackfill(h.db, domain, 60, "dashboard", h.clock.now());
+    await h.worker.runBackfills(); // starts the bulk query
+    await h.worker.runBackfills(); // Shopify has not finished: the next poll is 10 s away
+    const polling = await h.db.backfill.findUniqueOrThrow({ where: { id: backfill.id } });
+    expect(polling.nextDueAt!.getTime()).toBeGreaterThan(h.clock.ms);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await h.app.shopify.flushWebhooks();
+    const woken = await h.db.backfill.findUniqueOrThrow({ where: { id: backfill.id } });
+    // Due when the webhook came (wall time, here within a second of the test clock), not at the poll 10 s on.
+    expect(woken.nextDueAt!.getTime()).toBeLessThan(polling.nextDueAt!.getTime() - 5_000);
+    h.clock.ms = Math.max(h.clock.ms, woken.nextDueAt!.getTime());
+    await h.worker.runBackfills();
+    expect((await h.db.backfill.findUniqueOrThrow({ where: { id: backfill.id } })).state).toBe("done");
+  });
+
+  it("refuses a tampered delivery (401), and answers a signed one without an operation id with 422", async () => {
+    const delivery = newDelivery("bulk_operations/finish", h.domain, JSON.stringify({ admin_graphql_api_id: "gid://shopify/BulkOperation/1" }));
+    const tampered = await fetch(`${h.app.url}/webhooks/bulk_operations/finish`, {
+      method: "POST",
+      headers: deliveryHeaders(delivery, TEST_APP.secret),
+      body: delivery.body.replace("/1", "/2"),
+    });
+    expect(tampered.status).toBe(401);
+    const noId = await h.deliver(newDelivery("bulk_operations/finish", h.domain, JSON.stringify({ status: "completed" })));
+    expect(noId.status).toBe(422);
   });
 });

@@ -1,5 +1,8 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedHistory } from "../../fake-shopify/history";
+import { TEST_APP } from "../support/credentials";
+import { installShop } from "../support/sessions";
 import { refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 
 let h: VerificationHarness;
@@ -59,5 +62,32 @@ describe("verifier CLI", () => {
     expect(verifier("operations", "--shop", "not a shop")).toMatchObject({ code: 2, stdout: "" });
     expect(verifier("reverify", "nope").stderr).toContain("no operation nope");
     expect(verifier().stderr).toContain("usage: verifier");
+  });
+});
+
+describe("verifier backfill", () => {
+  it("verifies a shop's history with a progress line, and ends with what the history holds", { timeout: 60_000 }, async () => {
+    const domain = "cli-history.myshopify.com";
+    await installShop(h.db, h.app.shopify, domain);
+    const seeded = seedHistory(h.app.shopify.shop(domain), 40, { days: 20 });
+    const child = spawn("node", ["bin/verifier.mjs", "backfill", "--shop", domain, "--days", "30"], {
+      env: { ...process.env, DATABASE_URL: h.app.databaseUrl, SHOPIFY_API_KEY: TEST_APP.apiKey, SHOPIFY_API_SECRET: TEST_APP.secret, NODE_ENV: "production" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(stderr).toContain(`backfill of ${domain}'s last 30 days requested`);
+    expect(stderr).toMatch(/Verifying \d+ of 40 refunds/);
+    expect(code).toBe(0);
+    const duplicates = [...seeded.expected.values()].filter((e) => "reason" in e && e.reason === "duplicate_refund_in_history").length;
+    expect(stdout).toMatch(new RegExp(`^40 refunds in 30 days: \\d+ verified, ${duplicates} duplicates`));
+    expect(await h.db.operation.count({ where: { shop: domain, origin: "backfill" } })).toBe(40);
+  });
+
+  it("refuses --days outside 1 to 365", () => {
+    const result = verifier("backfill", "--shop", h.domain, "--days", "0");
+    expect([result.code, result.stderr]).toEqual([2, expect.stringContaining("--days needs a whole number from 1 to 365")]);
   });
 });
