@@ -3,6 +3,8 @@ import { rmSync } from "node:fs";
 import { FakeShopify } from "../fake-shopify/server";
 import { adminSurface } from "../fake-shopify/admin-surface";
 import { mintSessionToken } from "../fake-shopify/session-token";
+import { seedHistory } from "../fake-shopify/history";
+import type { AdminApi } from "../fake-shopify/admin-api";
 import { TEST_APP } from "../test/support/credentials";
 import { CHROME_UA } from "../test/support/embedded";
 import { startDemoTraffic, type DemoTraffic } from "./demo-traffic";
@@ -21,6 +23,8 @@ export interface DemoOptions {
   keepData?: boolean;
   liveEveryMs?: number;
   historyCount?: number;
+  /** Refunds the shop made before the app was installed, verified by the history backfill the install starts. */
+  preInstallRefunds?: number;
   log?: "inherit" | "ignore";
 }
 
@@ -60,7 +64,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 
   const appUrl = `http://localhost:${options.appPort}`;
   const shopify = new FakeShopify(TEST_APP);
-  shopify.addShop(options.shop, "USD");
+  seedHistory(shopify.addShop(options.shop, "USD"), options.preInstallRefunds ?? 240, { days: 50 });
   const mailbox = await startMailbox();
   const slack = await startSlackReceiver();
   const inboxes = {
@@ -97,6 +101,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       SLACK_WEBHOOK_ORIGIN: slack.origin,
       ALERTS_SECRET_KEY: process.env.ALERTS_SECRET_KEY || "d3".repeat(32),
       ALERT_QUIET_MS: process.env.ALERT_QUIET_MS || "5000",
+      // The history backfill the install starts asks Shopify how its bulk read is going every 2 s.
+      BACKFILL_POLL_MS: process.env.BACKFILL_POLL_MS || "2000",
     },
   });
   try {
@@ -104,6 +110,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     // Refunds issued from the app in the demo announce themselves by webhook, as in a real shop.
     shopify.webhookTarget = { appUrl };
     await setUpAlerts(appUrl, options.shop, shopify, slack.webhookUrl);
+    // The install's backfill reads the history as it was at install: the demo's own traffic begins after that read.
+    await untilBulkReadStarted(shopify.api(options.shop));
   } catch (error) {
     await app.stop();
     await shopify.close();
@@ -198,6 +206,11 @@ export async function startAppProcess(options: {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return { url: appUrl, pid: server.pid!, stop, output: () => output };
+}
+
+async function untilBulkReadStarted(api: AdminApi): Promise<void> {
+  for (let i = 0; i < 300 && api.bulk.stats.started === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  if (api.bulk.stats.started === 0) throw new Error("the app did not start reading the shop's history within 30 s");
 }
 
 /**

@@ -89,6 +89,9 @@ export async function openAlertEvents(db: PrismaClient, contract: Contract, now:
       };
       shops.set(op.shop, shop);
     }
+    // A verdict on the shop's history is news of the past: the dashboard's history card and the
+    // daily digest tell it; instant alerts and Flow workflows are for what happens now.
+    const history = op.origin === "backfill";
     const eventId = randomUUID();
     const created = await createOnce(() =>
       db.alertEvent.create({
@@ -98,7 +101,7 @@ export async function openAlertEvents(db: PrismaClient, contract: Contract, now:
           operationId: op.id,
           verdict: op.status,
           decidedAt: op.decidedAt ?? now,
-          instantStatus: wantsInstant(shop.settings, op.status) ? "pending" : "not_wanted",
+          instantStatus: !history && wantsInstant(shop.settings, op.status) ? "pending" : "not_wanted",
           createdAt: now,
         },
       }),
@@ -109,7 +112,7 @@ export async function openAlertEvents(db: PrismaClient, contract: Contract, now:
     const event = created
       ? { id: eventId }
       : await db.alertEvent.findUniqueOrThrow({ where: { operationId_verdict: { operationId: op.id, verdict: op.status } }, select: { id: true } });
-    const flow = flowDelivery(contract, op, event.id, shop.enabled, now);
+    const flow = history ? null : flowDelivery(contract, op, event.id, shop.enabled, now);
     if (flow) await createOnce(() => db.alertDelivery.create({ data: flow }));
     await db.operation.updateMany({ where: { id: op.id, status: op.status }, data: { alertedVerdict: op.status } });
   }

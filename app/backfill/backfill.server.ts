@@ -328,8 +328,15 @@ export async function runBackfillPass(deps: BackfillDeps): Promise<number> {
       await advance(deps, claim);
       advanced++;
     } catch (error) {
-      if (!(error instanceof LostClaim)) throw error;
-      deps.log("backfill taken over by another worker", { backfill: candidate.id });
+      if (error instanceof LostClaim) {
+        deps.log("backfill taken over by another worker", { backfill: candidate.id });
+        continue;
+      }
+      // The person watching sees a sentence and a retry; the log has the error.
+      deps.log("backfill step failed", { backfill: candidate.id, shop: candidate.shop, error: (error as Error).message });
+      await claim.release({ message: "An error interrupted the backfill; it goes on in a minute." }, later(deps, 60_000)).catch((lost: unknown) => {
+        if (!(lost instanceof LostClaim)) throw lost;
+      });
     }
   }
   return advanced;

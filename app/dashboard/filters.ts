@@ -1,7 +1,7 @@
 import { VERDICTS } from "../contracts/schema";
 
 export { VERDICTS };
-export const ORIGINS = ["webhook", "reconciliation", "app"] as const;
+export const ORIGINS = ["webhook", "reconciliation", "app", "backfill"] as const;
 /** The contract's contradiction classes, by the short names people filter with. */
 export const CLASSES = {
   duplicate: "duplicate side effect",

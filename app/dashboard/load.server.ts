@@ -6,6 +6,7 @@ import { parseFilters } from "./filters";
 import { exportCsv } from "./export.server";
 import { shopSettings } from "../shops/profile.server";
 import { interactiveGateway } from "../shopify/admin/interactive.server";
+import { loadBackfillCard } from "../backfill/page.server";
 
 /** The shop's time zone for the screens (UTC while Shopify has not told us). */
 export async function shopTimeZone(shop: string): Promise<string> {
@@ -23,12 +24,13 @@ export function sweepSchedule() {
 /** The dashboard's data for one shop: figures for the period, one page of rows, and the filters as understood. */
 export async function loadDashboard(shop: string, params: URLSearchParams, now: Date, timeZone = "UTC") {
   const filters = parseFilters(params, { now, timeZone });
-  const [figureData, page, total, state, any] = await Promise.all([
+  const [figureData, page, total, state, any, backfill] = await Promise.all([
     figures(db, shop, filters, now),
     listRefunds(db, REFUND_CREATED.contract, shop, filters),
     db.operation.count({ where: rowFilter(shop, filters) }),
     db.shopState.findUnique({ where: { shop }, select: { sweepCompletedAt: true, sweepStartedAt: true } }),
     db.operation.findFirst({ where: { shop }, select: { id: true } }),
+    loadBackfillCard(shop),
   ]);
   const sweep = {
     lastCompletedAt: state?.sweepCompletedAt?.toISOString() ?? null,
@@ -37,7 +39,7 @@ export async function loadDashboard(shop: string, params: URLSearchParams, now: 
   };
   // A shop with no refund at all yet sees what the app does and will do, not an empty table.
   const firstRun = !any;
-  return { figures: figureData, ...page, total, filters, sweep, firstRun, timeZone, now: now.toISOString() };
+  return { figures: figureData, ...page, total, filters, sweep, firstRun, backfill, timeZone, now: now.toISOString() };
 }
 
 export async function csvExportResponse(shop: string, params: URLSearchParams, now: Date): Promise<Response> {

@@ -42,7 +42,7 @@ export function adminOrderUrl(orderId: string): string {
   return `shopify://admin/orders/${orderId}`;
 }
 
-export const ORIGIN_LABELS: Record<string, string> = { webhook: "Webhook", reconciliation: "Found by sweep", app: "Issued in app" };
+export const ORIGIN_LABELS: Record<string, string> = { webhook: "Webhook", reconciliation: "Found by sweep", app: "Issued in app", backfill: "From history" };
 
 /** An instant in the shop's time zone, the exact UTC instant on hover. */
 export function Instant({ iso, timeZone }: { iso: string; timeZone: string }) {

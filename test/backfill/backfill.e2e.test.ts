@@ -101,6 +101,19 @@ describe("a history of 2,000 refunds, backfilled through one bulk operation", ()
   });
 });
 
+describe("alerts for the history", () => {
+  it("are recorded, but no instant message and no Flow workflow is started for a refund of the past", async () => {
+    const domain = "history-2000.myshopify.com";
+    await h.worker.runAlerts();
+    const needPerson = await h.db.operation.count({ where: { shop: domain, status: { in: ["CONTRADICTED", "FAILED", "UNVERIFIABLE"] } } });
+    const events = await h.db.alertEvent.findMany({ where: { shop: domain } });
+    expect(needPerson).toBeGreaterThan(0);
+    expect(events).toHaveLength(needPerson);
+    expect(events.every((e) => e.instantStatus === "not_wanted")).toBe(true);
+    expect(await h.db.alertDelivery.count({ where: { shop: domain } })).toBe(0);
+  });
+});
+
 describe("one backfill at a time, and none twice", () => {
   it("a second request while one runs shows the running one and starts nothing", async () => {
     const { domain, api } = await newShop("history-twice");

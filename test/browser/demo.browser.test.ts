@@ -29,12 +29,15 @@ beforeAll(async () => {
     prepared: true,
     liveEveryMs: 0,
     historyCount: 40,
+    preInstallRefunds: 60,
     log: "ignore",
   });
   const db = createPrismaClient(database.url);
   // Every history refund has a verdict once the contract's 20 s stale-read window has passed since its delivery;
   // until then its operation is PENDING with a due time in the future, so wait for none left, not for none due.
   for (let i = 0; i < 300 && (await db.operation.count({ where: { status: "PENDING" } })) > 0; i++) await new Promise((r) => setTimeout(r, 200));
+  // And the history backfill the install started has verified the 60 refunds made before it.
+  for (let i = 0; i < 300 && !(await db.backfill.findFirst({ where: { state: "done" } })); i++) await new Promise((r) => setTimeout(r, 200));
   await db.$disconnect();
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, userAgent: CHROME_UA });
@@ -74,6 +77,7 @@ describe("the demo in Chromium", () => {
     expect(verified).toBeGreaterThan(10);
     expect(contradicted).toBeGreaterThan(0);
     expect(await app.locator("tbody tr").count()).toBe(25);
+    await expect.poll(() => app.locator("#backfill-progress").textContent()).toMatch(/^60 refunds in 60 days: \d+ verified, \d+ duplicates?, /);
     await page.screenshot({ path: `${SCREENS}/dashboard.png` });
     const vitals = await page
       .frames()

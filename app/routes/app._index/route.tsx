@@ -1,5 +1,5 @@
 import { useUrlFilters } from "../../dashboard/use-url-filters";
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { Banner, BlockStack, Card, Page, useBreakpoints } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
@@ -13,6 +13,8 @@ import { RefundFilters, appliedFiltersOf } from "./components/RefundFilters";
 import { RefundsTable } from "./components/RefundsTable";
 import { ResultsPagination } from "../../dashboard/list-controls";
 import { ErrorReference } from "../../logging/request-id";
+import { backfillAction } from "../../backfill/page.server";
+import { HistoryBackfill } from "./components/HistoryBackfill";
 
 export const meta: MetaFunction = () => [{ title: "Refunds · Refund Verifier" }];
 
@@ -22,14 +24,21 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return loadDashboard(session.shop, new URL(request.url).searchParams, new Date(), timeZone);
 };
 
+/** "Verify history": starts a backfill of the shop's refunds, or shows the one running. */
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session } = await authenticateAdmin(request);
+  return backfillAction(session.shop, await request.formData(), new Date());
+};
+
 export type DashboardData = ReturnType<typeof useLoaderData<typeof loader>>;
 export type Row = DashboardData["rows"][number];
 
 export default function Dashboard() {
-  const { figures, rows, pageInfo, filters, now, total, sweep, firstRun, timeZone } = useLoaderData<typeof loader>();
+  const { figures, rows, pageInfo, filters, now, total, sweep, firstRun, backfill, timeZone } = useLoaderData<typeof loader>();
   const { smDown } = useBreakpoints();
   const { params, update, page, query, setQuery } = useUrlFilters(filters.query);
-  useLiveData();
+  // While the history is verified, its progress moves every few seconds.
+  useLiveData(backfill?.running ? 3_000 : undefined);
 
   const exportCsv = async () => {
     const response = await fetch(`/app/refunds.csv?${params.toString()}`);
@@ -48,7 +57,10 @@ export default function Dashboard() {
     return (
       <Page title="Refunds" subtitle="Every refund checked against what Shopify recorded">
         <TitleBar title="Refund Verifier" />
-        <FirstRun sweep={sweep} />
+        <BlockStack gap="400">
+          <HistoryBackfill backfill={backfill} timeZone={timeZone} />
+          <FirstRun sweep={sweep} />
+        </BlockStack>
       </Page>
     );
   }
@@ -67,6 +79,7 @@ export default function Dashboard() {
         <PeriodHeader filters={filters} now={now} timeZone={timeZone} sweep={sweep} />
         <Figures figures={figures} />
         <OutsideContractBanner figures={figures} />
+        <HistoryBackfill backfill={backfill} timeZone={timeZone} />
 
         <Card padding="0">
           <RefundFilters filters={filters} appliedFilters={appliedFilters} now={now} smDown={smDown} query={query} setQuery={setQuery} update={update} />

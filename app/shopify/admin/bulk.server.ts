@@ -1,5 +1,3 @@
-import { Readable } from "node:stream";
-import { createInterface } from "node:readline";
 import type { AdminFailure, ShopifyGateway } from "./gateway.server";
 import { BULK_OPERATION_STATE_QUERY, BULK_QUERY_RUN_MUTATION, QUERY_COSTS } from "./operations";
 
@@ -71,21 +69,36 @@ export class BulkDownloadError extends Error {
 /**
  * The lines of a bulk result, streamed: never more than one line (and the stream's buffer) in
  * memory, however large the file. Lines before `fromLine` are skipped, so a restart reads on.
+ * Read with the body's own reader: the server's global fetch may be a polyfill whose streams
+ * node:stream's `Readable.fromWeb` refuses.
  */
 export async function* bulkResultLines(url: string, fromLine = 0): AsyncGenerator<{ line: number; text: string }> {
   if (!allowedResultUrl(url)) throw new BulkDownloadError(`refusing to read a bulk result from ${url}: not an https address`, null);
   const response = await fetch(url);
   if (!response.ok || !response.body) {
     await response.body?.cancel();
-    throw new BulkDownloadError(
-      `the bulk result could not be downloaded: HTTP ${response.status}${response.status === 404 || response.status === 403 ? " (its URL has expired)" : ""}`,
-      response.status,
-    );
+    const expired = response.status === 404 || response.status === 403;
+    throw new BulkDownloadError(`the bulk result could not be downloaded: HTTP ${response.status}${expired ? " (its URL has expired)" : ""}`, response.status);
   }
-  const lines = createInterface({ input: Readable.fromWeb(response.body as import("node:stream/web").ReadableStream), crlfDelay: Infinity });
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = "";
   let line = 0;
-  for await (const text of lines) {
-    if (line >= fromLine && text.trim() !== "") yield { line, text };
-    line++;
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      buffered += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      const parts = buffered.split("\n");
+      buffered = done ? "" : parts.pop()!;
+      for (const text of parts) {
+        if (line >= fromLine && text.trim() !== "") yield { line, text };
+        line++;
+      }
+      if (done) return void (finished = true);
+    }
+  } finally {
+    // A reader that stopped early (an error while staging) lets go of the download.
+    if (!finished) await reader.cancel().catch(() => undefined);
   }
 }

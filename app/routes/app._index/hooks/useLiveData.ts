@@ -4,8 +4,8 @@ import { useNavigation, useRevalidator } from "@remix-run/react";
 /** The dashboard reloads its data this often while the tab is visible. */
 const REFRESH_MS = 15_000;
 
-/** Reloads the loader's data every REFRESH_MS while the tab is visible, and at once when it becomes visible again. */
-export function useLiveData() {
+/** Reloads the loader's data every `everyMs` (REFRESH_MS by default) while the tab is visible, and at once when it becomes visible again. */
+export function useLiveData(everyMs = REFRESH_MS) {
   const revalidator = useRevalidator();
   const navigation = useNavigation();
   const busy = useRef(false);
@@ -16,7 +16,7 @@ export function useLiveData() {
     const tick = () => {
       if (document.visibilityState === "visible" && !busy.current) revalidate.current();
     };
-    const timer = setInterval(tick, REFRESH_MS);
+    const timer = setInterval(tick, everyMs);
     const onVisibility = () => {
       if (document.visibilityState === "visible") tick();
     };
@@ -25,5 +25,5 @@ export function useLiveData() {
       clearInterval(timer);
       document.removeEventListener("visibilitychange", onVisibility);
     };
-  }, []);
+  }, [everyMs]);
 }
