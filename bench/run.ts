@@ -27,12 +27,14 @@ const { benchEvaluate } = await import("./evaluate");
 const { benchIntake } = await import("./intake");
 const { benchReadback } = await import("./readback");
 const { benchTimeToVerdict } = await import("./time-to-verdict");
+const { benchBackfill } = await import("./backfill");
 
 await step("4. contract evaluation", () => benchEvaluate());
 await step("1. webhook intake", () => benchIntake(8));
 await step("3. time to verdict", () => benchTimeToVerdict(100));
 await step("2. readback, 1,000 refunds", () => benchReadback(1000));
 await step("5. dashboard, SQLite", () => benchDashboardSqlite());
+await step("6. history backfill, 20,000 refunds", () => benchBackfill(20_000));
 async function reachable(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url });
   try {

@@ -116,7 +116,7 @@ function stagedRow(backfillId: string, line: number, text: string): { row?: Pris
  */
 async function stage(deps: BackfillDeps, claim: Claim, url: string): Promise<void> {
   const { db } = deps;
-  const chunkLines = deps.chunkLines ?? 1000;
+  const chunkLines = deps.chunkLines ?? 200;
   const id = claim.backfill.id;
   await db.backfillLine.deleteMany({ where: { backfillId: id, line: { gte: claim.backfill.linesRead } } });
   let rows: Prisma.BackfillLineCreateManyInput[] = [];
