@@ -46,7 +46,7 @@ export async function backfillAction(shop: string, form: FormData, now: Date) {
   const parsed = backfillForm.safeParse({ intent: form.get("intent"), days: form.get("days") ?? undefined });
   if (!parsed.success) {
     const errors = parsed.error.flatten().fieldErrors;
-    return { ok: false as const, fieldErrors: { days: errors.days?.[0] ?? errors.intent?.[0] ?? "This form could not be read." } };
+    return { ok: false as const, status: 422, fieldErrors: { days: errors.days?.[0] ?? errors.intent?.[0] ?? "This form could not be read." } };
   }
   const request = await requestBackfill(db, shop, parsed.data.days, "dashboard", now);
   return { ok: true as const, created: request.created, notice: request.notice ?? null, backfill: backfillCard(request.backfill) };

@@ -1,5 +1,5 @@
 import { useUrlFilters } from "../../dashboard/use-url-filters";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { Banner, BlockStack, Card, Page, useBreakpoints } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
@@ -27,7 +27,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 /** "Verify history": starts a backfill of the shop's refunds, or shows the one running. */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticateAdmin(request);
-  return backfillAction(session.shop, await request.formData(), new Date());
+  const result = await backfillAction(session.shop, await request.formData(), new Date());
+  return json(result, { status: result.ok ? 200 : result.status });
 };
 
 export type DashboardData = ReturnType<typeof useLoaderData<typeof loader>>;

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedHistory } from "../../fake-shopify/history";
+import { dataPath, embeddedFetch } from "../support/embedded";
+import { installShop } from "../support/sessions";
+import { startVerificationHarness, type VerificationHarness } from "../support/verification";
+
+let h: VerificationHarness;
+beforeAll(async () => {
+  h = await startVerificationHarness("history-dashboard.myshopify.com");
+});
+afterAll(async () => h.close());
+
+const ROUTE = "routes/app._index";
+
+describe("the dashboard's history card", () => {
+  it("starts a backfill on 'Verify history', shows the running one on a second click, its progress, and what the history holds", async () => {
+    const domain = "history-card.myshopify.com";
+    await installShop(h.db, h.app.shopify, domain);
+    const seeded = seedHistory(h.app.shopify.shop(domain), 30, { days: 20 });
+    const app = embeddedFetch(h.app.url, domain);
+    const load = async () => (await (await app(dataPath("/app", ROUTE))).json()).backfill;
+    expect(await load()).toBeNull();
+
+    const click = (days: string) => app(dataPath("/app?index", ROUTE), { method: "POST", body: new URLSearchParams({ intent: "backfill", days }) });
+    const first = await click("30");
+    expect(first.status).toBe(200);
+    const started = await first.json();
+    expect(started).toMatchObject({ ok: true, created: true, backfill: { state: "queued", stateLabel: "Queued", running: true, days: 30, percent: 0 } });
+    const again = await (await click("90")).json();
+    expect(again).toMatchObject({ ok: true, created: false, backfill: { id: started.backfill.id, days: 30 } });
+
+    h.clock.ms = Date.now() + 1_000; // the route asked for it on the wall clock; the worker runs on the test's
+    await h.worker.runBackfills();
+    expect(await load()).toMatchObject({
+      state: "reading",
+      stateLabel: "Reading Shopify",
+      progress: expect.stringMatching(/^Reading Shopify: \d+ records so far$/),
+    });
+    for (let i = 0; i < 50 && (await load()).running; i++) {
+      h.clock.advance(10_000);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      await h.worker.runBackfills();
+    }
+    const done = await load();
+    expect(done).toMatchObject({ state: "done", running: false, percent: 100 });
+    expect(done.sentence).toMatch(new RegExp(`^${seeded.inWindow} refunds in 30 days: \\d+ verified`));
+  });
+
+  it("answers days outside 1 to 365 with a field error, and starts nothing", async () => {
+    const domain = "history-card-bad.myshopify.com";
+    await installShop(h.db, h.app.shopify, domain);
+    const app = embeddedFetch(h.app.url, domain);
+    const answer = await app(dataPath("/app?index", ROUTE), { method: "POST", body: new URLSearchParams({ intent: "backfill", days: "400" }) });
+    expect(answer.status).toBe(422);
+    expect(await answer.json()).toEqual({ ok: false, status: 422, fieldErrors: { days: "Shopify keeps at most 365 days here." } });
+    expect(await h.db.backfill.count({ where: { shop: domain } })).toBe(0);
+  });
+});
