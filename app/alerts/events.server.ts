@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Operation, Prisma, PrismaClient } from "@prisma/client";
 import { createOnce } from "../db/create-once";
-import { contractByVersion } from "../contracts/registry.server";
+import { contractOf } from "../contracts/registry.server";
 import type { Contract } from "../contracts/schema";
 import { toRow } from "../dashboard/dashboard.server";
 import { reasonInWords } from "../dashboard/reasons";
@@ -15,13 +15,8 @@ import { alertSettings, DEFAULT_ALERT_SETTINGS, wantsInstant } from "./settings.
 /** Final verdicts a person must look at: these alert, reach Flow and fill the digest. */
 export const NEEDS_PERSON: readonly string[] = ALERT_VERDICTS;
 
-/** The contract an operation was judged by (its reasons' words come from it). */
-export function contractOf(fallback: Contract, op: Pick<Operation, "contractId" | "contractVersion">): Contract {
-  return contractByVersion(op.contractId, op.contractVersion)?.contract ?? fallback;
-}
-
 export function alertItem(contract: Contract, op: Operation): AlertItem {
-  return { row: toRow(contractOf(contract, op), op), evidenceUrl: adminAppUrl(op.shop, evidencePath(op.id)) };
+  return { row: toRow(contract, op), evidenceUrl: adminAppUrl(op.shop, evidencePath(op.id)) };
 }
 
 export async function shopTimeZoneOf(db: PrismaClient, shop: string): Promise<string> {

@@ -2,6 +2,7 @@ import refundCreated100 from "../../contracts/shopify.refund.created@1.0.0.json"
 import refundCreated110 from "../../contracts/shopify.refund.created@1.1.0.json";
 import refundHistory100 from "../../contracts/shopify.refund.history@1.0.0.json";
 import { loadContract, type LoadedContract } from "./load";
+import type { Contract } from "./schema";
 
 // Validated once at start-up: an invalid contract stops the server, not a verdict.
 export const REFUND_CREATED_1_0_0: LoadedContract = loadContract(refundCreated100);
@@ -20,4 +21,9 @@ export const CONTRACT_VERSIONS: ReadonlyMap<string, LoadedContract> = new Map(
 
 export function contractByVersion(id: string, version: string): LoadedContract | undefined {
   return CONTRACT_VERSIONS.get(`${id}@${version}`);
+}
+
+/** The contract an operation was judged by (its reasons' words come from it): the version it was opened with, else `fallback`. */
+export function contractOf(fallback: Contract, op: { contractId: string; contractVersion: string }): Contract {
+  return contractByVersion(op.contractId, op.contractVersion)?.contract ?? fallback;
 }

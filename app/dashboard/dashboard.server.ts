@@ -1,5 +1,6 @@
 import type { Operation, Prisma, PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
+import { contractOf } from "../contracts/registry.server";
 import { formatMoney, fromMinorUnits } from "../money/currency";
 import { CLASSES, dateBounds, period, VERDICTS, type DashboardFilters } from "./filters";
 import { reasonInWords } from "./reasons";
@@ -133,7 +134,7 @@ export function toRow(contract: Contract, op: Operation): RefundRow {
     origin: op.origin,
     status: op.status,
     reason: op.reason,
-    reasonText: reasonInWords(contract, op.status, op.reason),
+    reasonText: reasonInWords(contractOf(contract, op), op.status, op.reason),
     classes: JSON.parse(op.classes) as string[],
     startedAt: op.startedAt.toISOString(),
     reviewState: op.reviewState,

@@ -1,7 +1,7 @@
 import db from "../db.server";
-import { REFUND_CREATED } from "../contracts/registry.server";
+import { contractOf, REFUND_CREATED } from "../contracts/registry.server";
 import { figures, listRefunds, rowFilter, toRow } from "./dashboard.server";
-import { reasonInWords } from "./reasons";
+import { DUPLICATE_REASONS, reasonInWords } from "./reasons";
 import { parseFilters } from "./filters";
 import { exportCsv } from "./export.server";
 import { shopSettings } from "../shops/profile.server";
@@ -63,7 +63,7 @@ export async function orderRefunds(shop: string, orderId: string) {
     refunds: operations.map((op) => {
       const row = toRow(contract, op);
       // Every contradiction and rule that held, in words, not only the first.
-      const texts = op.reasonRows.map((r) => reasonInWords(contract, op.status, r.reason));
+      const texts = op.reasonRows.map((r) => reasonInWords(contractOf(contract, op), op.status, r.reason));
       return {
         id: row.id,
         amount: row.amount,
@@ -74,6 +74,6 @@ export async function orderRefunds(shop: string, orderId: string) {
         correlation: row.correlation,
       };
     }),
-    doNotRetry: operations.some((op) => op.reasonRows.some((r) => r.reason === "duplicate_refund_present")),
+    doNotRetry: operations.some((op) => op.reasonRows.some((r) => DUPLICATE_REASONS.includes(r.reason))),
   };
 }

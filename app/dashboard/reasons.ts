@@ -9,7 +9,10 @@ export function reasonInWords(contract: Contract, status: string, reason: string
   if (rule) return rule.reason;
   switch (status) {
     case "VERIFIED":
-      return "Shopify recorded it as claimed; its webhook arrived.";
+      // A contract without a webhook channel judges the shop's history from one bulk read.
+      return contract.channels.some((c) => c.verifier === "webhook")
+        ? "Shopify recorded it as claimed; its webhook arrived."
+        : "Shopify holds it as recorded, read from the shop's history.";
     case "UNVERIFIABLE":
       return `Shopify showed no evidence of this refund within ${Math.round(contract.timing.timeout_ms / 86_400_000)} days. Check the order.`;
     case "PENDING":
@@ -18,6 +21,9 @@ export function reasonInWords(contract: Contract, status: string, reason: string
       return reason ?? "";
   }
 }
+
+/** The contradictions that mean a refund was made twice: never retry a refund on that order. */
+export const DUPLICATE_REASONS: readonly string[] = ["duplicate_refund_present", "duplicate_refund_in_history"];
 
 export const VERDICT_TONES = {
   VERIFIED: "success",

@@ -158,6 +158,7 @@ function forReason(reason: string, input: LeadInput): Part | undefined {
     case "refund_on_wrong_order":
       return wrongOrder(input);
     case "duplicate_refund_present":
+    case "duplicate_refund_in_history":
       return duplicate(input);
     case "transaction_failed":
       return gatewayFailure(input);

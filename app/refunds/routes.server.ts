@@ -1,4 +1,5 @@
 import db from "../db.server";
+import { DUPLICATE_REASONS } from "../dashboard/reasons";
 import { REFUND_CREATED } from "../contracts/registry.server";
 import { fromMinorUnits, toMinorUnits } from "../money/currency";
 import { loadOrderForRefund } from "../shopify/admin/refunds.server";
@@ -71,7 +72,7 @@ export async function refundFormData(shop: string, orderId: string, now = new Da
     recentRefund: recent ? { message: recent.message, at: recent.at.toISOString() } : null,
     // Any verdict on the order in which a duplicate held, whatever its first reason was.
     duplicateOnOrder: Boolean(
-      await db.operationReason.findFirst({ where: { shop, reason: "duplicate_refund_present", operation: { orderGid: order.id } }, select: { id: true } }),
+      await db.operationReason.findFirst({ where: { shop, reason: { in: [...DUPLICATE_REASONS] }, operation: { orderGid: order.id } }, select: { id: true } }),
     ),
   };
 }

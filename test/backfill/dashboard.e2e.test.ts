@@ -44,6 +44,15 @@ describe("the dashboard's history card", () => {
     const done = await load();
     expect(done).toMatchObject({ state: "done", running: false, percent: 100 });
     expect(done.sentence).toMatch(new RegExp(`^${seeded.inWindow} refunds in 30 days: \\d+ verified`));
+
+    // Its refunds are rows like any other, in the history contract's words, with their evidence.
+    const { rows } = await (await app(dataPath("/app?origin=backfill", ROUTE))).json();
+    const duplicate = rows.find((r: { reason: string }) => r.reason === "duplicate_refund_in_history");
+    expect(duplicate).toMatchObject({ origin: "backfill", status: "CONTRADICTED", reasonText: expect.stringContaining("another refund of the same amount") });
+    expect(rows.find((r: { status: string }) => r.status === "VERIFIED").reasonText).toBe("Shopify holds it as recorded, read from the shop's history.");
+    const evidence = await (await app(dataPath(`/app/refunds/${duplicate.id}`, "routes/app.refunds.$id"))).json();
+    expect(evidence.lead.sentence).toMatch(/^Shopify holds 2 refunds on #\d+: this one for \$[\d.]+ and another for \$[\d.]+\.$/);
+    expect(evidence.lead.nextStep).toContain("Do not retry");
   });
 
   it("answers days outside 1 to 365 with a field error, and starts nothing", async () => {

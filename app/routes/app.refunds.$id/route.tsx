@@ -11,6 +11,7 @@ import { interactiveGateway } from "../../shopify/admin/interactive.server";
 import { formatInstant } from "../../time/format";
 import conditionStyles from "../../dashboard/conditions.css?url";
 import { ReviewBadge, VerdictBadge, adminOrderUrl, ORIGIN_LABELS } from "../../dashboard/ui";
+import { DUPLICATE_REASONS } from "../../dashboard/reasons";
 import { money } from "../../evidence/lead";
 import { Instant } from "./components/Instant";
 import { KeepWhole } from "./components/KeepWhole";
@@ -54,7 +55,7 @@ export default function RefundDetail() {
   const navigation = useNavigation();
   const [note, setNote] = useState("");
   const { refund, lead, times } = detail;
-  const doNotRetry = refund.reasons.includes("duplicate_refund_present");
+  const doNotRetry = refund.reasons.some((reason) => DUPLICATE_REASONS.includes(reason));
   const fieldErrors = result && !result.ok ? result.fieldErrors : undefined;
   const at = (iso: string) => <Instant iso={iso} times={times} />;
   return (
