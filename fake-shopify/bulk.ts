@@ -152,8 +152,8 @@ export class FakeBulkOperations {
   runMs = 50;
   /** The next operation fails this way: FAILED with this code, half its lines as partial data. */
   failNext: BulkErrorCode | null = null;
-  /** The next result gets a line that is not JSON, at this index. */
-  corruptNextAtLine: number | null = null;
+  /** The next result's first line of this object type (a transaction, say) is not JSON (its id and parent still legible). */
+  corruptNextLineOf: string | null = null;
   /** Called when an operation finishes (the FakeShopify sends bulk_operations/finish). */
   onFinished?: (operation: ReturnType<FakeBulkOperations["view"]>) => void;
   /** Bulk queries started, and results downloaded. */
@@ -184,9 +184,10 @@ export class FakeBulkOperations {
     }
     const result = await execute(document);
     const { lines, roots } = toJsonl(result.data ?? {});
-    if (this.corruptNextAtLine !== null) {
-      lines.splice(Math.min(this.corruptNextAtLine, lines.length), 0, '{"id":"gid://shopify/Order/1", "name": unterminated');
-      this.corruptNextAtLine = null;
+    if (this.corruptNextLineOf !== null) {
+      const index = lines.findIndex((line) => line.includes(`"id":"gid://shopify/${this.corruptNextLineOf}/`));
+      if (index >= 0) lines[index] = lines[index].replace("{", "{,");
+      this.corruptNextLineOf = null;
     }
     const operation: FakeBulkOperation = {
       id: this.nextId++,
@@ -223,12 +224,16 @@ export class FakeBulkOperations {
     this.onFinished?.(this.view(operation));
   }
 
-  /** Every finished result's URL expires: downloads answer 404, and the operations say EXPIRED. */
-  expireResults(): void {
+  /**
+   * Every finished result's URL expires: downloads answer 404, and the operations say EXPIRED
+   * (or, with `statusToo` false, still COMPLETED with the old URL: a URL that expired between the
+   * app's look at the operation and its download).
+   */
+  expireResults(statusToo = true): void {
     for (const operation of this.operations.values()) {
       if (!operation.token) continue;
       operation.expired = true;
-      if (operation.status === "COMPLETED") operation.status = "EXPIRED";
+      if (statusToo && operation.status === "COMPLETED") operation.status = "EXPIRED";
     }
   }
 
@@ -254,7 +259,7 @@ export class FakeBulkOperations {
   view(operation: FakeBulkOperation) {
     const finished = operation.status !== "CREATED" && operation.status !== "RUNNING";
     const counted = finished ? operation.lines.length : operation.status === "RUNNING" ? Math.floor(operation.lines.length / 2) : 0;
-    const url = operation.token && !operation.expired ? this.resultUrl(operation.token) : null;
+    const url = operation.token && (!operation.expired || operation.status === "COMPLETED") ? this.resultUrl(operation.token) : null;
     return {
       __typename: "BulkOperation",
       id: gid("BulkOperation", operation.id),

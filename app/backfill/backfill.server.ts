@@ -8,7 +8,8 @@ import { historyBulkQuery } from "../shopify/admin/operations";
 import { buildBindings } from "../verification/bindings";
 import { newOperationData, recordEvaluation, writeEvidence } from "../verification/operations.server";
 import { bulkReadback, historyClaim, readHistoryLine, sameAmountNearby, type HistoryRefund, type HistoryTransaction } from "./history";
-import { summarize } from "./summary.server";
+import { inWindow, summarize } from "./summary.server";
+import { groupBy } from "../util/group-by";
 
 export interface BackfillDeps {
   db: PrismaClient;
@@ -32,6 +33,8 @@ export interface BackfillDeps {
 export const ACTIVE_STATES = ["queued", "reading", "verifying"] as const;
 /** A result URL that expired (or a bulk operation Shopify no longer knows) is read again this many times in all. */
 const MAX_BULK_RUNS = 2;
+/** Errors in a row (Shopify refusing or failing, our own step failing) before a backfill stops for good. */
+const MAX_ERRORS = 10;
 
 class LostClaim extends Error {}
 
@@ -55,8 +58,16 @@ class Claim {
     this.deps.onProgress?.(this.backfill);
   }
 
+  /** Hands the backfill back, due again at `dueAt`; a step that went as it should clears the run of errors. */
   release(data: Partial<Backfill>, dueAt: Date | null): Promise<void> {
-    return this.save({ ...data, claimedBy: null, claimedUntil: null, nextDueAt: dueAt });
+    return this.save({ errors: 0, ...data, claimedBy: null, claimedUntil: null, nextDueAt: dueAt });
+  }
+
+  /** Shopify did not answer as it should, or the step failed: try again later, and give up (saying why) after MAX_ERRORS in a row. */
+  retryLater(message: string, ms: number): Promise<void> {
+    const errors = this.backfill.errors + 1;
+    if (errors >= MAX_ERRORS) return this.fail(`${message} (${errors} times in a row). Nothing more was done; ask for the backfill again.`);
+    return this.release({ errors, message }, new Date(this.deps.now().getTime() + ms));
   }
 
   fail(message: string): Promise<void> {
@@ -76,7 +87,7 @@ async function startReading(deps: BackfillDeps, claim: Claim): Promise<void> {
     if (!started.busy) return claim.fail(`Shopify refused the history query: ${started.message}`);
     return claim.release({ message: "Shopify is running other bulk queries for this shop; the backfill starts when one ends." }, later(deps, 60_000));
   }
-  return claim.release({ message: `Waiting for Shopify: ${started.message}` }, later(deps, Math.max(started.retryAfterMs, 30_000)));
+  return claim.retryLater(`Waiting for Shopify: ${started.message}`, Math.max(started.retryAfterMs, 30_000));
 }
 
 /** The result is gone (expired, or Shopify no longer knows the operation): read the history again, once. */
@@ -88,7 +99,9 @@ async function readAgain(deps: BackfillDeps, claim: Claim, reason: string): Prom
 
 function stagedRow(backfillId: string, line: number, text: string): { row?: Prisma.BackfillLineCreateManyInput; bad: boolean } {
   const read = readHistoryLine(text);
-  if (read.kind === "bad") return { bad: true };
+  // A line that does not parse but names its parent marks that refund as not wholly read.
+  if (read.kind === "bad")
+    return { bad: true, row: read.parentId ? { backfillId, line, kind: "unreadable", agreementGid: read.parentId, data: "" } : undefined };
   if (read.kind === "other") return { bad: false };
   if (read.kind === "transaction") {
     return { bad: false, row: { backfillId, line, kind: "transaction", agreementGid: read.agreementGid, data: JSON.stringify(read.transaction) } };
@@ -141,7 +154,7 @@ async function stage(deps: BackfillDeps, claim: Claim, url: string): Promise<voi
 async function read(deps: BackfillDeps, claim: Claim): Promise<void> {
   const { backfill } = claim;
   const answer = await bulkOperationState(deps.gateway, backfill.shop, backfill.bulkOperationGid!);
-  if (!answer.ok) return claim.release({ message: `Waiting for Shopify: ${answer.message}` }, later(deps, Math.max(answer.retryAfterMs, 10_000)));
+  if (!answer.ok) return claim.retryLater(`Waiting for Shopify: ${answer.message}`, Math.max(answer.retryAfterMs, 10_000));
   const state = answer.state;
   if (!state) return readAgain(deps, claim, "Shopify no longer knows the bulk read of the history");
   switch (state.status) {
@@ -173,13 +186,13 @@ async function read(deps: BackfillDeps, claim: Claim): Promise<void> {
       if (!(error instanceof BulkDownloadError)) throw error;
       if (error.status === 404 || error.status === 403)
         return readAgain(deps, claim, "Shopify's result of the history read had expired (its URL answered 404)");
-      return claim.release({ message: `Reading Shopify's result: ${error.message}` }, later(deps, 30_000));
+      return claim.retryLater(`Reading Shopify's result: ${error.message}`, 30_000);
     }
   }
-  const inWindow = await deps.db.backfillLine.count({
+  const found = await deps.db.backfillLine.count({
     where: { backfillId: backfill.id, kind: "refund", createdAt: { gte: backfill.since, lt: backfill.until } },
   });
-  await claim.save({ state: "verifying", refundsFound: inWindow, message: null });
+  await claim.save({ state: "verifying", refundsFound: found, message: null });
   return verify(deps, claim);
 }
 
@@ -265,26 +278,40 @@ async function nextPage(db: PrismaClient, backfillId: string, cursor: string | n
  */
 async function verify(deps: BackfillDeps, claim: Claim): Promise<void> {
   const { db } = deps;
+  const id = claim.backfill.id;
+  // Lines that did not parse and name no parent may have been any refund's transactions: then a
+  // refund read without any transaction is not taken as one that has none.
+  const attributed = await db.backfillLine.count({ where: { backfillId: id, kind: "unreadable" } });
+  const unattributed = claim.backfill.badLines > attributed;
   for (;;) {
     const backfill = claim.backfill;
     if (backfill.summary) break;
-    const page = await nextPage(db, backfill.id, backfill.verifyCursor, deps.pageRefunds ?? 500);
+    const page = await nextPage(db, id, backfill.verifyCursor, deps.pageRefunds ?? 500);
     if (!page.length) break;
-    const agreements = page.map((row) => row.agreementGid);
-    const transactionRows = await db.backfillLine.findMany({ where: { backfillId: backfill.id, kind: "transaction", agreementGid: { in: agreements } } });
-    const transactions = new Map<string, HistoryTransaction[]>();
-    for (const row of transactionRows) transactions.set(row.agreementGid, [...(transactions.get(row.agreementGid) ?? []), JSON.parse(row.data)]);
+    const children = await db.backfillLine.findMany({
+      where: { backfillId: id, kind: { in: ["transaction", "unreadable"] }, agreementGid: { in: page.map((row) => row.agreementGid) } },
+    });
+    const byAgreement = groupBy(children, (row) => row.agreementGid);
     const refunds = page.map((row) => ({ row, refund: JSON.parse(row.data) as HistoryRefund }));
-    const byOrder = new Map<string, HistoryRefund[]>();
-    for (const { row, refund } of refunds) byOrder.set(row.orderGid!, [...(byOrder.get(row.orderGid!) ?? []), refund]);
+    const byOrder = groupBy(refunds, ({ row }) => row.orderGid!);
     let verified = 0;
     const seen = new Set<string>();
     for (const { row, refund } of refunds) {
-      const at = row.createdAt!.getTime();
-      if (at < backfill.since.getTime() || at >= backfill.until.getTime() || seen.has(refund.id)) continue;
+      if (!inWindow(backfill, row.createdAt!) || seen.has(refund.id)) continue;
       seen.add(refund.id);
-      await decide(deps, backfill, row, refund, transactions.get(row.agreementGid) ?? [], byOrder.get(row.orderGid!)!);
       verified++;
+      const lines = byAgreement.get(row.agreementGid) ?? [];
+      // Part of what Shopify wrote about this refund could not be read: no verdict on half the evidence.
+      if (lines.some((line) => line.kind === "unreadable") || (unattributed && lines.length === 0)) continue;
+      const transactions = lines.map((line) => JSON.parse(line.data) as HistoryTransaction);
+      await decide(
+        deps,
+        backfill,
+        row,
+        refund,
+        transactions,
+        byOrder.get(row.orderGid!)!.map((r) => r.refund),
+      );
     }
     await claim.save({ verifyCursor: page[page.length - 1].orderGid, refundsVerified: backfill.refundsVerified + verified });
   }
@@ -317,7 +344,8 @@ export async function runBackfillPass(deps: BackfillDeps): Promise<number> {
   });
   let advanced = 0;
   for (const candidate of due) {
-    const claimedUntil = new Date(now.getTime() + (deps.leaseMs ?? 60_000));
+    // The clock of this claim, not of the pass: a pass that read a long history before it would claim an expired lease.
+    const claimedUntil = new Date(deps.now().getTime() + (deps.leaseMs ?? 60_000));
     const { count } = await deps.db.backfill.updateMany({
       where: { id: candidate.id, revision: candidate.revision },
       data: { claimedBy: deps.workerId, claimedUntil, revision: candidate.revision + 1 },
@@ -334,7 +362,7 @@ export async function runBackfillPass(deps: BackfillDeps): Promise<number> {
       }
       // The person watching sees a sentence and a retry; the log has the error.
       deps.log("backfill step failed", { backfill: candidate.id, shop: candidate.shop, error: (error as Error).message });
-      await claim.release({ message: "An error interrupted the backfill; it goes on in a minute." }, later(deps, 60_000)).catch((lost: unknown) => {
+      await claim.retryLater("An error interrupted the backfill; it goes on in a minute", 60_000).catch((lost: unknown) => {
         if (!(lost instanceof LostClaim)) throw lost;
       });
     }

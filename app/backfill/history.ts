@@ -33,7 +33,8 @@ export type HistoryLine =
   | { kind: "transaction"; agreementGid: string; transaction: HistoryTransaction }
   /** An order line, or an agreement that is not a refund's: nothing to stage. */
   | { kind: "other" }
-  | { kind: "bad"; error: string };
+  /** Not JSON, or not what the query asks for; `parentId` when the line still names its parent. */
+  | { kind: "bad"; error: string; parentId?: string };
 
 const isObject = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === "object" && !Array.isArray(value);
 
@@ -54,12 +55,15 @@ export function readHistoryLine(text: string): HistoryLine {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { kind: "bad", error: `not JSON: ${(error as Error).message}` };
+    const parentId = /"__parentId":"(gid:\/\/shopify\/[A-Za-z]+\/\d+)"/.exec(text)?.[1];
+    return { kind: "bad", error: `not JSON: ${(error as Error).message}`, ...(parentId ? { parentId } : {}) };
   }
   if (!isObject(value) || typeof value.id !== "string") return { kind: "bad", error: "a line without an id" };
   const parent = typeof value.__parentId === "string" ? value.__parentId : null;
   if (value.id.startsWith("gid://shopify/OrderTransaction/")) {
-    if (!parent || typeof value.status !== "string" || !isObject(value.amountSet)) return { kind: "bad", error: `transaction ${value.id} is incomplete` };
+    const money = isObject(value.amountSet) ? value.amountSet.presentmentMoney : undefined;
+    if (!parent || typeof value.status !== "string" || typeof value.kind !== "string" || !isObject(money) || typeof money.amount !== "string")
+      return { kind: "bad", error: `transaction ${value.id} is incomplete`, ...(parent ? { parentId: parent } : {}) };
     const { __parentId: _parent, ...transaction } = value;
     return { kind: "transaction", agreementGid: parent, transaction: transaction as unknown as HistoryTransaction };
   }

@@ -18,10 +18,17 @@ export interface BackfillSummary {
   outsideWindow: number;
   /** Lines of Shopify's result that could not be read. */
   badLines: number;
+  /** Of `refunds`: not verified, because part of what Shopify wrote about them could not be read. */
+  unreadable: number;
   readAt: string | null;
 }
 
 const CHUNK = 500;
+
+/** The backfill's refunds: created from `since` until `until` (younger ones are the live channels'). */
+export function inWindow(backfill: Pick<Backfill, "since" | "until">, createdAt: Date): boolean {
+  return createdAt.getTime() >= backfill.since.getTime() && createdAt.getTime() < backfill.until.getTime();
+}
 
 /** Counts the verdicts of the window's refunds, from their operations (whichever channel opened them). */
 export async function summarize(db: PrismaClient, backfill: Backfill): Promise<BackfillSummary> {
@@ -38,6 +45,7 @@ export async function summarize(db: PrismaClient, backfill: Backfill): Promise<B
     alreadyWatched: 0,
     outsideWindow: 0,
     badLines: backfill.badLines,
+    unreadable: 0,
     readAt: backfill.readAt?.toISOString() ?? null,
   };
   const seen = new Set<string>();
@@ -50,19 +58,19 @@ export async function summarize(db: PrismaClient, backfill: Backfill): Promise<B
     });
     if (!rows.length) break;
     afterLine = rows[rows.length - 1].line;
-    const inWindow: string[] = [];
+    const refundsInWindow: string[] = [];
     for (const row of rows) {
       if (seen.has(row.refundGid!)) continue;
       seen.add(row.refundGid!);
-      const at = row.createdAt!.getTime();
-      if (at < backfill.since.getTime() || at >= backfill.until.getTime()) summary.outsideWindow++;
-      else inWindow.push(row.refundGid!);
+      if (inWindow(backfill, row.createdAt!)) refundsInWindow.push(row.refundGid!);
+      else summary.outsideWindow++;
     }
     const operations = await db.operation.findMany({
-      where: { shop: backfill.shop, refundGid: { in: inWindow } },
+      where: { shop: backfill.shop, refundGid: { in: refundsInWindow } },
       select: { status: true, classes: true, origin: true },
     });
-    summary.refunds += inWindow.length;
+    summary.refunds += refundsInWindow.length;
+    summary.unreadable += refundsInWindow.length - operations.length;
     for (const op of operations) {
       const classes = JSON.parse(op.classes) as string[];
       if (op.origin !== "backfill") summary.alreadyWatched++;
@@ -88,5 +96,6 @@ export function summarySentence(summary: BackfillSummary): string {
   if (summary.failed) parts.push(`${summary.failed} ${summary.failed === 1 ? "gateway failure" : "gateway failures"}`);
   if (summary.unverifiable) parts.push(`${summary.unverifiable} unverifiable`);
   if (summary.pending) parts.push(`${summary.pending} still being verified`);
+  if (summary.unreadable) parts.push(`${summary.unreadable} not verified (Shopify's answer about them could not be read)`);
   return `${summary.refunds} ${summary.refunds === 1 ? "refund" : "refunds"} in ${summary.days} days: ${parts.join(", ")}`;
 }

@@ -24,7 +24,17 @@ export async function stopObservingShop(db: PrismaClient, shop: string, now: Dat
   await db.alertEvent.updateMany({ where: { shop, instantStatus: "pending" }, data: { instantStatus: "not_wanted" } });
   await db.backfill.updateMany({
     where: { shop, activeShop: shop },
-    data: { state: "failed", activeShop: null, nextDueAt: null, claimedBy: null, finishedAt: now, message: "Stopped: the app was uninstalled." },
+    // The revision moves: a worker in the middle of it loses its claim at its next write.
+    data: {
+      state: "failed",
+      activeShop: null,
+      nextDueAt: null,
+      claimedBy: null,
+      claimedUntil: null,
+      revision: { increment: 1 },
+      finishedAt: now,
+      message: "Stopped: the app was uninstalled.",
+    },
   });
   await db.backfillLine.deleteMany({ where: { backfill: { shop } } });
 }

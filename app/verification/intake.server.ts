@@ -49,10 +49,11 @@ export async function recordRefundDelivery(
       ${claim.amount}, ${claim.currency}, ${amountMinor}, ${refundCreatedAt}, 'PENDING', '[]', '[]', false, 0, 0, ${firstCheck}, 0, 'none', ${now}, ${now})
     ON CONFLICT ("shop", "refundGid") DO NOTHING`;
 
-  // An operation that already existed is re-checked now; so is every other pending one on the order.
+  // An operation that already existed is re-checked now; so is every other pending one on the order
+  // (not the history's: the backfill decides those from its bulk read, the read-back has no evidence for them).
   const skipOwn = opened === 1 ? claim.refundGid : "";
   await db.$executeRaw`
     UPDATE "Operation" SET "nextDueAt" = ${now}, "claimedBy" = NULL, "claimedUntil" = NULL, "revision" = "revision" + 1, "updatedAt" = ${now}
-    WHERE "shop" = ${headers.shop} AND "orderGid" = ${claim.orderGid} AND "status" = 'PENDING' AND "refundGid" <> ${skipOwn}`;
+    WHERE "shop" = ${headers.shop} AND "orderGid" = ${claim.orderGid} AND "status" = 'PENDING' AND "refundGid" <> ${skipOwn} AND "origin" <> 'backfill'`;
   return "new";
 }

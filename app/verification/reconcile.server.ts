@@ -88,7 +88,8 @@ export async function sweepShop(
   }
   const query = `updated_at:>='${state.sweepSince!.toISOString()}'`;
   // Refunds made before the sweep's window, or before the end of a history backfill's, are not the sweep's to open.
-  const history = await db.backfill.findFirst({ where: { shop }, orderBy: { until: "desc" }, select: { until: true } });
+  // A failed backfill verified nothing: its window stays the sweep's.
+  const history = await db.backfill.findFirst({ where: { shop, state: { not: "failed" } }, orderBy: { until: "desc" }, select: { until: true } });
   const createdFrom = new Date(Math.max(state.sweepSince!.getTime(), history?.until.getTime() ?? 0));
   const result: SweepResult = { completed: false, ordersSeen: 0, opened: 0 };
   let cursor = state.sweepCursor;

@@ -160,27 +160,32 @@ describe("when Shopify's bulk read goes wrong", () => {
     expect(backfill.activeShop).toBeNull();
   });
 
-  it("a result URL that answers 404: the history is read again, once, and verified", async () => {
-    const { domain, shop, api } = await newShop("history-expired");
+  it.each([
+    ["says EXPIRED", true],
+    ["still says COMPLETED, but its URL answers 404", false],
+  ])("a result that %s: the history is read again, once, and verified", async (_, statusToo) => {
+    const { domain, shop, api } = await newShop(`history-expired-${statusToo}`);
     const seeded = seedHistory(shop, 30);
     await requestBackfill(h.db, domain, 60, "dashboard", h.clock.now());
     await h.worker.runBackfills();
     await new Promise((resolve) => setTimeout(resolve, 120)); // the operation completes
-    api.bulk.expireResults();
+    api.bulk.expireResults(statusToo);
     const backfill = await runToEnd(domain);
-    expect([backfill.state, backfill.bulkRuns]).toEqual(["done", 2]);
+    expect([backfill.state, backfill.bulkRuns, api.bulk.stats.started]).toEqual(["done", 2, 2]);
     expect(await h.db.operation.count({ where: { shop: domain } })).toBe(seeded.inWindow);
   });
 
-  it("a line that is not JSON is skipped and counted; every other refund is verified", async () => {
+  it("a line that is not JSON: its refund is not decided on half its evidence, and the summary says so; every other refund is verified", async () => {
     const { domain, shop, api } = await newShop("history-bad-line");
     const seeded = seedHistory(shop, 30);
-    api.bulk.corruptNextAtLine = 5;
+    api.bulk.corruptNextLineOf = "OrderTransaction";
     await requestBackfill(h.db, domain, 60, "dashboard", h.clock.now());
     const backfill = await runToEnd(domain);
     expect(backfill.state).toBe("done");
-    expect(JSON.parse(backfill.summary!)).toMatchObject({ badLines: 1, refunds: seeded.inWindow });
-    expect(await h.db.operation.count({ where: { shop: domain } })).toBe(seeded.inWindow);
+    const summary = JSON.parse(backfill.summary!) as BackfillSummary;
+    expect(summary).toMatchObject({ badLines: 1, unreadable: 1, refunds: seeded.inWindow });
+    expect(summarySentence(summary)).toContain("1 not verified (Shopify's answer about them could not be read)");
+    expect(await h.db.operation.count({ where: { shop: domain } })).toBe(seeded.inWindow - 1);
   });
 
   it("Shopify at its limit of bulk queries: the backfill waits, says so, and starts when one ends", async () => {

@@ -32,6 +32,18 @@ export interface BulkState {
 export async function bulkOperationState(gateway: ShopifyGateway, shop: string, id: string): Promise<{ ok: true; state: BulkState | null } | AdminFailure> {
   const answer = await gateway.request(shop, BULK_OPERATION_STATE_QUERY, { id }, QUERY_COSTS.bulkOperationState);
   if (!answer.ok) return answer;
+  // A field Shopify could not give (its url, say) is an error, not "no file": ask again.
+  if (answer.fieldErrors.length) {
+    const message = `Shopify did not give every field of the bulk operation: ${answer.fieldErrors[0].message}`;
+    return {
+      ok: false,
+      kind: "graphql",
+      code: answer.fieldErrors[0].extensions?.code ?? "FIELD_ERROR",
+      message,
+      retryAfterMs: 10_000,
+      apiVersion: answer.apiVersion,
+    };
+  }
   const node = answer.data.node;
   if (!node || !("status" in node)) return { ok: true, state: null };
   return {
@@ -47,15 +59,24 @@ export async function bulkOperationState(gateway: ShopifyGateway, shop: string, 
   };
 }
 
-/** Shopify's result files are on HTTPS storage; plain HTTP only to this machine (the fake Shopify of the tests and the demo). */
+/**
+ * Shopify's result files are on HTTPS storage. Plain HTTP only to this machine, and only where the
+ * app is pointed at a simulated Shopify on it (SHOPIFY_ADMIN_API_ORIGIN: the tests and the demo).
+ */
 function allowedResultUrl(url: string): boolean {
   try {
     const parsed = new URL(url);
-    return parsed.protocol === "https:" || (parsed.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname));
+    if (parsed.protocol === "https:") return true;
+    return parsed.protocol === "http:" && Boolean(process.env.SHOPIFY_ADMIN_API_ORIGIN) && ["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname);
   } catch {
     return false;
   }
 }
+
+/** A download that sends nothing for this long is abandoned (and read on from its last stored line later). */
+const IDLE_TIMEOUT_MS = 60_000;
+/** No line of a bulk result is this long: past it the file is not JSONL. */
+const MAX_LINE_CHARS = 16 * 1024 * 1024;
 
 export class BulkDownloadError extends Error {
   constructor(
@@ -74,8 +95,14 @@ export class BulkDownloadError extends Error {
  */
 export async function* bulkResultLines(url: string, fromLine = 0): AsyncGenerator<{ line: number; text: string }> {
   if (!allowedResultUrl(url)) throw new BulkDownloadError(`refusing to read a bulk result from ${url}: not an https address`, null);
-  const response = await fetch(url);
+  const abort = new AbortController();
+  let idle = setTimeout(() => abort.abort(), IDLE_TIMEOUT_MS);
+  // A redirect could lead the https check elsewhere: the signed URL is the file.
+  const response = await fetch(url, { redirect: "error", signal: abort.signal }).catch((error: Error) => {
+    throw new BulkDownloadError(`the bulk result could not be downloaded: ${error.message}`, null);
+  });
   if (!response.ok || !response.body) {
+    clearTimeout(idle);
     await response.body?.cancel();
     const expired = response.status === 404 || response.status === 403;
     throw new BulkDownloadError(`the bulk result could not be downloaded: HTTP ${response.status}${expired ? " (its URL has expired)" : ""}`, response.status);
@@ -87,8 +114,14 @@ export async function* bulkResultLines(url: string, fromLine = 0): AsyncGenerato
   let finished = false;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch((error: Error) => {
+        throw new BulkDownloadError(`the bulk result stopped arriving: ${error.message}`, null);
+      });
+      clearTimeout(idle);
+      idle = setTimeout(() => abort.abort(), IDLE_TIMEOUT_MS);
       buffered += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      if (buffered.length > MAX_LINE_CHARS && !buffered.includes("\n"))
+        throw new BulkDownloadError("the bulk result is not JSONL: a line longer than 16 MiB", null);
       const parts = buffered.split("\n");
       buffered = done ? "" : parts.pop()!;
       for (const text of parts) {
@@ -98,6 +131,7 @@ export async function* bulkResultLines(url: string, fromLine = 0): AsyncGenerato
       if (done) return void (finished = true);
     }
   } finally {
+    clearTimeout(idle);
     // A reader that stopped early (an error while staging) lets go of the download.
     if (!finished) await reader.cancel().catch(() => undefined);
   }
