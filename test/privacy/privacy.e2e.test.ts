@@ -28,7 +28,13 @@ async function rowsFor(shop: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const model of Prisma.dmmf.datamodel.models) {
     const fields = new Set(model.fields.map((f) => f.name));
-    const where = fields.has("shop") ? { shop } : fields.has("operationId") ? { operation: { shop } } : undefined;
+    const where = fields.has("shop")
+      ? { shop }
+      : fields.has("operationId")
+        ? { operation: { shop } }
+        : fields.has("backfillId")
+          ? { backfill: { shop } }
+          : undefined;
     if (!where) throw new Error(`model ${model.name} has neither a shop nor an operation: say how shop/redact removes its rows`);
     const delegate = (h.db as unknown as Record<string, { count(args: unknown): Promise<number> }>)[model.name[0].toLowerCase() + model.name.slice(1)];
     counts[model.name] = await delegate.count({ where });
@@ -126,12 +132,18 @@ describe("app/uninstalled, then shop/redact", () => {
       new Date(),
     );
     await h.db.reviewEvent.create({ data: { operationId: stopped.id, shop: domain, action: "recheck", actor: "42" } });
+    // A history backfill asked for after the uninstall (from the CLI), with a line still staged.
+    const { requestBackfill } = await import("../../app/backfill/request.server");
+    const { backfill } = await requestBackfill(h.db, domain, 30, "cli", new Date());
+    await h.db.backfillLine.create({ data: { backfillId: backfill.id, line: 0, kind: "refund", agreementGid: "gid://shopify/SalesAgreement/1", data: "{}" } });
     const before = await rowsFor(domain);
-    expect([before.RefundRecord, before.ReviewEvent]).toEqual([1, 1]);
+    expect([before.RefundRecord, before.ReviewEvent, before.Backfill, before.BackfillLine]).toEqual([1, 1, 1, 1]);
 
     expect((await h.deliver(newDelivery("shop/redact", domain, `{"shop_id":1,"shop_domain":"${domain}"}`))).status).toBe(200);
     const left = await rowsFor(domain);
-    expect(Object.keys(left)).toEqual(expect.arrayContaining(["RefundRecord", "ReviewEvent", "OperationReason", "Operation", "Session"]));
+    expect(Object.keys(left)).toEqual(
+      expect.arrayContaining(["RefundRecord", "ReviewEvent", "OperationReason", "Operation", "Session", "Backfill", "BackfillLine"]),
+    );
     expect(Object.entries(left).filter(([, count]) => count > 0)).toEqual([]);
     const neighbour = await rowsFor(other);
     expect(neighbour.Operation).toBe(1);

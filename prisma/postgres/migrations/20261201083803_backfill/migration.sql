@@ -18,6 +18,7 @@ CREATE TABLE "Backfill" (
     "refundsVerified" INTEGER NOT NULL DEFAULT 0,
     "verifyCursor" TEXT,
     "message" TEXT,
+    "errors" INTEGER NOT NULL DEFAULT 0,
     "summary" TEXT,
     "nextDueAt" TIMESTAMP(3),
     "claimedBy" TEXT,

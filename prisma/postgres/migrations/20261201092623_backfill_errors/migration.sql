@@ -1,3 +1,0 @@
--- AlterTable
-ALTER TABLE "Backfill" ADD COLUMN     "errors" INTEGER NOT NULL DEFAULT 0;
-
