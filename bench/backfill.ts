@@ -5,7 +5,7 @@ import { FakeShopify } from "../fake-shopify/server";
 import { seedHistory } from "../fake-shopify/history";
 import { TEST_APP } from "../test/support/credentials";
 import { installShop } from "../test/support/sessions";
-import { migrate, root, row, scratchSqlite, type BenchRow } from "./support";
+import { fakeShopifyAppEnv, migrate, root, row, scratchSqlite, type BenchRow } from "./support";
 
 const run = promisify(execFile);
 
@@ -39,17 +39,7 @@ export async function benchBackfill(count: number): Promise<BenchRow[]> {
       const { stdout } = await run("node", ["--import", "tsx", "bench/backfill-child.ts", mode, shop], {
         cwd: root,
         maxBuffer: 1 << 20,
-        env: {
-          ...process.env,
-          NODE_ENV: "production",
-          DATABASE_URL: databaseUrl,
-          SHOPIFY_API_KEY: TEST_APP.apiKey,
-          SHOPIFY_API_SECRET: TEST_APP.secret,
-          SHOPIFY_APP_URL: "http://127.0.0.1",
-          SHOPIFY_ADMIN_API_ORIGIN: origin,
-          VERIFIER_WORKER: "off",
-          LOG_LEVEL: "warn",
-        },
+        env: { ...process.env, ...fakeShopifyAppEnv(databaseUrl, origin), LOG_LEVEL: "warn" },
       });
       sides[mode] = JSON.parse(stdout.trim().split("\n").pop()!) as Side;
       if (sides[mode].verified < count * 0.9) throw new Error(`backfill bench (${mode}): ${sides[mode].verified} of ${count} verified`);

@@ -5,7 +5,7 @@ import { refundWebhookBody } from "../fake-shopify/webhooks";
 import { TEST_APP } from "../test/support/credentials";
 import { installShop } from "../test/support/sessions";
 import { QUERY_COSTS } from "../app/shopify/admin/operations";
-import { migrate, row, scratchSqlite, type BenchRow } from "./support";
+import { fakeShopifyAppEnv, migrate, row, scratchSqlite, type BenchRow } from "./support";
 
 const SHOP = "bench-readback.myshopify.com";
 /** The same selection as the app's read-back, one refund per request. */
@@ -24,15 +24,7 @@ export async function benchReadback(count: number): Promise<BenchRow[]> {
   shopify.now = () => new Date(virtualMs);
   const shop = shopify.addShop(SHOP);
   const origin = await shopify.listen();
-  Object.assign(process.env, {
-    NODE_ENV: "production",
-    DATABASE_URL: databaseUrl,
-    SHOPIFY_API_KEY: TEST_APP.apiKey,
-    SHOPIFY_API_SECRET: TEST_APP.secret,
-    SHOPIFY_APP_URL: "http://127.0.0.1",
-    SHOPIFY_ADMIN_API_ORIGIN: origin,
-    VERIFIER_WORKER: "off",
-  });
+  Object.assign(process.env, fakeShopifyAppEnv(databaseUrl, origin));
   const db: PrismaClient = createPrismaClient(databaseUrl);
   try {
     await installShop(db, shopify, SHOP);

@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TEST_APP } from "../test/support/credentials";
 
 export const root = new URL("..", import.meta.url).pathname;
 
@@ -39,6 +40,19 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** The environment of the app's code (in this process or a child) on `databaseUrl`, talking to a fake Shopify at `adminOrigin`. */
+export function fakeShopifyAppEnv(databaseUrl: string, adminOrigin: string): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    DATABASE_URL: databaseUrl,
+    SHOPIFY_API_KEY: TEST_APP.apiKey,
+    SHOPIFY_API_SECRET: TEST_APP.secret,
+    SHOPIFY_APP_URL: "http://127.0.0.1",
+    SHOPIFY_ADMIN_API_ORIGIN: adminOrigin,
+    VERIFIER_WORKER: "off",
+  };
 }
 
 export function scratchSqlite(name: string): string {

@@ -176,7 +176,8 @@ async function read(deps: BackfillDeps, claim: Claim): Promise<void> {
       return claim.release({ message: `Shopify says the bulk read is ${state.status}` }, later(deps, deps.pollMs ?? 10_000));
   }
   if (!state.url) {
-    // A completed query that matched nothing has no file.
+    // A completed query that matched nothing has no file; one that read something must have one.
+    if (state.objectCount > 0) return claim.retryLater("Shopify completed the bulk read but gave no address for its result", 30_000);
     await claim.save({ objectCount: state.objectCount, readAt: state.completedAt ? new Date(state.completedAt) : deps.now() });
   } else {
     try {
