@@ -50,7 +50,7 @@ const isConnectionType = (name: string) => name.endsWith("Connection");
  * (messages as Shopify words them): at least one connection, at most five, connections nested at
  * most two levels deep, and no connection inside a list field.
  */
-export function bulkQueryErrors(schema: GraphQLSchema, document: DocumentNode): BulkUserError[] {
+function bulkQueryErrors(schema: GraphQLSchema, document: DocumentNode): BulkUserError[] {
   const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   if (operations.length !== 1 || operations[0].operation !== "query") return [invalid("Invalid bulk query: the document must hold one query operation.")];
   const typeInfo = new TypeInfo(schema);
@@ -109,7 +109,7 @@ const isConnectionValue = (value: unknown): value is Record<string, unknown> =>
  * by level (every order, then every agreement, then every transaction), which Shopify's guide
  * allows, so a reader that assumes grouping fails here as it would there.
  */
-export function toJsonl(data: Record<string, unknown>): { lines: string[]; roots: number } {
+function toJsonl(data: Record<string, unknown>): { lines: string[]; roots: number } {
   const lines: string[] = [];
   let level: { connection: Record<string, unknown>; parentId: string | null }[] = Object.values(data)
     .filter(isConnectionValue)

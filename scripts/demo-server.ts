@@ -23,7 +23,7 @@ export interface DemoOptions {
   keepData?: boolean;
   liveEveryMs?: number;
   historyCount?: number;
-  /** Refunds the shop made before the app was installed, verified by the history backfill the install starts. */
+  /** Refunds the shop made before the app was installed, verified by the history backfill the install starts (none by default). */
   preInstallRefunds?: number;
   log?: "inherit" | "ignore";
 }
@@ -64,7 +64,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 
   const appUrl = `http://localhost:${options.appPort}`;
   const shopify = new FakeShopify(TEST_APP);
-  seedHistory(shopify.addShop(options.shop, "USD"), options.preInstallRefunds ?? 240, { days: 50 });
+  seedHistory(shopify.addShop(options.shop, "USD"), options.preInstallRefunds ?? 0, { days: 50 });
   const mailbox = await startMailbox();
   const slack = await startSlackReceiver();
   const inboxes = {

@@ -8,6 +8,7 @@ const demo = await startDemo({
   shop: process.env.DEMO_SHOP || "demo-refunds.myshopify.com",
   databaseUrl: process.env.DATABASE_URL || "file:./prisma/demo.sqlite",
   keepData: Boolean(process.env.DEMO_KEEP_DATA),
+  preInstallRefunds: 240,
 });
 
 console.log(`

@@ -6,8 +6,9 @@ import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { BulkDownloadError, bulkOperationState, bulkResultLines, startBulkQuery } from "../shopify/admin/bulk.server";
 import { historyBulkQuery } from "../shopify/admin/operations";
 import { buildBindings } from "../verification/bindings";
+import { claimedAmount } from "../verification/claimed-amount";
 import { newOperationData, recordEvaluation, writeEvidence } from "../verification/operations.server";
-import { bulkReadback, historyClaim, readHistoryLine, sameAmountNearby, type HistoryRefund, type HistoryTransaction } from "./history";
+import { bulkReadback, readHistoryLine, sameAmountNearby, type HistoryRefund, type HistoryTransaction } from "./history";
 import { inWindow, summarize } from "./summary.server";
 import { groupBy } from "../util/group-by";
 
@@ -30,7 +31,7 @@ export interface BackfillDeps {
   onProgress?: (backfill: Backfill) => void;
 }
 
-export const ACTIVE_STATES = ["queued", "reading", "verifying"] as const;
+const ACTIVE_STATES = ["queued", "reading", "verifying"] as const;
 /** A result URL that expired (or a bulk operation Shopify no longer knows) is read again this many times in all. */
 const MAX_BULK_RUNS = 2;
 /** Errors in a row (Shopify refusing or failing, our own step failing) before a backfill stops for good. */
@@ -67,7 +68,7 @@ class Claim {
   retryLater(message: string, ms: number): Promise<void> {
     const errors = this.backfill.errors + 1;
     if (errors >= MAX_ERRORS) return this.fail(`${message} (${errors} times in a row). Nothing more was done; ask for the backfill again.`);
-    return this.release({ errors, message }, new Date(this.deps.now().getTime() + ms));
+    return this.release({ errors, message }, later(this.deps, ms));
   }
 
   fail(message: string): Promise<void> {
@@ -175,13 +176,11 @@ async function read(deps: BackfillDeps, claim: Claim): Promise<void> {
     default:
       return claim.release({ message: `Shopify says the bulk read is ${state.status}` }, later(deps, deps.pollMs ?? 10_000));
   }
-  if (!state.url) {
-    // A completed query that matched nothing has no file; one that read something must have one.
-    if (state.objectCount > 0) return claim.retryLater("Shopify completed the bulk read but gave no address for its result", 30_000);
-    await claim.save({ objectCount: state.objectCount, readAt: state.completedAt ? new Date(state.completedAt) : deps.now() });
-  } else {
+  // A completed query that matched nothing has no file; one that read something must have one.
+  if (!state.url && state.objectCount > 0) return claim.retryLater("Shopify completed the bulk read but gave no address for its result", 30_000);
+  await claim.save({ objectCount: state.objectCount, readAt: state.completedAt ? new Date(state.completedAt) : deps.now() });
+  if (state.url) {
     try {
-      await claim.save({ objectCount: state.objectCount, readAt: state.completedAt ? new Date(state.completedAt) : deps.now() });
       await stage(deps, claim, state.url);
     } catch (error) {
       if (!(error instanceof BulkDownloadError)) throw error;
@@ -226,11 +225,12 @@ async function decide(
   transactions: HistoryTransaction[],
   orderRefunds: HistoryRefund[],
 ) {
-  const claim = historyClaim(row.orderGid!, transactions);
+  // $input: the order the read listed it under, and what its REFUND transactions add up to (as for a refund the sweep finds).
+  const claim = claimedAmount(transactions, true);
   const found = await historyOperation(deps, {
     shop: backfill.shop,
     refundGid: refund.id,
-    orderGid: claim.orderGid,
+    orderGid: row.orderGid!,
     orderName: refund.order.name,
     origin: "backfill",
     amount: claim.amount,

@@ -1,5 +1,4 @@
 import { toMinorUnits } from "../money/currency";
-import { claimedAmount } from "../verification/claimed-amount";
 
 /** Two refunds of one amount on one order this close together are one refund made twice (the contract's order_refunds_in_bulk_read). */
 export const HISTORY_DUPLICATE_WINDOW_MS = 10 * 60_000;
@@ -77,11 +76,6 @@ export function readHistoryLine(text: string): HistoryLine {
 /** The refund in the shape of the http verifier's read-back (`{data: {refund}}`), its transactions a connection as the read-back's are. */
 export function bulkReadback(refund: HistoryRefund, transactions: HistoryTransaction[]) {
   return { data: { refund: { ...refund, transactions: { nodes: transactions, pageInfo: { hasNextPage: false, endCursor: null } } } } };
-}
-
-/** $input of a history refund: its order as the bulk read listed it, and what its REFUND transactions add up to. */
-export function historyClaim(orderGid: string, transactions: HistoryTransaction[]) {
-  return { orderGid, ...claimedAmount(transactions, true) };
 }
 
 const sameMoney = (a: HistoryMoney, b: HistoryMoney) => {

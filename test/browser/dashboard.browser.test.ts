@@ -38,7 +38,6 @@ beforeAll(async () => {
     prepared: true,
     liveEveryMs: 0,
     historyCount: 40,
-    preInstallRefunds: 0,
     log: "ignore",
   });
   const origin = new URL(demo.adminUrl).origin;

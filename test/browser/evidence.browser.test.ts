@@ -29,7 +29,6 @@ beforeAll(async () => {
     prepared: true,
     liveEveryMs: 0,
     historyCount: 40,
-    preInstallRefunds: 0,
     log: "ignore",
   });
   db = createPrismaClient(database.url);

@@ -48,7 +48,6 @@ beforeAll(async () => {
     prepared: true,
     liveEveryMs: 0,
     historyCount: 5,
-    preInstallRefunds: 0,
     log: "ignore",
   });
   // An order paid over two gateways, never refunded: the confirmation names both.
