@@ -13,6 +13,9 @@ import type { HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/
 
 startInAppWorker();
 
+// server/listener.mjs serves refunds/create with this handler before Remix.
+export { handleRefundDeliveryNode } from "./webhooks/node-intake.server";
+
 export const streamTimeout = 5000;
 
 export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {

@@ -31,7 +31,9 @@ export async function benchReadback(count: number): Promise<BenchRow[]> {
     const { offlineGraphql } = await import("../app/shopify/admin/offline-client.server");
     const { ShopifyGateway } = await import("../app/shopify/admin/gateway.server");
     const { processDue, nextDueTime } = await import("../app/verification/runtime.server");
-    const { recordRefundDelivery } = await import("../app/verification/intake.server");
+    const { openDeliveredRefunds } = await import("../app/verification/intake.server");
+    const { openDeliveryStore } = await import("../app/webhooks/delivery-store.server");
+    const deliveries = openDeliveryStore(databaseUrl);
     const { REFUND_CREATED } = await import("../app/contracts/registry.server");
     const { parseRefundWebhook } = await import("../app/webhooks/refund-payload");
     const { ThrottleGate } = await import("../app/shopify/admin/throttle");
@@ -42,15 +44,26 @@ export async function benchReadback(count: number): Promise<BenchRow[]> {
       const order = shop.createOrder({ amount: "80.00" });
       const refund = shop.createRefund(order.id, { amount: "25.00" });
       const claim = parseRefundWebhook(refundWebhookBody(shop, refund));
-      await recordRefundDelivery(
-        db,
-        REFUND_CREATED,
-        { shop: SHOP, webhookId: `w${i}`, eventId: `e${i}`, topic: "REFUNDS_CREATE", triggeredAt: new Date(virtualMs), apiVersion: ADMIN_API_VERSION },
-        claim,
-        new Date(virtualMs),
-      );
+      await deliveries.store([
+        {
+          shop: SHOP,
+          webhookId: `w${i}`,
+          eventId: `e${i}`,
+          topic: "REFUNDS_CREATE",
+          triggeredAt: new Date(virtualMs),
+          apiVersion: ADMIN_API_VERSION,
+          refundGid: claim.refundGid,
+          orderGid: claim.orderGid,
+          refundCreatedAt: new Date(claim.createdAt),
+          amount: claim.amount,
+          currency: claim.currency,
+          receivedAt: new Date(virtualMs),
+        },
+      ]);
       gids.push(claim.refundGid);
     }
+    await deliveries.close();
+    while (await openDeliveredRefunds(db, REFUND_CREATED, new Date(virtualMs)));
 
     const gateway = new ShopifyGateway(
       offlineGraphql,

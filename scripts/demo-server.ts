@@ -42,7 +42,7 @@ export interface Demo {
 const root = new URL("..", import.meta.url).pathname;
 
 /**
- * The demo: the built app served by remix-serve (as in production, its worker inside) on SQLite,
+ * The demo: the built app served by `npm start` (as in production, its worker inside) on SQLite,
  * a simulated Shopify with an admin that frames the app, the app installed by token exchange,
  * and refunds arriving through signed webhooks. Loopback only.
  */
@@ -145,7 +145,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 }
 
 /**
- * The built app as production runs it (remix-serve, its worker inside unless VERIFIER_WORKER=off),
+ * The built app as production runs it (`npm start`, its worker inside unless VERIFIER_WORKER=off),
  * its Shopify requests sent to a simulated shop on loopback. Resolves once /healthz answers.
  */
 export async function startAppProcess(options: {
@@ -156,7 +156,7 @@ export async function startAppProcess(options: {
   env?: Record<string, string>;
 }) {
   const appUrl = `http://localhost:${options.port}`;
-  const server: ChildProcess = spawn("node_modules/.bin/remix-serve", ["build/server/index.js"], {
+  const server: ChildProcess = spawn("node", ["server/index.mjs"], {
     cwd: root,
     stdio: ["ignore", ...(options.log === "capture" ? ["pipe", "pipe"] : options.log === "ignore" ? ["ignore", "ignore"] : ["inherit", "inherit"])] as (
       "ignore" | "pipe" | "inherit"

@@ -1,59 +1,37 @@
-import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
-import { nextCheckAt } from "../contracts/timing";
-import { toMinorUnits } from "../money/currency";
-import type { RefundClaim } from "../webhooks/refund-payload";
+import { markDue, openOperation } from "./operations.server";
 
-export interface DeliveryHeaders {
-  shop: string;
-  webhookId: string;
-  eventId: string | null;
-  topic: string;
-  triggeredAt: Date | null;
-  apiVersion: string;
-}
-
-export type IntakeOutcome = "new" | "redelivery";
+/** Deliveries handled per pass: each costs two statements, and the next pass takes the rest. */
+const BATCH = 200;
 
 /**
- * Stores a refunds/create delivery and makes sure its refund has an operation, in three
- * statements that run the same on SQLite and PostgreSQL (Prisma's tagged raw SQL maps Dates and
- * BigInts for each): the webhook route is the hot path, and Prisma's query builder costs about a
- * millisecond a statement here.
- * - A redelivery (same webhook id) only counts itself: `redeliveries + 1`.
- * - The operation is opened unless one exists for the refund (from the app, a sweep or another event).
- * - New evidence makes every pending operation on the order due now, and voids claims on them.
+ * The intake stores each refunds/create delivery and nothing else; this pass turns stored
+ * deliveries into verification, in the order they arrived, through the one way the app opens an
+ * operation (openOperation):
+ * - the refund's operation is opened unless one exists (from the app, a sweep, the history, another delivery);
+ * - new evidence makes every pending operation on the order due now (not the history's: the backfill
+ *   decides those from its bulk read), the refund's own too if it already existed.
+ * A delivery is marked only after both: a worker that dies in between leaves it for the next pass,
+ * which repeats both harmlessly. Two workers may do the same delivery; the unique (shop, refund)
+ * index keeps one operation.
  */
-export async function recordRefundDelivery(
-  db: PrismaClient,
-  contract: LoadedContract,
-  headers: DeliveryHeaders,
-  claim: RefundClaim,
-  now: Date,
-): Promise<IntakeOutcome> {
-  const refundCreatedAt = new Date(claim.createdAt);
-  const [stored] = await db.$queryRaw<{ redeliveries: number | bigint }[]>`
-    INSERT INTO "WebhookDelivery" ("id", "shop", "webhookId", "eventId", "topic", "triggeredAt", "apiVersion", "refundGid", "orderGid", "refundCreatedAt", "receivedAt", "redeliveries")
-    VALUES (${randomUUID()}, ${headers.shop}, ${headers.webhookId}, ${headers.eventId}, ${headers.topic}, ${headers.triggeredAt}, ${headers.apiVersion}, ${claim.refundGid}, ${claim.orderGid}, ${refundCreatedAt}, ${now}, 0)
-    ON CONFLICT ("shop", "webhookId") DO UPDATE SET "redeliveries" = "WebhookDelivery"."redeliveries" + 1
-    RETURNING "redeliveries"`;
-  if (Number(stored.redeliveries) > 0) return "redelivery";
+export async function openDeliveredRefunds(db: PrismaClient, contract: LoadedContract, now: Date): Promise<number> {
+  const deliveries = await db.webhookDelivery.findMany({ where: { openedAt: null }, orderBy: { receivedAt: "asc" }, take: BATCH });
+  for (const d of deliveries) {
+    const opened = await openOperation(
+      db,
+      contract,
+      { shop: d.shop, refundGid: d.refundGid, orderGid: d.orderGid, origin: "webhook", amount: d.amount, currency: d.currency, startedAt: d.refundCreatedAt },
+      now,
+    );
+    await markDue(db, { shop: d.shop, orderGid: d.orderGid, origin: { not: "backfill" }, ...(opened ? { refundGid: { not: d.refundGid } } : {}) }, now);
+  }
+  if (deliveries.length) await db.webhookDelivery.updateMany({ where: { id: { in: deliveries.map((d) => d.id) } }, data: { openedAt: now } });
+  return deliveries.length;
+}
 
-  const firstCheck = new Date(Math.max(nextCheckAt(contract.contract.timing, refundCreatedAt.getTime(), 0).atMs, now.getTime()));
-  const amountMinor = claim.currency ? (toMinorUnits(claim.amount, claim.currency) ?? null) : null;
-  const opened = await db.$executeRaw`
-    INSERT INTO "Operation" ("id", "shop", "refundGid", "orderGid", "origin", "contractId", "contractVersion", "contractHash", "contractDeclaredHash",
-      "amount", "currency", "amountMinor", "startedAt", "status", "reasons", "classes", "escalate", "attempts", "readFailures", "nextDueAt", "revision", "reviewState", "createdAt", "updatedAt")
-    VALUES (${randomUUID()}, ${headers.shop}, ${claim.refundGid}, ${claim.orderGid}, 'webhook', ${contract.contract.id}, ${contract.contract.version}, ${contract.computedHash}, ${contract.declaredHash},
-      ${claim.amount}, ${claim.currency}, ${amountMinor}, ${refundCreatedAt}, 'PENDING', '[]', '[]', false, 0, 0, ${firstCheck}, 0, 'none', ${now}, ${now})
-    ON CONFLICT ("shop", "refundGid") DO NOTHING`;
-
-  // An operation that already existed is re-checked now; so is every other pending one on the order
-  // (not the history's: the backfill decides those from its bulk read, the read-back has no evidence for them).
-  const skipOwn = opened === 1 ? claim.refundGid : "";
-  await db.$executeRaw`
-    UPDATE "Operation" SET "nextDueAt" = ${now}, "claimedBy" = NULL, "claimedUntil" = NULL, "revision" = "revision" + 1, "updatedAt" = ${now}
-    WHERE "shop" = ${headers.shop} AND "orderGid" = ${claim.orderGid} AND "status" = 'PENDING' AND "refundGid" <> ${skipOwn} AND "origin" <> 'backfill'`;
-  return "new";
+/** Whether a stored delivery waits for its operation: the worker's loop does not sleep then. */
+export async function deliveriesWaiting(db: PrismaClient): Promise<boolean> {
+  return (await db.webhookDelivery.findFirst({ where: { openedAt: null }, select: { id: true } })) !== null;
 }

@@ -12,6 +12,15 @@ import { groupingFromEnv, type GroupingTiming } from "../alerts/grouping.server"
 import { followReadback, issuedRefundsPass } from "../refunds/passes.server";
 import { nextDueTime, processDue, type RuntimeDeps } from "../verification/runtime.server";
 import { sweepPass } from "../verification/passes.server";
+import { deliveriesWaiting, openDeliveredRefunds } from "../verification/intake.server";
+import { sleepUnlessWoken } from "./wake";
+
+function sleep(ms: number, keepProcessAlive: boolean) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    if (!keepProcessAlive) timer.unref();
+  });
+}
 
 export interface WorkerOptions {
   db?: PrismaClient;
@@ -33,21 +42,14 @@ export interface WorkerOptions {
 export interface Worker {
   deps: RuntimeDeps;
   gateway: ShopifyGateway;
-  /** One round of every pass: due operations, issued refunds, sweeps, history backfills, then alerts. */
-  runOnce(): Promise<{ decided: number; opened: number; backfills: number; alerts: AlertPassResult }>;
+  /** One round of every pass: stored deliveries, due operations, issued refunds, sweeps, history backfills, then alerts. */
+  runOnce(): Promise<{ delivered: number; decided: number; opened: number; backfills: number; alerts: AlertPassResult }>;
   /** The history backfill pass alone (its own loop: reading a large history never delays a verdict). */
   runBackfills(): Promise<number>;
   /** The alert passes alone (the loop runs them beside verification, so a slow mail server never delays a verdict). */
   runAlerts(): Promise<AlertPassResult>;
   start(): void;
   stop(): Promise<void>;
-}
-
-function sleep(ms: number, keepProcessAlive: boolean) {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    if (!keepProcessAlive) timer.unref();
-  });
 }
 
 /**
@@ -83,25 +85,31 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   let loops: Promise<unknown> | undefined;
 
   async function verifyOnce() {
+    // One batch a pass: under a steady stream of deliveries, due read-backs still get their turn.
+    const delivered = await openDeliveredRefunds(database, REFUND_CREATED, now());
     const pass = await processDue(deps);
     await followIssuedRefunds();
     const opened = await sweep();
-    return { decided: pass.decided, opened };
+    return { delivered, decided: pass.decided, opened };
   }
 
-  async function loop(name: string, pass: () => Promise<unknown>, wait: () => Promise<number>) {
+  async function loop(name: string, pass: () => Promise<unknown>, wait: () => Promise<number>, wakeable = false) {
     while (running) {
       try {
         await pass();
       } catch (error) {
         log(`${name} pass failed`, { error: (error as Error).message });
       }
-      if (running) await sleep(await wait(), keepAlive);
+      if (!running) break;
+      const ms = await wait();
+      await (wakeable ? sleepUnlessWoken(ms, keepAlive) : sleep(ms, keepAlive));
     }
   }
 
-  // Verification sleeps until the next operation is due (at most idleMs); alerts tick every idleMs.
+  // Verification sleeps until the next operation is due (at most idleMs), not at all while a stored
+  // delivery waits for its operation, and wakes when this process stores one; alerts tick every idleMs.
   const untilNextDue = async () => {
+    if (await deliveriesWaiting(database).catch(() => false)) return 0;
     const next = await nextDueTime(database).catch(() => null);
     return next ? Math.min(Math.max(next.getTime() - now().getTime(), 20), idleMs) : idleMs;
   };
@@ -120,7 +128,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       if (running) return;
       running = true;
       loops = Promise.all([
-        loop("worker", verifyOnce, untilNextDue),
+        loop("worker", verifyOnce, untilNextDue, true),
         loop("alert", runAlerts, async () => idleMs),
         loop("backfill", runBackfills, async () => idleMs),
       ]);

@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServerBuild } from "@remix-run/node";
 import { FakeShopify } from "../../fake-shopify/server";
@@ -32,7 +32,7 @@ export async function serveHandler(handler: (request: Request) => Promise<Respon
 }
 
 /**
- * The built app (build/server/index.js, as `npm start` serves it) on its own database, talking to
+ * The built app (build/server/index.js, through the listener `npm start` serves it with) on its own database, talking to
  * a fake Shopify over HTTP. One per test file: the app reads its configuration when first imported.
  */
 export async function startTestApp(
@@ -50,13 +50,18 @@ export async function startTestApp(
     SHOPIFY_ADMIN_API_ORIGIN: shopifyOrigin,
     ...options.env,
   });
-  let handler: (request: Request) => Promise<Response> = async () => new Response("starting", { status: 503 });
-  const { url, server } = await serveHandler((request) => handler(request));
+  let listener: RequestListener = (_req, res) => void res.writeHead(503).end("starting");
+  const server = createServer((req, res) => listener(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.SHOPIFY_APP_URL = url;
-  const { createRequestHandler } = await import("@remix-run/node");
   // By URL: on a fresh clone the build does not exist until the global setup has run it, and tsc must not look for it.
   const build = (await import(new URL("../../build/server/index.js", import.meta.url).href)) as ServerBuild;
-  handler = createRequestHandler(build, "production");
+  // The listener `npm start` serves: refunds/create by the intake's Node handler, the rest by Remix.
+  const { createAppListener } = (await import(new URL("../../server/listener.mjs", import.meta.url).href)) as {
+    createAppListener: (build: ServerBuild, mode: string) => RequestListener;
+  };
+  listener = createAppListener(build, "production");
   return {
     url,
     shopify,

@@ -71,6 +71,7 @@ describe("a refund observed by webhook", () => {
     const refund = h.shop.createRefund(order.id, { amount: "1.00" });
     expect(refund.id > BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
     await h.deliver(h.refundDelivery(refund));
+    await h.worker.runOnce();
     const op = await operationFor(h.db, refundGid(refund.id));
     expect(op.orderGid).toBe(`gid://shopify/Order/${order.id}`);
   });

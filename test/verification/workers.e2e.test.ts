@@ -111,6 +111,8 @@ describe("a burst of refunds", () => {
     await markSwept();
     const before = { ...h.worker.gateway.stats };
     const gids = await deliverRefunds(200);
+    // The worker opens their operations (the intake only stores deliveries).
+    await h.worker.runOnce();
     // Refunds carry Shopify's whole-second created_at, so they fall due in as many instants as the
     // burst took seconds to deliver (3 here when the machine is quiet, more when it is busy).
     const dueInstants = new Set(

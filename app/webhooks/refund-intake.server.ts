@@ -1,0 +1,72 @@
+import { databaseUrl } from "../db/url";
+import { logger } from "../logging/logger.server";
+import { wakeWorkers } from "../worker/wake";
+import { MAX_DELIVERY_AGE_MS } from "./authenticate.server";
+import { deliveryWriter, openDeliveryStore } from "./delivery-store.server";
+import { parseRefundWebhook, RefundPayloadError } from "./refund-payload";
+import { checkWebhook } from "./shopify-webhooks.server";
+
+export interface WebhookRequest {
+  method: string;
+  headers: Headers;
+  /** The raw body, read within MAX_WEBHOOK_BYTES. */
+  body: string;
+}
+
+export interface WebhookAnswer {
+  status: number;
+  text: string;
+}
+
+const writer = deliveryWriter(openDeliveryStore(databaseUrl()));
+const log = logger.child({ module: "refund-intake" });
+
+function instant(value: string | undefined): Date | null {
+  const ms = value ? Date.parse(value) : NaN;
+  return Number.isNaN(ms) ? null : new Date(ms);
+}
+
+/**
+ * refunds/create: Shopify's validation of the signature and headers, the payload's claim, then one
+ * row in a group commit. 200 only once that row is committed; the worker opens the operation.
+ * The same answer whether the request came through the Node handler or the Remix route.
+ */
+export async function receiveRefundDelivery(request: WebhookRequest, now = new Date()): Promise<WebhookAnswer> {
+  if (request.method !== "POST") return { status: 405, text: "Method Not Allowed" };
+  const check = await checkWebhook(request.headers, request.body);
+  if (!check.valid) return { status: check.status, text: check.status === 401 ? "Unauthorized" : `Webhook refused: ${check.reason}` };
+  const { shop } = check;
+  if (check.topic !== "REFUNDS_CREATE") return { status: 400, text: `This address takes REFUNDS_CREATE deliveries, not ${check.topic}` };
+  const triggeredAt = instant(check.triggeredAt ?? undefined);
+  if (triggeredAt && now.getTime() - triggeredAt.getTime() > MAX_DELIVERY_AGE_MS)
+    return { status: 400, text: "Stale delivery: triggered more than 48 hours ago" };
+  let claim;
+  try {
+    claim = parseRefundWebhook(request.body);
+  } catch (error) {
+    if (!(error instanceof RefundPayloadError)) throw error;
+    return error.message === "body is not JSON" ? { status: 400, text: "Webhook body is not JSON" } : { status: 422, text: error.message };
+  }
+  try {
+    await writer.add({
+      shop,
+      webhookId: check.webhookId,
+      eventId: check.eventId,
+      topic: check.topic,
+      triggeredAt,
+      apiVersion: check.apiVersion,
+      refundGid: claim.refundGid,
+      orderGid: claim.orderGid,
+      refundCreatedAt: new Date(claim.createdAt),
+      amount: claim.amount,
+      currency: claim.currency,
+      receivedAt: now,
+    });
+  } catch (error) {
+    // Not stored, so not acknowledged: Shopify delivers it again.
+    log.error({ err: error, shop }, "refunds/create delivery not stored");
+    return { status: 503, text: "Not stored; deliver again" };
+  }
+  wakeWorkers();
+  return { status: 200, text: "" };
+}
