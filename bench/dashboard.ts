@@ -1,12 +1,9 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { PrismaClient } from "@prisma/client";
-import pg from "pg";
 import { createPrismaClient } from "../app/db/client";
 import { REFUND_CREATED } from "../app/contracts/registry.server";
 import { figures, listRefunds, rowFilter } from "../app/dashboard/dashboard.server";
 import { parseFilters } from "../app/dashboard/filters";
-import { migrate, quantile, root, row, scratchSqlite, type BenchRow } from "./support";
+import { migrate, postgresDatabase, quantile, row, scratchSqlite, type BenchRow } from "./support";
 
 const SHOP = "bench-dashboard.myshopify.com";
 const DASHBOARD_INDEXES = [
@@ -137,34 +134,12 @@ export async function benchDashboardSqlite(): Promise<BenchRow[]> {
 
 /** PostgreSQL through a second Prisma client generated for it (the app's own is SQLite in this run). */
 export async function benchDashboardPostgres(serverUrl: string): Promise<BenchRow[]> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  const name = `rv_bench_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
+  const database = await postgresDatabase(serverUrl, `rv_bench_${process.pid}`);
+  const db = await database.prisma();
   try {
-    migrate(url);
-    const dir = `${root}bench/.generated/pg`;
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      `${dir}/schema.prisma`,
-      readFileSync(`${root}prisma/postgres/schema.prisma`, "utf8").replace('engineType = "client"', 'engineType = "client"\n  output     = "./client"'),
-    );
-    execFileSync(`${root}node_modules/.bin/prisma`, ["generate", "--schema", `${dir}/schema.prisma`], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: "1" },
-      stdio: "ignore",
-    });
-    const { PrismaClient } = await import(`${dir}/client/index.js`);
-    const { PrismaPg } = await import("@prisma/adapter-pg");
-    const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) }) as PrismaClient;
-    try {
-      return await seedAndMeasure(db, "PostgreSQL", 'ANALYZE "Operation"');
-    } finally {
-      await db.$disconnect();
-    }
+    return await seedAndMeasure(db, "PostgreSQL", 'ANALYZE "Operation"');
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await db.$disconnect();
+    await database.drop();
   }
 }

@@ -1,6 +1,8 @@
 import { execFileSync, fork, spawn } from "node:child_process";
 import { createServer } from "node:net";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import type { PrismaClient } from "@prisma/client";
+import pg from "pg";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TEST_APP } from "../test/support/credentials";
@@ -78,7 +80,15 @@ export interface LoadResult {
 }
 
 /** Offers signed deliveries from a separate process (autocannon), bounded in time. */
-export function offerLoad(options: { url: string; secret: string; shop: string; seconds: number; connections: number; rate?: number }): Promise<LoadResult> {
+export function offerLoad(options: {
+  url: string;
+  secret: string;
+  shop: string;
+  seconds: number;
+  connections: number;
+  rate?: number;
+  ackFile?: string;
+}): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const child = spawn("node", ["bench/load-generator.mjs", JSON.stringify(options)], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
@@ -91,4 +101,48 @@ export async function startBareServer(port: number, secret: string) {
   const child = fork(join(root, "bench/bare-webhook-server.mjs"), [String(port), secret], { stdio: "ignore" });
   await new Promise((resolve) => child.once("message", resolve));
   return { url: `http://127.0.0.1:${port}/webhooks/refunds/create`, stop: () => new Promise((resolve) => (child.once("exit", resolve), child.kill())) };
+}
+
+let postgresClientGenerated = false;
+
+/**
+ * A scratch PostgreSQL database, migrated, and a Prisma client for it generated apart (bench/.generated/pg):
+ * the client in node_modules is generated for the bench's SQLite parts.
+ */
+export async function postgresDatabase(serverUrl: string, name: string) {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
+  migrate(url);
+  return {
+    url,
+    async prisma(): Promise<PrismaClient> {
+      const dir = `${root}bench/.generated/pg`;
+      if (!postgresClientGenerated) {
+        postgresClientGenerated = true;
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(
+          `${dir}/schema.prisma`,
+          readFileSync(`${root}prisma/postgres/schema.prisma`, "utf8").replace('engineType = "client"', 'engineType = "client"\n  output     = "./client"'),
+        );
+        execFileSync(`${root}node_modules/.bin/prisma`, ["generate", "--schema", `${dir}/schema.prisma`], {
+          cwd: root,
+          env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: "1" },
+          stdio: "ignore",
+        });
+      }
+      const { PrismaClient } = await import(`${dir}/client/index.js`);
+      const { PrismaPg } = await import("@prisma/adapter-pg");
+      return new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) }) as PrismaClient;
+    },
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
 }

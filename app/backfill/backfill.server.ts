@@ -1,12 +1,13 @@
 import type { Backfill, BackfillLine, Operation, Prisma, PrismaClient } from "@prisma/client";
 import { evaluate } from "../contracts/evaluate";
-import { REFUND_HISTORY } from "../contracts/registry.server";
+import { REFUND_CREATED, REFUND_HISTORY } from "../contracts/registry.server";
 import { isUniqueViolation } from "../db/create-once";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { BulkDownloadError, bulkOperationState, bulkResultLines, startBulkQuery } from "../shopify/admin/bulk.server";
 import { historyBulkQuery } from "../shopify/admin/operations";
 import { buildBindings } from "../verification/bindings";
 import { claimedAmount } from "../verification/claimed-amount";
+import { openIfDelivered } from "../verification/intake.server";
 import { newOperationData, recordEvaluation, writeEvidence } from "../verification/operations.server";
 import { bulkReadback, readHistoryLine, sameAmountNearby, type HistoryRefund, type HistoryTransaction } from "./history";
 import { inWindow, summarize } from "./summary.server";
@@ -203,6 +204,7 @@ async function read(deps: BackfillDeps, claim: Claim): Promise<void> {
  * or it is complete.
  */
 async function historyOperation(deps: BackfillDeps, facts: Parameters<typeof newOperationData>[1]): Promise<{ op: Operation; decided: boolean } | null> {
+  if (await openIfDelivered(deps.db, REFUND_CREATED, facts.shop, facts.refundGid, deps.now())) return null;
   try {
     return { op: await deps.db.operation.create({ data: newOperationData(REFUND_HISTORY, facts, deps.now(), null) }), decided: false };
   } catch (error) {

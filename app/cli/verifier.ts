@@ -6,13 +6,17 @@ import { summarySentence } from "../backfill/summary.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { markDue } from "../verification/operations.server";
 import { requestSweep } from "../verification/reconcile.server";
+import { rebuildRollups, rollupDrift } from "../dashboard/rollups.server";
+import { databaseKind, databaseUrl } from "../db/url";
 
 export const USAGE = `usage: verifier <command> …   (reads DATABASE_URL, as the app does)
   operations --shop <shop domain> [--json]   list the shop's operations
   reverify <operation id>                    schedule an immediate re-check of a pending operation
   sweep --shop <shop domain>                 ask for a reconciliation sweep of the shop now
   backfill --shop <shop domain> [--days N]   verify the refunds of the shop's last N days (default 60), with a progress line
-  compliance --shop <shop domain> [--json]   the compliance requests received (data requests and redactions)`;
+  compliance --shop <shop domain> [--json]   the compliance requests received (data requests and redactions)
+  rollups [--rebuild] [--shop <shop domain>] check the dashboard's rollup against a recount of the operations;
+                                             --rebuild recounts it (all shops, or one)`;
 
 export class CliError extends Error {}
 
@@ -125,6 +129,19 @@ export async function runVerifierCli(db: PrismaClient, args: string[], now = new
     }
     case "backfill":
       return backfill(db, requiredShop(rest), rest, now, context);
+    case "rollups": {
+      const shop = option(rest, "--shop") === undefined ? undefined : requiredShop(rest);
+      const kind = databaseKind(databaseUrl());
+      if (rest.includes("--rebuild")) {
+        const rows = await rebuildRollups(db, kind, shop);
+        return `rollup rebuilt from the operations${shop ? ` of ${shop}` : ""}: ${rows} rows (shop, day, verdict, currency)\n`;
+      }
+      const drift = await rollupDrift(db, kind, shop);
+      if (!drift.length) return `rollup matches a recount of the operations${shop ? ` of ${shop}` : ""}\n`;
+      throw new CliError(
+        `rollup differs from a recount in ${drift.length} rows; run \`verifier rollups --rebuild\`\n${table(drift.slice(0, 20).map((d) => ({ ...d })))}`,
+      );
+    }
     case "compliance": {
       const shop = requiredShop(rest);
       const requests = await db.complianceRequest.findMany({ where: { shop }, orderBy: { receivedAt: "asc" } });

@@ -4,6 +4,7 @@ import { contractOf } from "../contracts/registry.server";
 import { formatMoney, fromMinorUnits } from "../money/currency";
 import { CLASSES, dateBounds, period, VERDICTS, type DashboardFilters } from "./filters";
 import { reasonInWords } from "./reasons";
+import { periodTotals } from "./rollups.server";
 
 export interface RefundRow {
   id: string;
@@ -158,32 +159,41 @@ export interface Figures {
   money: { status: string; currency: string; amount: string; display: string }[];
 }
 
-/** Counts per verdict and money per currency for the period, and the review queue's length. */
+/** Counts per verdict and money per currency for the period (from the rollup), and the review queue's length. */
 export async function figures(db: PrismaClient, shop: string, filters: DashboardFilters, now: Date): Promise<Figures> {
   const { from, to } = period(filters, now);
-  const inPeriod = { shop, startedAt: { gte: from, lt: to } };
-  const [byStatus, byCurrency, waitingForReview, outsideContractVersions] = await Promise.all([
-    db.operation.groupBy({ by: ["status"], where: inPeriod, _count: { _all: true } }),
-    db.operation.groupBy({ by: ["status", "currency"], where: { ...inPeriod, amountMinor: { not: null } }, _sum: { amountMinor: true } }),
-    db.operation.count({ where: { shop, reviewState: "open" } }),
-    db.operation.count({ where: { ...inPeriod, apiVersionsOutside: { not: null } } }),
-  ]);
+  const [totals, waitingForReview] = await Promise.all([periodTotals(db, shop, from, to), db.operation.count({ where: { shop, reviewState: "open" } })]);
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
-  for (const row of byStatus) counts[row.status] = row._count._all;
+  for (const row of totals) counts[row.status] = (counts[row.status] ?? 0) + row.refunds;
   return {
     from: from.toISOString(),
     to: to.toISOString(),
     counts,
     waitingForReview,
-    outsideContractVersions,
-    money: byCurrency
-      .filter((row) => row.currency && row._sum.amountMinor !== null)
+    outsideContractVersions: totals.reduce((sum, row) => sum + row.outsideVersions, 0),
+    money: totals
+      .filter((row) => row.currency && row.withAmount > 0)
       .map((row) => ({
         status: row.status,
-        currency: row.currency!,
-        amount: fromMinorUnits(row._sum.amountMinor!, row.currency!),
-        display: formatMoney(row._sum.amountMinor!, row.currency!),
+        currency: row.currency,
+        amount: fromMinorUnits(row.amountMinor, row.currency),
+        display: formatMoney(row.amountMinor, row.currency),
       }))
       .sort((a, b) => a.currency.localeCompare(b.currency) || VERDICTS.indexOf(a.status as never) - VERDICTS.indexOf(b.status as never)),
   };
+}
+
+/** The earliest and latest instants a filter without dates covers. */
+const ALL_TIME = { from: new Date(0), to: new Date(Date.UTC(9999, 0, 1)) };
+
+/**
+ * How many rows the filters select. Verdicts and dates alone are answered from the rollup (a
+ * count of a million rows takes longer than the page itself); any other filter is counted on the rows.
+ */
+export async function countRows(db: PrismaClient, shop: string, filters: DashboardFilters): Promise<number> {
+  const rollupAnswers = !filters.classes.length && !filters.gatewayFailures && !filters.origins.length && !filters.review && !filters.query;
+  if (!rollupAnswers) return db.operation.count({ where: rowFilter(shop, filters) });
+  const bounds = dateBounds(filters);
+  const totals = await periodTotals(db, shop, bounds.gte ?? ALL_TIME.from, bounds.lt ?? ALL_TIME.to);
+  return totals.filter((row) => !filters.verdicts.length || filters.verdicts.includes(row.status as never)).reduce((sum, row) => sum + row.refunds, 0);
 }

@@ -1,6 +1,6 @@
 import db from "../db.server";
 import { contractOf, REFUND_CREATED } from "../contracts/registry.server";
-import { figures, listRefunds, rowFilter, toRow } from "./dashboard.server";
+import { countRows, figures, listRefunds, toRow } from "./dashboard.server";
 import { DUPLICATE_REASONS, reasonInWords } from "./reasons";
 import { parseFilters } from "./filters";
 import { exportCsv } from "./export.server";
@@ -27,7 +27,7 @@ export async function loadDashboard(shop: string, params: URLSearchParams, now: 
   const [figureData, page, total, state, any, backfill] = await Promise.all([
     figures(db, shop, filters, now),
     listRefunds(db, REFUND_CREATED.contract, shop, filters),
-    db.operation.count({ where: rowFilter(shop, filters) }),
+    countRows(db, shop, filters),
     db.shopState.findUnique({ where: { shop }, select: { sweepCompletedAt: true, sweepStartedAt: true } }),
     db.operation.findFirst({ where: { shop }, select: { id: true } }),
     loadBackfillCard(shop),

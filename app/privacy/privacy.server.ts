@@ -53,6 +53,9 @@ export async function redactShop(db: PrismaClient, shop: string): Promise<void> 
   await db.evaluation.deleteMany({ where: { operation: { shop } } });
   await db.observation.deleteMany({ where: { operation: { shop } } });
   await db.operation.deleteMany({ where: { shop } });
+  // The triggers took each operation out of its rollup row; the rows themselves (zero now) go too.
+  await db.verdictRollup.deleteMany({ where: { shop } });
+  await db.shopifyBucket.deleteMany({ where: { shop } });
   await db.refundRecord.deleteMany({ where: { shop } });
   await db.webhookDelivery.deleteMany({ where: { shop } });
   await db.complianceRequest.deleteMany({ where: { shop } });

@@ -60,25 +60,30 @@ export async function unsettledRecord(db: PrismaClient, shop: string, orderId: s
 
 /**
  * A refund on the order in the last ten minutes: one issued from the app (Shopify created it), or
- * any refund the app has a verdict operation for (webhook, sweep or app), by its refund's time.
- * Words for a person, or null.
+ * any refund the app knows of by its refund's time: its verdict operation (webhook, sweep or app),
+ * or a refunds/create delivery stored and not yet opened by the worker. Words for a person, or null.
  */
 export async function recentRefund(db: PrismaClient, shop: string, orderId: string, now: Date): Promise<{ at: Date; message: string } | null> {
   const since = new Date(now.getTime() - RECENT_REFUND_WINDOW_MS);
-  const [record, operation] = await Promise.all([
+  const [record, operation, delivery] = await Promise.all([
     db.refundRecord.findFirst({ where: { shop, orderId, shopifyOutcome: "created", createdAt: { gte: since } }, orderBy: { createdAt: "desc" } }),
     db.operation.findFirst({ where: { shop, orderGid: orderId, startedAt: { gte: since } }, orderBy: { startedAt: "desc" } }),
+    db.webhookDelivery.findFirst({ where: { shop, orderGid: orderId, refundCreatedAt: { gte: since } }, orderBy: { refundCreatedAt: "desc" } }),
   ]);
-  if (record && (!operation || record.createdAt >= operation.startedAt)) {
+  const seen =
+    delivery && (!operation || delivery.refundCreatedAt > operation.startedAt)
+      ? { at: delivery.refundCreatedAt, amount: delivery.amount, currency: delivery.currency, orderName: null }
+      : operation && { at: operation.startedAt, amount: operation.amount, currency: operation.currency, orderName: operation.orderName };
+  if (record && (!seen || record.createdAt >= seen.at)) {
     return {
       at: record.createdAt,
       message: `${record.sysId}, a refund of ${formatMoney(record.amountMinor, record.currency)} on ${orderNameOf(record)}, was issued from the app ${minutesAgo(record.createdAt, now)}.`,
     };
   }
-  if (operation) {
-    const minor = operation.amount && operation.currency ? toMinorUnits(operation.amount, operation.currency) : undefined;
-    const money = minor !== undefined && operation.currency ? `of ${formatMoney(minor, operation.currency)} ` : "";
-    return { at: operation.startedAt, message: `A refund ${money}was made on ${operation.orderName ?? "this order"} ${minutesAgo(operation.startedAt, now)}.` };
+  if (seen) {
+    const minor = seen.amount && seen.currency ? toMinorUnits(seen.amount, seen.currency) : undefined;
+    const money = minor !== undefined && seen.currency ? `of ${formatMoney(minor, seen.currency)} ` : "";
+    return { at: seen.at, message: `A refund ${money}was made on ${seen.orderName ?? "this order"} ${minutesAgo(seen.at, now)}.` };
   }
   return null;
 }

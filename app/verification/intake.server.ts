@@ -1,4 +1,4 @@
-import type { PrismaClient } from "@prisma/client";
+import type { PrismaClient, WebhookDelivery } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import { markDue, openOperation } from "./operations.server";
 
@@ -18,17 +18,48 @@ const BATCH = 200;
  */
 export async function openDeliveredRefunds(db: PrismaClient, contract: LoadedContract, now: Date): Promise<number> {
   const deliveries = await db.webhookDelivery.findMany({ where: { openedAt: null }, orderBy: { receivedAt: "asc" }, take: BATCH });
-  for (const d of deliveries) {
-    const opened = await openOperation(
-      db,
-      contract,
-      { shop: d.shop, refundGid: d.refundGid, orderGid: d.orderGid, origin: "webhook", amount: d.amount, currency: d.currency, startedAt: d.refundCreatedAt },
-      now,
-    );
-    await markDue(db, { shop: d.shop, orderGid: d.orderGid, origin: { not: "backfill" }, ...(opened ? { refundGid: { not: d.refundGid } } : {}) }, now);
-  }
+  const stopped = await uninstalledShops(db, deliveries);
+  for (const d of deliveries) await openForDelivery(db, contract, d, now, stopped.has(d.shop));
   if (deliveries.length) await db.webhookDelivery.updateMany({ where: { id: { in: deliveries.map((d) => d.id) } }, data: { openedAt: now } });
   return deliveries.length;
+}
+
+/** Shops uninstalled since: their refunds are opened as uninstall leaves every pending one, not due (stopObservingShop). */
+async function uninstalledShops(db: PrismaClient, deliveries: WebhookDelivery[]): Promise<Set<string>> {
+  if (!deliveries.length) return new Set();
+  const states = await db.shopState.findMany({
+    where: { shop: { in: [...new Set(deliveries.map((d) => d.shop))] }, uninstalledAt: { not: null } },
+    select: { shop: true },
+  });
+  return new Set(states.map((s) => s.shop));
+}
+
+async function openForDelivery(db: PrismaClient, contract: LoadedContract, d: WebhookDelivery, now: Date, stopped = false): Promise<boolean> {
+  const facts = {
+    shop: d.shop,
+    refundGid: d.refundGid,
+    orderGid: d.orderGid,
+    origin: "webhook" as const,
+    amount: d.amount,
+    currency: d.currency,
+    startedAt: d.refundCreatedAt,
+  };
+  const opened = await openOperation(db, contract, facts, now, stopped ? null : undefined);
+  if (!stopped)
+    await markDue(db, { shop: d.shop, orderGid: d.orderGid, origin: { not: "backfill" }, ...(opened ? { refundGid: { not: d.refundGid } } : {}) }, now);
+  return opened;
+}
+
+/**
+ * A refund the history backfill is about to open: if a delivery of it is stored and waits for the
+ * worker's pass, the webhook's operation is opened now instead (a live refund is verified by the
+ * live contract, as it would have been had the pass come first). Whether there was one.
+ */
+export async function openIfDelivered(db: PrismaClient, contract: LoadedContract, shop: string, refundGid: string, now: Date): Promise<boolean> {
+  const delivery = await db.webhookDelivery.findFirst({ where: { shop, refundGid }, orderBy: { receivedAt: "asc" } });
+  if (!delivery) return false;
+  await openForDelivery(db, contract, delivery, now);
+  return true;
 }
 
 /** Whether a stored delivery waits for its operation: the worker's loop does not sleep then. */

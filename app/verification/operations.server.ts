@@ -49,10 +49,16 @@ export function newOperationData(contract: LoadedContract, op: NewOperation, now
  * Opens the operation for a refund unless one exists: a refund is verified once, whichever
  * channel (webhook, reconciliation, the app, the history backfill) saw it first. Returns whether it was created.
  */
-export async function openOperation(db: PrismaClient | Prisma.TransactionClient, contract: LoadedContract, op: NewOperation, now: Date): Promise<boolean> {
+export async function openOperation(
+  db: PrismaClient | Prisma.TransactionClient,
+  contract: LoadedContract,
+  op: NewOperation,
+  now: Date,
+  nextDueAt?: Date | null,
+): Promise<boolean> {
   // One statement on the hot path: the unique (shop, refundGid) index says whether it existed.
   try {
-    await db.operation.create({ data: newOperationData(contract, op, now), select: { id: true } });
+    await db.operation.create({ data: newOperationData(contract, op, now, nextDueAt), select: { id: true } });
     return true;
   } catch (error) {
     if (isUniqueViolation(error)) return false;

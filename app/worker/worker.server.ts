@@ -4,6 +4,7 @@ import { REFUND_CREATED } from "../contracts/registry.server";
 import db from "../db.server";
 import { logger } from "../logging/logger.server";
 import { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { databaseBuckets } from "../shopify/admin/shared-bucket.server";
 import { offlineGraphql } from "../shopify/admin/offline-client.server";
 import type { ShopGraphql } from "../shopify/admin/transport";
 import { runAlertPasses, type AlertPassResult } from "../alerts/passes.server";
@@ -60,7 +61,7 @@ export interface Worker {
 export function createWorker(options: WorkerOptions = {}): Worker {
   const now = options.now ?? (() => new Date());
   const database = options.db ?? db;
-  const gateway = options.gateway ?? new ShopifyGateway(options.graphqlFor ?? offlineGraphql);
+  const gateway = options.gateway ?? new ShopifyGateway(options.graphqlFor ?? offlineGraphql, undefined, undefined, databaseBuckets(database));
   const workerId = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
   const workerLogger = logger.child({ worker: workerId });
   const log = options.log ?? ((message: string, fields?: Record<string, unknown>) => workerLogger.info(fields ?? {}, message));

@@ -2,6 +2,8 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { processDue } from "../../app/verification/runtime.server";
+import { openDeliveredRefunds } from "../../app/verification/intake.server";
+import { REFUND_CREATED } from "../../app/contracts/registry.server";
 import { dayIn, startOfDay } from "../../app/dashboard/filters";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import type { Mailbox } from "../support/mailbox";
@@ -348,6 +350,7 @@ describe("at most once", () => {
     await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", verdicts: ["CONTRADICTED"] });
     const { refunds } = await duplicates(shop, 2);
     // Verification alone, as a worker killed right after its verdicts leaves things.
+    await openDeliveredRefunds(h.db, REFUND_CREATED, h.clock.now());
     for (let i = 0; i < 5; i++) {
       await processDue(h.worker.deps);
       h.clock.advance(21_000);

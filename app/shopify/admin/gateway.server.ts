@@ -1,4 +1,5 @@
 import type { AdminMutations, AdminQueries } from "@shopify/admin-api-client";
+import type { SharedBuckets } from "./shared-bucket.server";
 import { ThrottleGate } from "./throttle";
 import { TransportError, type AdminResponse, type QueryCost, type ShopGraphql, type ShopifyGraphqlError } from "./transport";
 
@@ -97,12 +98,15 @@ export class ShopifyGateway {
   /**
    * `nowMs` and `sleep` are the bucket's clock: real time by default, because Shopify's bucket
    * refills in real time, whatever clock judges the contract (a test's, a tool's). The bench
-   * passes one virtual clock for both.
+   * passes one virtual clock for both. With `buckets`, every process of the app spends each shop's
+   * bucket through one shared count (the worker's and the app's gateways do); without, this
+   * process's own view of it decides.
    */
   constructor(
     private readonly graphqlFor: (shop: string) => Promise<ShopGraphql>,
     private readonly nowMs: () => number = () => Date.now(),
     readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    private readonly buckets?: SharedBuckets,
   ) {}
 
   gate(shop: string): ThrottleGate {
@@ -136,6 +140,34 @@ export class ShopifyGateway {
     return this.gate(shop).waitMs(cost, this.nowMs());
   }
 
+  /** Waits until the request's points are in the bucket and takes them; a failure when that is not now or soon. */
+  private async takeFromBucket(shop: string, gate: ThrottleGate, cost: number): Promise<AdminFailure | undefined> {
+    const deferred = (ms: number) => failure("deferred", "BUCKET_EMPTY", "waiting for the shop's rate limit bucket to refill", ms);
+    if (!this.buckets) {
+      const wait = gate.waitMs(cost, this.nowMs());
+      if (wait > MAX_INLINE_WAIT_MS) return deferred(wait);
+      if (wait > 0) await this.sleep(wait);
+      gate.reserve(cost, this.nowMs());
+      return undefined;
+    }
+    for (let waited = 0; ;) {
+      let taken;
+      try {
+        taken = await this.buckets.reserve(shop, cost, this.nowMs());
+      } catch (error) {
+        return failure("deferred", "BUCKET_UNKNOWN", `the shared rate limit bucket could not be read: ${(error as Error).message}`, 1_000);
+      }
+      // Nothing known of the shop's bucket yet (its first request from any process): send, and learn it from the answer.
+      if (taken.reserved || taken.waitMs === 0) {
+        gate.reserve(cost, this.nowMs());
+        return undefined;
+      }
+      if (waited + taken.waitMs > MAX_INLINE_WAIT_MS) return deferred(taken.waitMs);
+      await this.sleep(taken.waitMs);
+      waited += taken.waitMs;
+    }
+  }
+
   private async requestOnce<T>(shop: string, query: string, variables: Record<string, unknown>, estimatedCost: number): Promise<AdminResult<T>> {
     let graphql: ShopGraphql;
     try {
@@ -144,20 +176,23 @@ export class ShopifyGateway {
       return classifyThrown(new TransportError("session", `no offline session for ${shop}: ${(error as Error).message}`));
     }
     const gate = this.gate(shop);
-    const wait = gate.waitMs(estimatedCost, this.nowMs());
-    if (wait > MAX_INLINE_WAIT_MS) return failure("deferred", "BUCKET_EMPTY", "waiting for the shop's rate limit bucket to refill", wait);
-    if (wait > 0) await this.sleep(wait);
-    gate.reserve(estimatedCost, this.nowMs());
+    const waited = await this.takeFromBucket(shop, gate, estimatedCost);
+    if (waited) return waited;
     this.stats.requests++;
     let result: AdminResult<T>;
+    let cost: QueryCost | undefined;
     try {
       const answer = await graphql(query, variables);
-      gate.observe(answer.extensions?.cost, this.nowMs());
-      this.stats.requestedCost += answer.extensions?.cost?.requestedQueryCost ?? 0;
+      cost = answer.extensions?.cost;
+      gate.observe(cost, this.nowMs());
+      this.stats.requestedCost += cost?.requestedQueryCost ?? 0;
       result = classifyAnswer<T>(answer);
     } catch (error) {
       result = classifyThrown(error);
     }
+    // What the reservation did not cost: THROTTLED ran nothing; a success costs its actual cost.
+    const unused = result.ok ? estimatedCost - (cost?.actualQueryCost ?? estimatedCost) : result.kind === "throttled" ? estimatedCost : 0;
+    await this.buckets?.observe(shop, Math.max(0, unused), cost, this.nowMs()).catch(() => undefined);
     if (result.ok) return result;
     if (result.kind === "throttled") {
       this.stats.throttled++;

@@ -1,10 +1,12 @@
+import db from "../../db.server";
 import { ShopifyGateway } from "./gateway.server";
 import { offlineGraphql } from "./offline-client.server";
+import { databaseBuckets } from "./shared-bucket.server";
 
 let interactive: ShopifyGateway | undefined;
 
-/** For requests a person is waiting on (the refund form, a screen's shop profile): this process's gateway, with its own view of each shop's bucket. */
+/** For requests a person is waiting on (the refund form, a screen's shop profile): the shop's bucket shared with the workers. */
 export function interactiveGateway(): ShopifyGateway {
-  interactive ??= new ShopifyGateway(offlineGraphql);
+  interactive ??= new ShopifyGateway(offlineGraphql, undefined, undefined, databaseBuckets(db));
   return interactive;
 }
