@@ -24,7 +24,8 @@ execFileSync("node_modules/.bin/remix", ["vite:build"], { cwd: root, stdio: "ign
 // (by a PostgreSQL test run) would otherwise be the one loaded.
 const { benchDashboardPostgres, benchDashboardSqlite } = await import("./dashboard");
 const { benchEvaluate } = await import("./evaluate");
-const { benchIntake } = await import("./intake");
+const { benchIntake, benchIntakePostgres } = await import("./intake");
+const { benchWorkers } = await import("./workers");
 const { benchReadback } = await import("./readback");
 const { benchTimeToVerdict } = await import("./time-to-verdict");
 const { benchBackfill } = await import("./backfill");
@@ -45,9 +46,22 @@ async function reachable(url: string): Promise<boolean> {
     return false;
   }
 }
-const postgres = await reachable(POSTGRES);
-if (postgres) await step("5. dashboard, PostgreSQL", () => benchDashboardPostgres(POSTGRES));
-else process.stderr.write(`PostgreSQL not reachable at ${POSTGRES}: its dashboard figures are skipped\n`);
+if (await reachable(POSTGRES)) {
+  // App and worker processes on PostgreSQL load the Prisma client from node_modules: generated for
+  // PostgreSQL for these parts, and for SQLite again afterwards (the default for the rest of the tooling).
+  const generateFor = (url: string) =>
+    execFileSync("node", ["scripts/db.mjs", "generate"], { cwd: root, env: { ...process.env, DATABASE_URL: url }, stdio: "ignore" });
+  generateFor(POSTGRES);
+  try {
+    await step("1. webhook intake, PostgreSQL", () => benchIntakePostgres(POSTGRES, 8));
+    await step("7. workers, PostgreSQL", () => benchWorkers(POSTGRES, 10_000));
+  } finally {
+    generateFor("file:./prisma/bench.sqlite");
+  }
+  await step("5. dashboard, PostgreSQL", () => benchDashboardPostgres(POSTGRES));
+} else {
+  process.stderr.write(`PostgreSQL not reachable at ${POSTGRES}: its intake, workers and dashboard parts are skipped\n`);
+}
 
 const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? "unknown", memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version };
 const result = { measuredAt: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000), machine, rows };

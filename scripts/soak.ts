@@ -1,8 +1,9 @@
-// `npm run soak`: 500 refunds verified while the worker process is killed with SIGKILL 20 times at
+// `npm run soak`: 500 refunds verified by 2 worker processes (SOAK_WORKERS), killed with SIGKILL 20 times at
 // random moments, Shopify misbehaves (THROTTLED, 429, 5xx, slow and truncated answers) and the
 // database is locked for a while (SQLite) or restarted (PostgreSQL, with
 // SOAK_DATABASE_URL=postgresql://…). Every refund must end with the verdict it would have had
-// without all that: none lost, none decided twice. Loopback only; gives up after 6 minutes.
+// without all that: none lost, none decided twice, no request sent into an empty Shopify bucket,
+// and the dashboard's rollup equal to a recount. Loopback only; gives up after 6 minutes.
 import { execFileSync, type ChildProcess } from "node:child_process";
 import { readdirSync } from "node:fs";
 import pg from "pg";
@@ -19,6 +20,7 @@ import { startAppProcess } from "./demo-server";
 const SHOP = "soak-shop.myshopify.com";
 const REFUNDS = Number(process.env.SOAK_REFUNDS || 500);
 const KILLS = Number(process.env.SOAK_KILLS || 20);
+const WORKERS = Number(process.env.SOAK_WORKERS || 2);
 const DEADLINE = Date.now() + 6 * 60_000;
 const random = (() => {
   let seed = 42;
@@ -40,6 +42,8 @@ execFileSync("node", ["scripts/db.mjs", "generate"], { cwd: root, env: { ...proc
 migrate(databaseUrl);
 // Imported only now: the Prisma client module is bound to the provider it was generated for.
 const { createPrismaClient } = await import("../app/db/client");
+const { rollupDrift } = await import("../app/dashboard/rollups.server");
+const { databaseKind } = await import("../app/db/url");
 const shopify = new FakeShopify(TEST_APP, { maximumAvailable: 2000, restoreRate: 1000 });
 const shop = shopify.addShop(SHOP);
 const origin = await shopify.listen();
@@ -74,7 +78,7 @@ async function deliver(refund: FakeRefund, times = 1) {
   }
 }
 
-let worker = startWorker();
+const workers = Array.from({ length: WORKERS }, startWorker);
 let kills = 0;
 let faults = 0;
 const FAULTS: Fault[] = [
@@ -88,9 +92,10 @@ const FAULTS: Fault[] = [
 ];
 const chaos = setInterval(() => {
   if (kills < KILLS && random() < 0.5) {
-    worker.kill("SIGKILL");
+    const victim = Math.floor(random() * workers.length);
+    workers[victim].kill("SIGKILL");
     kills++;
-    worker = startWorker();
+    workers[victim] = startWorker();
   }
   if (random() < 0.6) {
     shopify.inject(FAULTS[Math.floor(random() * FAULTS.length)], 1 + Math.floor(random() * 3));
@@ -145,9 +150,10 @@ for (let i = 0; created < REFUNDS; i++) {
 while (kills < KILLS && Date.now() < DEADLINE) await new Promise((resolve) => setTimeout(resolve, 200));
 clearInterval(chaos);
 const calmFrom = Date.now();
-while (Date.now() < DEADLINE && (await db.operation.count({ where: { status: "PENDING" } })) > 0) await new Promise((resolve) => setTimeout(resolve, 500));
+const unsettled = async () => (await db.operation.count({ where: { status: "PENDING" } })) + (await db.webhookDelivery.count({ where: { openedAt: null } }));
+while (Date.now() < DEADLINE && (await unsettled()) > 0) await new Promise((resolve) => setTimeout(resolve, 500));
 const convergedIn = Math.round((Date.now() - calmFrom) / 1000);
-worker.kill("SIGTERM");
+for (const worker of workers) worker.kill("SIGTERM");
 await new Promise((resolve) => setTimeout(resolve, 500));
 
 const operations = await db.operation.findMany({ include: { evaluations: true } });
@@ -156,12 +162,15 @@ const twice = operations.filter((op) => op.evaluations.filter((e) => e.verdict !
 const lost = [...expected.keys()].filter((refund) => !operations.some((op) => op.refundGid === refund));
 const failedReads = await db.observation.count({ where: { channel: "refund_readback", ok: false } });
 const throttledViolations = shopify.api(SHOP).stats.throttled;
+const drift = await rollupDrift(db, databaseKind(databaseUrl));
 console.log(
-  `soak: ${expected.size} refunds, ${deliveries} signed deliveries (redeliveries included), ${kills} worker SIGKILLs, ${faults} fault bursts injected (${failedReads} failed reads recorded as such, never as evidence), ${throttledViolations} requests sent with an empty bucket, ${postgres ? "PostgreSQL restarted once" : "database locked 3 s once"}, ${retriedDeliveries} deliveries sent again after a failure; all decided ${convergedIn} s after the chaos stopped`,
+  `soak: ${expected.size} refunds, ${deliveries} signed deliveries (redeliveries included), ${WORKERS} workers, ${kills} worker SIGKILLs, ${faults} fault bursts injected (${failedReads} failed reads recorded as such, never as evidence), ${throttledViolations} requests sent with an empty bucket, ${postgres ? "PostgreSQL restarted once" : "database locked 3 s once"}, ${retriedDeliveries} deliveries sent again after a failure; all decided ${convergedIn} s after the chaos stopped`,
 );
 console.log(
   `soak: ${operations.length - wrong.length} of ${expected.size} with the verdict they should have; ${wrong.length} wrong, ${twice.length} decided twice, ${lost.length} lost`,
 );
+console.log(`soak: dashboard rollup ${drift.length ? `differs from a recount in ${drift.length} rows` : "equal to a recount of the operations"}`);
+for (const d of drift.slice(0, 5)) console.log(`  rollup: ${d.key}: ${d.rollup}, recount ${d.recount}`);
 for (const op of wrong.slice(0, 5)) console.log(`  wrong: ${op.refundGid} expected ${expected.get(op.refundGid)} got ${op.status} (${op.reason})`);
 await db.$disconnect();
 await app.stop();
@@ -174,6 +183,7 @@ if (postgres) {
   // Back to the default (SQLite) client for the rest of the tooling.
   execFileSync("node", ["scripts/db.mjs", "generate"], { cwd: root, env: { ...process.env, DATABASE_URL: "" }, stdio: "ignore" });
 }
-const ok = wrong.length === 0 && twice.length === 0 && lost.length === 0 && operations.length === expected.size;
+const ok =
+  wrong.length === 0 && twice.length === 0 && lost.length === 0 && operations.length === expected.size && throttledViolations === 0 && drift.length === 0;
 console.log(ok ? "soak: 1 passed, 0 failed" : "soak: 0 passed, 1 failed");
 process.exit(ok ? 0 : 1);

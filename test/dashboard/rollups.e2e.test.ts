@@ -90,7 +90,7 @@ describe("the dashboard's figures from the rollup", () => {
     // shop/redact removes every operation of the shop: nothing of it stays in the rollup.
     await redactShop(h.db, shop);
     expect(await rollupDrift(h.db, kind)).toEqual([]);
-    expect(await h.db.verdictRollup.aggregate({ where: { shop }, _sum: { refunds: true } })).toMatchObject({ _sum: { refunds: 0 } });
+    expect(await h.db.verdictRollup.count({ where: { shop } })).toBe(0);
   });
 
   it("`verifier rollups` finds a rollup that drifted, and --rebuild recounts it", async () => {
