@@ -1,35 +1,47 @@
 #!/usr/bin/env node
 // `npm start`: serves the built app (build/server/index.js) on PORT (default 3000), HOST if set.
 // WEB_CONCURRENCY=N runs N app processes on the one port (Node's cluster; a process that dies is
-// replaced). Each runs the in-app worker unless VERIFIER_WORKER=off; `npm run worker` adds more.
+// replaced, after a pause if it died young). Each runs the in-app worker unless VERIFIER_WORKER=off;
+// `npm run worker` adds more.
 import cluster from "node:cluster";
 import { createServer } from "node:http";
-import { pathToFileURL } from "node:url";
-import { resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 process.env.NODE_ENV ??= "production";
-const root = new URL("..", import.meta.url).pathname;
 const processes = Math.max(1, Number(process.env.WEB_CONCURRENCY) || 1);
 const port = Number(process.env.PORT) || 3000;
 
 if (cluster.isPrimary && processes > 1) {
   let stopping = false;
-  for (let i = 0; i < processes; i++) cluster.fork();
+  let alive = 0;
+  const started = new Map();
+  const fork = () => {
+    const worker = cluster.fork();
+    alive++;
+    started.set(worker.id, Date.now());
+  };
+  for (let i = 0; i < processes; i++) fork();
   cluster.on("exit", (worker, code, signal) => {
-    if (stopping) return;
-    console.error(`[server] app process ${worker.process.pid} exited (${signal ?? code}); starting another`);
-    cluster.fork();
+    alive--;
+    if (stopping) {
+      if (alive === 0) process.exit(0);
+      return;
+    }
+    // One that dies at start (no build, a wrong DATABASE_URL) would otherwise be restarted in a tight loop.
+    const young = Date.now() - (started.get(worker.id) ?? 0) < 5_000;
+    console.error(`[server] app process ${worker.process.pid} exited (${signal ?? code}); starting another${young ? " in 5 s" : ""}`);
+    setTimeout(fork, young ? 5_000 : 0);
   });
   for (const signal of ["SIGTERM", "SIGINT"]) {
     process.once(signal, () => {
       stopping = true;
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
-      cluster.on("exit", () => Object.keys(cluster.workers ?? {}).length === 0 && process.exit(0));
+      setTimeout(() => process.exit(0), 10_000).unref();
     });
   }
 } else {
   const { createAppListener } = await import("./listener.mjs");
-  const build = await import(pathToFileURL(resolve(root, "build/server/index.js")).href);
+  const build = await import(pathToFileURL(fileURLToPath(new URL("../build/server/index.js", import.meta.url))).href);
   const server = createServer(createAppListener(build));
   const onListen = () => console.log(`[server] http://localhost:${port} (process ${process.pid})`);
   if (process.env.HOST) server.listen(port, process.env.HOST, onListen);

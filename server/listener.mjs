@@ -2,11 +2,12 @@
 // deliveries go straight to the intake's Node handler; everything else to Remix behind express,
 // with the static files and compression remix-serve gave.
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import compression from "compression";
 import express from "express";
 import { createRequestHandler } from "@remix-run/express";
 
-const root = new URL("..", import.meta.url).pathname;
+const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** @param {import("@remix-run/node").ServerBuild} build */
 export function createAppListener(build, mode = process.env.NODE_ENV ?? "production") {

@@ -204,16 +204,21 @@ async function read(deps: BackfillDeps, claim: Claim): Promise<void> {
  * or it is complete.
  */
 async function historyOperation(deps: BackfillDeps, facts: Parameters<typeof newOperationData>[1]): Promise<{ op: Operation; decided: boolean } | null> {
-  if (await openIfDelivered(deps.db, REFUND_CREATED, facts.shop, facts.refundGid, deps.now())) return null;
-  try {
-    return { op: await deps.db.operation.create({ data: newOperationData(REFUND_HISTORY, facts, deps.now(), null) }), decided: false };
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
+  const find = () =>
+    deps.db.operation.findUnique({
+      where: { shop_refundGid: { shop: facts.shop, refundGid: facts.refundGid } },
+      include: { _count: { select: { evaluations: true } } },
+    });
+  let existing = await find();
+  if (!existing) {
+    if (await openIfDelivered(deps.db, REFUND_CREATED, facts.shop, facts.refundGid, deps.now())) return null;
+    try {
+      return { op: await deps.db.operation.create({ data: newOperationData(REFUND_HISTORY, facts, deps.now(), null) }), decided: false };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+    existing = await find();
   }
-  const existing = await deps.db.operation.findUnique({
-    where: { shop_refundGid: { shop: facts.shop, refundGid: facts.refundGid } },
-    include: { _count: { select: { evaluations: true } } },
-  });
   if (!existing || existing.origin !== "backfill" || existing.contractId !== REFUND_HISTORY.contract.id) return null;
   if (existing.status === "PENDING") return { op: existing, decided: false };
   return existing._count.evaluations === 0 ? { op: existing, decided: true } : null;

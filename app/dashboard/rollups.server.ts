@@ -79,6 +79,21 @@ export async function periodTotals(db: PrismaClient, shop: string, from: Date, t
 
 const dayOfStart = (kind: DatabaseKind) => Prisma.raw(kind === "postgresql" ? `to_char("startedAt", 'YYYY-MM-DD')` : `substr("startedAt", 1, 10)`);
 
+/** The rollup's rows recounted from the operations (what the triggers keep, as one query). */
+const recount = (kind: DatabaseKind, forShop: Prisma.Sql) => Prisma.sql`
+  SELECT "shop", ${dayOfStart(kind)} AS "day", "status", COALESCE("currency", '') AS "currency", COUNT(*) AS "refunds",
+    COALESCE(SUM("amountMinor"), 0) AS "amountMinor", COUNT("amountMinor") AS "withAmount", COUNT("apiVersionsOutside") AS "outsideVersions"
+  FROM "Operation" ${forShop} GROUP BY 1, 2, 3, 4`;
+
+// Always a WHERE: SQLite reads an upsert's INSERT … SELECT without one ambiguously.
+const only = (shop?: string) => (shop ? Prisma.sql`WHERE "shop" = ${shop}` : Prisma.sql`WHERE true`);
+
+/** One snapshot for a read of both (PostgreSQL's default gives each statement its own). */
+const snapshot = (kind: DatabaseKind) => ({
+  // The client generated for SQLite types only Serializable; PostgreSQL's knows RepeatableRead.
+  isolationLevel: (kind === "postgresql" ? "RepeatableRead" : "Serializable") as Prisma.TransactionIsolationLevel,
+});
+
 interface RollupRow {
   shop: string;
   day: string;
@@ -90,22 +105,18 @@ interface RollupRow {
   outsideVersions: number | bigint;
 }
 
-/** Rollup rows that differ from a recount of the operations (none when the triggers have kept it). */
+/** Rollup rows that differ from a recount of the operations (none when the triggers have kept it), read from one snapshot. */
 export async function rollupDrift(db: PrismaClient, kind: DatabaseKind, shop?: string): Promise<{ key: string; rollup: string; recount: string }[]> {
-  const forShop = shop ? Prisma.sql`WHERE "shop" = ${shop}` : Prisma.empty;
-  const [kept, recount] = await Promise.all([
-    db.$queryRaw<RollupRow[]>`SELECT * FROM "VerdictRollup" ${forShop}`,
-    db.$queryRaw<RollupRow[]>`
-      SELECT "shop", ${dayOfStart(kind)} AS "day", "status", COALESCE("currency", '') AS "currency", COUNT(*) AS "refunds",
-        COALESCE(SUM("amountMinor"), 0) AS "amountMinor", COUNT("amountMinor") AS "withAmount", COUNT("apiVersionsOutside") AS "outsideVersions"
-      FROM "Operation" ${forShop} GROUP BY 1, 2, 3, 4`,
-  ]);
+  const [kept, counted] = await db.$transaction(
+    [db.$queryRaw<RollupRow[]>`SELECT * FROM "VerdictRollup" ${only(shop)}`, db.$queryRaw<RollupRow[]>(recount(kind, only(shop)))],
+    snapshot(kind),
+  );
   const key = (r: RollupRow) => `${r.shop} ${r.day} ${r.status} ${r.currency || "(no currency)"}`;
   const value = (r: RollupRow | undefined) =>
     r && Number(r.refunds) !== 0
       ? `${Number(r.refunds)} refunds, ${BigInt(r.amountMinor)} minor units in ${Number(r.withAmount)}, ${Number(r.outsideVersions)} outside versions`
       : "none";
-  const expected = new Map(recount.map((r) => [key(r), r]));
+  const expected = new Map(counted.map((r) => [key(r), r]));
   const drift: { key: string; rollup: string; recount: string }[] = [];
   for (const row of kept) {
     if (value(row) !== value(expected.get(key(row)))) drift.push({ key: key(row), rollup: value(row), recount: value(expected.get(key(row))) });
@@ -117,16 +128,17 @@ export async function rollupDrift(db: PrismaClient, kind: DatabaseKind, shop?: s
 
 /**
  * Recounts the rollup from the operations, in one transaction (the CLI's own connection: no
- * request of the app shares it, see decision 005). Returns the number of rows written.
+ * request of the app shares it, see decision 005). A row a verdict adds meanwhile is overwritten
+ * by the recount. Returns the number of rows written.
  */
 export async function rebuildRollups(db: PrismaClient, kind: DatabaseKind, shop?: string): Promise<number> {
-  const forShop = shop ? Prisma.sql`WHERE "shop" = ${shop}` : Prisma.empty;
   const [, written] = await db.$transaction([
-    db.$executeRaw`DELETE FROM "VerdictRollup" ${forShop}`,
+    db.$executeRaw`DELETE FROM "VerdictRollup" ${only(shop)}`,
     db.$executeRaw`
       INSERT INTO "VerdictRollup" ("shop", "day", "status", "currency", "refunds", "amountMinor", "withAmount", "outsideVersions")
-      SELECT "shop", ${dayOfStart(kind)}, "status", COALESCE("currency", ''), COUNT(*), COALESCE(SUM("amountMinor"), 0), COUNT("amountMinor"), COUNT("apiVersionsOutside")
-      FROM "Operation" ${forShop} GROUP BY 1, 2, 3, 4`,
+      ${recount(kind, only(shop))}
+      ON CONFLICT ("shop", "day", "status", "currency") DO UPDATE SET "refunds" = excluded."refunds", "amountMinor" = excluded."amountMinor",
+        "withAmount" = excluded."withAmount", "outsideVersions" = excluded."outsideVersions"`,
   ]);
   return written;
 }

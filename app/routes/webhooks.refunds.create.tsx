@@ -8,5 +8,5 @@ export const loader = postOnly;
 export const action = async ({ request }: ActionFunctionArgs) => {
   const body = await readLimited(request);
   const { status, text } = await receiveRefundDelivery({ method: request.method, headers: request.headers, body });
-  return new Response(text, { status });
+  return new Response(text, { status, headers: status === 405 ? { Allow: "POST" } : {} });
 };

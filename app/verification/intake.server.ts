@@ -1,9 +1,14 @@
-import type { PrismaClient, WebhookDelivery } from "@prisma/client";
+import { randomUUID } from "node:crypto";
+import type { Prisma, PrismaClient, WebhookDelivery } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import { markDue, openOperation } from "./operations.server";
 
 /** Deliveries handled per pass: each costs two statements, and the next pass takes the rest. */
 const BATCH = 200;
+/** How long a worker's claim on a batch holds; after it, another worker (or a later pass) takes the batch over. */
+const LEASE_MS = 30_000;
+
+const waiting = (now: Date): Prisma.WebhookDeliveryWhereInput => ({ openedAt: null, OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }] });
 
 /**
  * The intake stores each refunds/create delivery and nothing else; this pass turns stored
@@ -11,16 +16,37 @@ const BATCH = 200;
  * operation (openOperation):
  * - the refund's operation is opened unless one exists (from the app, a sweep, the history, another delivery);
  * - new evidence makes every pending operation on the order due now (not the history's: the backfill
- *   decides those from its bulk read), the refund's own too if it already existed.
- * A delivery is marked only after both: a worker that dies in between leaves it for the next pass,
- * which repeats both harmlessly. Two workers may do the same delivery; the unique (shop, refund)
- * index keeps one operation.
+ *   decides those from its bulk read), the refund's own too if it existed before this delivery came.
+ * A batch is claimed first (two workers never open the same deliveries) and marked only after:
+ * a worker that dies in between leaves it to whoever takes it after the lease, who repeats the
+ * steps harmlessly. A delivery whose steps fail stays claimed until the lease ends, and the rest go on.
  */
-export async function openDeliveredRefunds(db: PrismaClient, contract: LoadedContract, now: Date): Promise<number> {
-  const deliveries = await db.webhookDelivery.findMany({ where: { openedAt: null }, orderBy: { receivedAt: "asc" }, take: BATCH });
+export async function openDeliveredRefunds(
+  db: PrismaClient,
+  contract: LoadedContract,
+  now: Date,
+  workerId = "intake",
+  log: (message: string, fields?: Record<string, unknown>) => void = () => undefined,
+): Promise<number> {
+  const candidates = await db.webhookDelivery.findMany({ where: waiting(now), orderBy: { receivedAt: "asc" }, take: BATCH, select: { id: true } });
+  if (!candidates.length) return 0;
+  const claim = `${workerId}:${randomUUID()}`;
+  await db.webhookDelivery.updateMany({
+    where: { id: { in: candidates.map((c) => c.id) }, ...waiting(now) },
+    data: { claimedBy: claim, claimedUntil: new Date(now.getTime() + LEASE_MS) },
+  });
+  const deliveries = await db.webhookDelivery.findMany({ where: { claimedBy: claim }, orderBy: { receivedAt: "asc" } });
   const stopped = await uninstalledShops(db, deliveries);
-  for (const d of deliveries) await openForDelivery(db, contract, d, now, stopped.has(d.shop));
-  if (deliveries.length) await db.webhookDelivery.updateMany({ where: { id: { in: deliveries.map((d) => d.id) } }, data: { openedAt: now } });
+  const opened: string[] = [];
+  for (const d of deliveries) {
+    try {
+      await openForDelivery(db, contract, d, now, stopped.has(d.shop));
+      opened.push(d.id);
+    } catch (error) {
+      log("delivery not opened; retried after the lease", { delivery: d.id, shop: d.shop, error: (error as Error).message });
+    }
+  }
+  if (opened.length) await db.webhookDelivery.updateMany({ where: { id: { in: opened } }, data: { openedAt: now, claimedBy: null, claimedUntil: null } });
   return deliveries.length;
 }
 
@@ -34,7 +60,7 @@ async function uninstalledShops(db: PrismaClient, deliveries: WebhookDelivery[])
   return new Set(states.map((s) => s.shop));
 }
 
-async function openForDelivery(db: PrismaClient, contract: LoadedContract, d: WebhookDelivery, now: Date, stopped = false): Promise<boolean> {
+async function openForDelivery(db: PrismaClient, contract: LoadedContract, d: WebhookDelivery, now: Date, stopped = false): Promise<void> {
   const facts = {
     shop: d.shop,
     refundGid: d.refundGid,
@@ -45,24 +71,26 @@ async function openForDelivery(db: PrismaClient, contract: LoadedContract, d: We
     startedAt: d.refundCreatedAt,
   };
   const opened = await openOperation(db, contract, facts, now, stopped ? null : undefined);
-  if (!stopped)
-    await markDue(db, { shop: d.shop, orderGid: d.orderGid, origin: { not: "backfill" }, ...(opened ? { refundGid: { not: d.refundGid } } : {}) }, now);
-  return opened;
+  if (stopped) return;
+  // The refund's own operation is new evidence's only if it existed before the delivery: one opened
+  // from this delivery (by a worker that died before marking it) keeps its first check.
+  const own = opened ? [] : [{ refundGid: d.refundGid, createdAt: { lt: d.receivedAt } }];
+  await markDue(db, { shop: d.shop, orderGid: d.orderGid, origin: { not: "backfill" }, OR: [{ refundGid: { not: d.refundGid } }, ...own] }, now);
 }
 
 /**
- * A refund the history backfill is about to open: if a delivery of it is stored and waits for the
- * worker's pass, the webhook's operation is opened now instead (a live refund is verified by the
- * live contract, as it would have been had the pass come first). Whether there was one.
+ * A refund the history backfill is about to open: if a delivery of it waits for the worker's
+ * pass, the webhook's operation is opened now instead (a live refund is verified by the live
+ * contract, as it would have been had the pass come first). Whether there was one.
  */
 export async function openIfDelivered(db: PrismaClient, contract: LoadedContract, shop: string, refundGid: string, now: Date): Promise<boolean> {
-  const delivery = await db.webhookDelivery.findFirst({ where: { shop, refundGid }, orderBy: { receivedAt: "asc" } });
+  const delivery = await db.webhookDelivery.findFirst({ where: { shop, refundGid, openedAt: null }, orderBy: { receivedAt: "asc" } });
   if (!delivery) return false;
   await openForDelivery(db, contract, delivery, now);
   return true;
 }
 
-/** Whether a stored delivery waits for its operation: the worker's loop does not sleep then. */
-export async function deliveriesWaiting(db: PrismaClient): Promise<boolean> {
-  return (await db.webhookDelivery.findFirst({ where: { openedAt: null }, select: { id: true } })) !== null;
+/** Whether a stored delivery waits for its operation (and no live claim holds it): the worker's loop does not sleep then. */
+export async function deliveriesWaiting(db: PrismaClient, now: Date): Promise<boolean> {
+  return (await db.webhookDelivery.findFirst({ where: waiting(now), select: { id: true } })) !== null;
 }

@@ -6,7 +6,14 @@ export type AuthenticatedWebhook = Awaited<ReturnType<typeof authenticate.webhoo
 /** Refund payloads are small; Shopify's largest resources stay well under this. */
 export const MAX_WEBHOOK_BYTES = 1024 * 1024;
 /** Shopify retries a failed delivery for 4 hours; a delivery triggered longer ago than this is a replay. */
-export const MAX_DELIVERY_AGE_MS = 48 * 3600_000;
+const MAX_DELIVERY_AGE_MS = 48 * 3600_000;
+export const STALE_DELIVERY = "Stale delivery: triggered more than 48 hours ago";
+
+/** Whether X-Shopify-Triggered-At says a replay (an unreadable or missing time is not one). */
+export function isStaleDelivery(triggeredAt: string | null | undefined, nowMs: number): boolean {
+  const at = Date.parse(triggeredAt ?? "");
+  return Number.isFinite(at) && nowMs - at > MAX_DELIVERY_AGE_MS;
+}
 
 const refuse = (status: number, message: string) => new Response(message, { status });
 // The rest of the body is never read: the connection closes after the answer.
@@ -55,8 +62,7 @@ export async function authenticateWebhook(request: Request, expectedTopic?: stri
     throw error;
   }
   if (expectedTopic && webhook.topic !== expectedTopic) throw refuse(400, `This address takes ${expectedTopic} deliveries, not ${webhook.topic}`);
-  const triggeredAt = Date.parse(webhook.triggeredAt ?? "");
-  if (Number.isFinite(triggeredAt) && Date.now() - triggeredAt > MAX_DELIVERY_AGE_MS) throw refuse(400, "Stale delivery: triggered more than 48 hours ago");
+  if (isStaleDelivery(webhook.triggeredAt, Date.now())) throw refuse(400, STALE_DELIVERY);
   return { ...webhook, rawBody };
 }
 

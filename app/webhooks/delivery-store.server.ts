@@ -26,7 +26,23 @@ export interface DeliveryStore {
   close(): Promise<void>;
 }
 
-const COLUMNS = `"id", "shop", "webhookId", "eventId", "topic", "triggeredAt", "apiVersion", "refundGid", "orderGid", "refundCreatedAt", "receivedAt", "redeliveries", "amount", "currency"`;
+const COLUMN_NAMES = [
+  "id",
+  "shop",
+  "webhookId",
+  "eventId",
+  "topic",
+  "triggeredAt",
+  "apiVersion",
+  "refundGid",
+  "orderGid",
+  "refundCreatedAt",
+  "receivedAt",
+  "redeliveries",
+  "amount",
+  "currency",
+];
+const COLUMNS = COLUMN_NAMES.map((name) => `"${name}"`).join(", ");
 // Each row only if its shop has the app installed (an offline session): the check is inside the
 // statement, so it holds in every process without a cache to invalidate, and a delivery for an
 // uninstalled shop is stored nowhere. A redelivery only counts itself.
@@ -96,7 +112,9 @@ function sqliteStore(file: string): DeliveryStore {
 }
 
 function postgresStore(url: string): DeliveryStore {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // Bounded waits: a write that hangs (a network partition) fails its batch with a 503 instead of
+  // holding every later delivery of the process.
+  const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000, query_timeout: 10_000, keepAlive: true });
   // A connection the server closed (a restart) is dropped by the pool; the next statement opens another.
   pool.on("error", () => undefined);
   // One prepared statement for any batch: each column arrives as an array. Instants travel as
@@ -105,7 +123,7 @@ function postgresStore(url: string): DeliveryStore {
     SELECT v."id", v."shop", v."webhookId", v."eventId", v."topic", v."triggeredAt" AT TIME ZONE 'UTC', v."apiVersion", v."refundGid", v."orderGid",
       v."refundCreatedAt" AT TIME ZONE 'UTC', v."receivedAt" AT TIME ZONE 'UTC', v."redeliveries", v."amount", v."currency"
     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::int[], $13::text[], $14::text[])
-      AS v("id", "shop", "webhookId", "eventId", "topic", "triggeredAt", "apiVersion", "refundGid", "orderGid", "refundCreatedAt", "receivedAt", "redeliveries", "amount", "currency")
+      AS v(${COLUMNS})
     WHERE ${INSTALLED} ${ON_REDELIVERY}`;
   return {
     async store(deliveries) {

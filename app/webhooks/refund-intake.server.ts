@@ -1,7 +1,7 @@
 import { databaseUrl } from "../db/url";
 import { logger } from "../logging/logger.server";
 import { wakeWorkers } from "../worker/wake";
-import { MAX_DELIVERY_AGE_MS } from "./authenticate.server";
+import { isStaleDelivery, STALE_DELIVERY } from "./authenticate.server";
 import { deliveryWriter, openDeliveryStore } from "./delivery-store.server";
 import { parseRefundWebhook, RefundPayloadError } from "./refund-payload";
 import { checkWebhook } from "./shopify-webhooks.server";
@@ -37,9 +37,8 @@ export async function receiveRefundDelivery(request: WebhookRequest, now = new D
   if (!check.valid) return { status: check.status, text: check.status === 401 ? "Unauthorized" : `Webhook refused: ${check.reason}` };
   const { shop } = check;
   if (check.topic !== "REFUNDS_CREATE") return { status: 400, text: `This address takes REFUNDS_CREATE deliveries, not ${check.topic}` };
+  if (isStaleDelivery(check.triggeredAt, now.getTime())) return { status: 400, text: STALE_DELIVERY };
   const triggeredAt = instant(check.triggeredAt ?? undefined);
-  if (triggeredAt && now.getTime() - triggeredAt.getTime() > MAX_DELIVERY_AGE_MS)
-    return { status: 400, text: "Stale delivery: triggered more than 48 hours ago" };
   let claim;
   try {
     claim = parseRefundWebhook(request.body);

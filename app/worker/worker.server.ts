@@ -16,6 +16,9 @@ import { sweepPass } from "../verification/passes.server";
 import { deliveriesWaiting, openDeliveredRefunds } from "../verification/intake.server";
 import { sleepUnlessWoken } from "./wake";
 
+/** The share of each shop's Shopify bucket background work leaves to requests a person waits on. */
+const KEEP_FOR_PEOPLE = 0.1;
+
 function sleep(ms: number, keepProcessAlive: boolean) {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -61,7 +64,7 @@ export interface Worker {
 export function createWorker(options: WorkerOptions = {}): Worker {
   const now = options.now ?? (() => new Date());
   const database = options.db ?? db;
-  const gateway = options.gateway ?? new ShopifyGateway(options.graphqlFor ?? offlineGraphql, undefined, undefined, databaseBuckets(database));
+  const gateway = options.gateway ?? new ShopifyGateway(options.graphqlFor ?? offlineGraphql, undefined, undefined, databaseBuckets(database, KEEP_FOR_PEOPLE));
   const workerId = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
   const workerLogger = logger.child({ worker: workerId });
   const log = options.log ?? ((message: string, fields?: Record<string, unknown>) => workerLogger.info(fields ?? {}, message));
@@ -86,8 +89,12 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   let loops: Promise<unknown> | undefined;
 
   async function verifyOnce() {
-    // One batch a pass: under a steady stream of deliveries, due read-backs still get their turn.
-    const delivered = await openDeliveredRefunds(database, REFUND_CREATED, now());
+    // One batch a pass: under a steady stream of deliveries, due read-backs still get their turn;
+    // and when opening fails, verification goes on.
+    const delivered = await openDeliveredRefunds(database, REFUND_CREATED, now(), workerId, log).catch((error: Error) => {
+      log("opening stored deliveries failed", { error: error.message });
+      return 0;
+    });
     const pass = await processDue(deps);
     await followIssuedRefunds();
     const opened = await sweep();
@@ -110,7 +117,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   // Verification sleeps until the next operation is due (at most idleMs), not at all while a stored
   // delivery waits for its operation, and wakes when this process stores one; alerts tick every idleMs.
   const untilNextDue = async () => {
-    if (await deliveriesWaiting(database).catch(() => false)) return 0;
+    if (await deliveriesWaiting(database, now()).catch(() => false)) return 0;
     const next = await nextDueTime(database).catch(() => null);
     return next ? Math.min(Math.max(next.getTime() - now().getTime(), 20), idleMs) : idleMs;
   };

@@ -28,6 +28,21 @@ function refundDelivery() {
 }
 
 describe("POST /webhooks/refunds/create", () => {
+  it("answers the same through Remix's route (what `shopify app dev` serves), where no Node handler comes first", async () => {
+    const { createRequestHandler } = await import("@remix-run/node");
+    const build = await import(new URL("../../build/server/index.js", import.meta.url).href);
+    const remix = createRequestHandler(build, "production");
+    const url = new URL(TOPIC_PATHS["refunds/create"], app.url).toString();
+    const delivery = refundDelivery();
+    const headers = deliveryHeaders(delivery, TEST_APP.secret);
+    expect((await remix(new Request(url, { method: "POST", headers, body: delivery.body }))).status).toBe(200);
+    expect(await db.webhookDelivery.count({ where: { webhookId: delivery.webhookId } })).toBe(1);
+    const tampered = await remix(new Request(url, { method: "POST", headers, body: delivery.body.replace("25.00", "95.00") }));
+    expect(tampered.status).toBe(401);
+    const put = await remix(new Request(url, { method: "PUT", headers, body: delivery.body }));
+    expect([put.status, put.headers.get("allow")]).toEqual([405, "POST"]);
+  });
+
   it("accepts a correctly signed delivery, and the app's own worker verifies the refund", { timeout: 60_000 }, async () => {
     const delivery = refundDelivery();
     const response = await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], delivery, TEST_APP.secret);

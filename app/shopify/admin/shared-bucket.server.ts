@@ -22,20 +22,26 @@ const refilled = (now: Prisma.Sql, row = Prisma.raw(`"ShopifyBucket"`)) => Prism
  * Shopify with the bucket empty. Here each request takes its points from the shared row in one
  * guarded UPDATE before it is sent, and each answer brings the row down to what Shopify says is
  * left (Shopify does not yet count requests still in flight, so it is never raised above our count),
- * giving back what the request was reserved for and did not cost.
+ * giving back what the request was reserved for and did not cost. Background work passes
+ * `keepForPeople` (a share of the bucket it leaves alone), so a person's request does not wait
+ * behind a backfill or a burst.
  */
-export function databaseBuckets(db: PrismaClient): SharedBuckets {
+export function databaseBuckets(db: PrismaClient, keepForPeople = 0): SharedBuckets {
+  // What must be in the bucket before a request of `cost` goes: its cost, and the share kept for
+  // requests a person waits on (the refund form), never more than the bucket holds.
+  const needed = (cost: number) =>
+    Prisma.sql`(CASE WHEN ${real(cost)} + "maximum" * ${real(keepForPeople)} > "maximum" THEN "maximum" ELSE ${real(cost)} + "maximum" * ${real(keepForPeople)} END)`;
   return {
     async reserve(shop, cost, nowMs) {
       const now = real(nowMs);
       const taken = await db.$executeRaw`
         UPDATE "ShopifyBucket" SET "available" = ${refilled(now)} - ${real(cost)}, "atMs" = ${now}
-        WHERE "shop" = ${shop} AND ${refilled(now)} >= (CASE WHEN ${real(cost)} > "maximum" THEN "maximum" ELSE ${real(cost)} END)`;
+        WHERE "shop" = ${shop} AND ${refilled(now)} >= ${needed(cost)}`;
       if (taken === 1) return { reserved: true };
       const row = await db.shopifyBucket.findUnique({ where: { shop } });
       if (!row) return { reserved: false, waitMs: 0 };
       const current = Math.min(row.maximum, row.available + ((nowMs - row.atMs) * row.restoreRate) / 1000);
-      const missing = Math.min(cost, row.maximum) - current;
+      const missing = Math.min(cost + row.maximum * keepForPeople, row.maximum) - current;
       // A row that just changed under us can leave nothing missing: try again at once.
       return { reserved: false, waitMs: Math.max(1, Math.ceil((missing / row.restoreRate) * 1000)) };
     },

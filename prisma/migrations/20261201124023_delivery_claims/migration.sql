@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "WebhookDelivery" ADD COLUMN "claimedBy" TEXT;
+ALTER TABLE "WebhookDelivery" ADD COLUMN "claimedUntil" DATETIME;
+

@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "WebhookDelivery" ADD COLUMN     "claimedBy" TEXT,
+ADD COLUMN     "claimedUntil" TIMESTAMP(3);
+

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ShopifyGateway } from "../../../app/shopify/admin/gateway.server";
+import { REFUND_READBACK_QUERY, QUERY_COSTS } from "../../../app/shopify/admin/operations";
+import { databaseBuckets } from "../../../app/shopify/admin/shared-bucket.server";
+import { refundGid, startVerificationHarness, type VerificationHarness } from "../../support/verification";
+
+// A small bucket: 200 points, 400 a second. Each request reads 3 refunds (39 points).
+let h: VerificationHarness;
+let offlineGraphql: typeof import("../../../app/shopify/admin/offline-client.server").offlineGraphql;
+beforeAll(async () => {
+  h = await startVerificationHarness("bucket-shop.myshopify.com", { maximumAvailable: 200, restoreRate: 400 });
+  // Imported once the app's environment is set (the Shopify client reads it when loaded).
+  ({ offlineGraphql } = await import("../../../app/shopify/admin/offline-client.server"));
+});
+afterAll(async () => h.close());
+
+const COST = 3 * QUERY_COSTS.refundReadbackPerRefund;
+
+/** Two processes' gateways, each sending 8 requests at once. */
+async function twoProcesses(make: () => ShopifyGateway) {
+  const order = h.shop.createOrder({ amount: "90.00" });
+  const ids = [1, 2, 3].map(() => refundGid(h.shop.createRefund(order.id, { amount: "1.00" }).id));
+  const before = { ...h.app.shopify.api(h.domain).stats };
+  const gateways = [make(), make()];
+  // Each learns the bucket first, as a worker's first request does.
+  for (const gateway of gateways) await gateway.request(h.domain, REFUND_READBACK_QUERY, { ids }, COST, { waitThrottled: true });
+  const answers = await Promise.all(
+    gateways.flatMap((gateway) => Array.from({ length: 8 }, () => gateway.request(h.domain, REFUND_READBACK_QUERY, { ids }, COST))),
+  );
+  const stats = h.app.shopify.api(h.domain).stats;
+  return { answered: answers.filter((a) => a.ok).length, intoEmptyBucket: stats.throttled - before.throttled };
+}
+
+describe("one shop's Shopify bucket, spent by several processes", () => {
+  it("with each process's own view, they send requests into a bucket the other emptied", async () => {
+    const { intoEmptyBucket } = await twoProcesses(() => new ShopifyGateway(offlineGraphql));
+    expect(intoEmptyBucket).toBeGreaterThan(0);
+  });
+
+  it("through the shared row, none reaches Shopify with the bucket empty, and every request is answered", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 600)); // the bucket refills
+    const { answered, intoEmptyBucket } = await twoProcesses(() => new ShopifyGateway(offlineGraphql, undefined, undefined, databaseBuckets(h.db)));
+    expect(intoEmptyBucket).toBe(0);
+    expect(answered).toBe(16);
+  });
+
+  it("background work leaves a share of the bucket to a person's request", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const order = h.shop.createOrder({ amount: "90.00" });
+    const ids = [refundGid(h.shop.createRefund(order.id, { amount: "1.00" }).id)];
+    const worker = new ShopifyGateway(offlineGraphql, undefined, undefined, databaseBuckets(h.db, 0.5));
+    await worker.request(h.domain, REFUND_READBACK_QUERY, { ids }, 13);
+    // The worker may take the bucket down to half of it (100 points), no further: a 150-point request waits.
+    const row = await h.db.shopifyBucket.findUniqueOrThrow({ where: { shop: h.domain } });
+    await h.db.shopifyBucket.update({ where: { shop: h.domain }, data: { available: 120, atMs: Date.now(), restoreRate: 0.001 } });
+    const waited = await worker.request(h.domain, REFUND_READBACK_QUERY, { ids }, 150);
+    expect(waited).toMatchObject({ ok: false, kind: "deferred", code: "BUCKET_EMPTY" });
+    const person = new ShopifyGateway(offlineGraphql, undefined, undefined, databaseBuckets(h.db));
+    expect((await person.request(h.domain, REFUND_READBACK_QUERY, { ids }, 13)).ok).toBe(true);
+    await h.db.shopifyBucket.update({ where: { shop: h.domain }, data: { restoreRate: row.restoreRate } });
+  });
+});
