@@ -20,6 +20,7 @@ describe("a backfill killed midway", () => {
     const { backfill } = await requestBackfill(h.db, domain, 60, "cli", new Date());
 
     const first = startWorkerProcess(h.app.databaseUrl, env, "ignore");
+    // A worker left running by a failed wait would outlive the test run.
     const midway = await waitFor(
       "the backfill to have verified part of the history",
       async () => {
@@ -27,7 +28,10 @@ describe("a backfill killed midway", () => {
         return current.state === "verifying" && current.refundsVerified > 0 && current.refundsVerified < current.refundsFound && current;
       },
       60_000,
-    );
+    ).catch(async (error: Error) => {
+      await stopWorker(first);
+      throw error;
+    });
     first.kill("SIGKILL");
     await new Promise((resolve) => first.once("exit", resolve));
     const openedBeforeKill = await h.db.operation.count({ where: { shop: domain } });
