@@ -26,8 +26,10 @@ export function createPrismaClient(url = databaseUrl()): PrismaClient {
  * of the process (SIGKILL included), though not of the machine. busy_timeout makes a second
  * process (npm run worker beside the app) wait for the write lock instead of failing.
  */
+export const SQLITE_PRAGMAS = ["journal_mode = WAL", "synchronous = NORMAL", "busy_timeout = 5000"];
+
 function tuneSqlite(client: PrismaClient): void {
-  for (const pragma of ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 5000"]) {
+  for (const pragma of SQLITE_PRAGMAS.map((p) => `PRAGMA ${p}`)) {
     client.$queryRawUnsafe(pragma).catch((error: Error) => logger.error({ pragma, err: error }, "SQLite pragma failed"));
   }
 }

@@ -3,6 +3,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { databaseKind } from "../db/url";
 import { GroupCommit } from "../db/group-commit";
+import { SQLITE_PRAGMAS } from "../db/client";
 
 /** A refunds/create delivery as the intake keeps it; the worker opens the refund's operation from it. */
 export interface RefundDelivery {
@@ -61,23 +62,41 @@ function collapseRepeats(deliveries: RefundDelivery[]) {
   return [...byWebhook.values()];
 }
 
+/** A row's values in COLUMN_NAMES' order, instants written as the database needs them. */
+function rowValues({ d, repeats }: { d: RefundDelivery; repeats: number }, instant: (date: Date | null) => string | null) {
+  return [
+    randomUUID(),
+    d.shop,
+    d.webhookId,
+    d.eventId,
+    d.topic,
+    instant(d.triggeredAt),
+    d.apiVersion,
+    d.refundGid,
+    d.orderGid,
+    instant(d.refundCreatedAt),
+    instant(d.receivedAt),
+    repeats,
+    d.amount,
+    d.currency,
+  ];
+}
+
 /** As Prisma's SQLite adapter writes a DateTime, so Prisma reads these rows as it reads its own. */
 const sqliteInstant = (date: Date | null) => (date ? date.toISOString().replace("Z", "+00:00") : null);
 
 function sqliteStore(file: string): DeliveryStore {
   const sqlite = new Database(file);
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("synchronous = NORMAL");
-  sqlite.pragma("busy_timeout = 5000");
+  // Tuned as the app's Prisma connection is (WAL, synchronous=NORMAL, waiting for the write lock).
+  for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
   const statements = new Map<number, Database.Statement>();
   const statementFor = (rows: number) => {
     let statement = statements.get(rows);
     if (!statement) {
-      const values = Array.from({ length: rows }, () => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ");
-      const names = `v("id", "shop", "webhookId", "eventId", "topic", "triggeredAt", "apiVersion", "refundGid", "orderGid", "refundCreatedAt", "receivedAt", "redeliveries", "amount", "currency")`;
+      const values = Array.from({ length: rows }, () => `(${COLUMN_NAMES.map(() => "?").join(", ")})`).join(", ");
       // SQLite names a VALUES list's columns column1…; a CTE names them as the table does.
       statement = sqlite.prepare(
-        `WITH ${names} AS (VALUES ${values}) INSERT INTO "WebhookDelivery" (${COLUMNS}) SELECT * FROM v WHERE ${INSTALLED} ${ON_REDELIVERY}`,
+        `WITH v(${COLUMNS}) AS (VALUES ${values}) INSERT INTO "WebhookDelivery" (${COLUMNS}) SELECT * FROM v WHERE ${INSTALLED} ${ON_REDELIVERY}`,
       );
       statements.set(rows, statement);
     }
@@ -86,24 +105,7 @@ function sqliteStore(file: string): DeliveryStore {
   return {
     async store(deliveries) {
       const rows = collapseRepeats(deliveries);
-      statementFor(rows.length).run(
-        rows.flatMap(({ d, repeats }) => [
-          randomUUID(),
-          d.shop,
-          d.webhookId,
-          d.eventId,
-          d.topic,
-          sqliteInstant(d.triggeredAt),
-          d.apiVersion,
-          d.refundGid,
-          d.orderGid,
-          sqliteInstant(d.refundCreatedAt),
-          sqliteInstant(d.receivedAt),
-          repeats,
-          d.amount,
-          d.currency,
-        ]),
-      );
+      statementFor(rows.length).run(rows.flatMap((row) => rowValues(row, sqliteInstant)));
     },
     async close() {
       sqlite.close();
@@ -128,27 +130,8 @@ function postgresStore(url: string): DeliveryStore {
   return {
     async store(deliveries) {
       const rows = collapseRepeats(deliveries);
-      const column = <T>(pick: (row: { d: RefundDelivery; repeats: number }) => T) => rows.map(pick);
-      await pool.query({
-        name: "store-refund-deliveries",
-        text,
-        values: [
-          column(() => randomUUID()),
-          column(({ d }) => d.shop),
-          column(({ d }) => d.webhookId),
-          column(({ d }) => d.eventId),
-          column(({ d }) => d.topic),
-          column(({ d }) => d.triggeredAt?.toISOString() ?? null),
-          column(({ d }) => d.apiVersion),
-          column(({ d }) => d.refundGid),
-          column(({ d }) => d.orderGid),
-          column(({ d }) => d.refundCreatedAt.toISOString()),
-          column(({ d }) => d.receivedAt.toISOString()),
-          column(({ repeats }) => repeats),
-          column(({ d }) => d.amount),
-          column(({ d }) => d.currency),
-        ],
-      });
+      const table = rows.map((row) => rowValues(row, (date) => date?.toISOString() ?? null));
+      await pool.query({ name: "store-refund-deliveries", text, values: COLUMN_NAMES.map((_, i) => table.map((values) => values[i])) });
     },
     close: () => pool.end(),
   };
