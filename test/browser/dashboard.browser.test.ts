@@ -8,6 +8,7 @@ import { CHROME_UA, dataPath, embeddedFetch } from "../support/embedded";
 import { createTestDatabase } from "../support/database";
 import { seriousAccessibilityViolations } from "../support/axe";
 import { freePort } from "../../bench/support";
+import { untilDemoDecided } from "../support/demo";
 import { TEST_APP } from "../support/credentials";
 import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../../fake-shopify/webhooks";
 
@@ -45,8 +46,7 @@ beforeAll(async () => {
   demo.shopify.addShop(NEW_SHOP, "USD");
   await installApp(demo.appUrl, NEW_SHOP);
   db = createPrismaClient(database.url);
-  for (let i = 0; i < 150 && (await db.operation.count({ where: { status: "PENDING", nextDueAt: { lte: new Date() } } })) > 0; i++)
-    await new Promise((r) => setTimeout(r, 200));
+  await untilDemoDecided(db, { dueOnly: true, timeoutMs: 30_000 });
   // A colleague whose online session the app has seen: their name is known.
   await db.session.create({
     data: { id: "online_303", shop: SHOP, state: "", isOnline: true, accessToken: "online-token", userId: 303n, firstName: "Ada", lastName: "Lovelace" },

@@ -7,6 +7,7 @@ import { startDemo, type Demo } from "../../scripts/demo-server";
 import { CHROME_UA } from "../support/embedded";
 import { createTestDatabase } from "../support/database";
 import { freePort } from "../../bench/support";
+import { untilDemoDecided } from "../support/demo";
 
 const SCREENS = "test-results/screens";
 const SHOP = "browser-demo.myshopify.com";
@@ -33,9 +34,8 @@ beforeAll(async () => {
     log: "ignore",
   });
   const db = createPrismaClient(database.url);
-  // Every history refund has a verdict once the contract's 20 s stale-read window has passed since its delivery;
-  // until then its operation is PENDING with a due time in the future, so wait for none left, not for none due.
-  for (let i = 0; i < 300 && (await db.operation.count({ where: { status: "PENDING" } })) > 0; i++) await new Promise((r) => setTimeout(r, 200));
+  // Every history refund has a verdict once the contract's 20 s stale-read window has passed since its delivery.
+  await untilDemoDecided(db);
   // And the history backfill the install started has verified the 60 refunds made before it.
   for (let i = 0; i < 300 && !(await db.backfill.findFirst({ where: { state: "done" } })); i++) await new Promise((r) => setTimeout(r, 200));
   await db.$disconnect();

@@ -9,6 +9,7 @@ import { CHROME_UA, dataPath, embeddedFetch } from "../support/embedded";
 import { createTestDatabase } from "../support/database";
 import { seriousAccessibilityViolations } from "../support/axe";
 import { freePort } from "../../bench/support";
+import { untilDemoDecided } from "../support/demo";
 
 const SCREENS = "test-results/screens";
 const SHOP = "evidence-demo.myshopify.com";
@@ -32,8 +33,7 @@ beforeAll(async () => {
     log: "ignore",
   });
   db = createPrismaClient(database.url);
-  // Every refund of the history decided (the stale read window holds some back for 20 s).
-  for (let i = 0; i < 300 && (await db.operation.count({ where: { status: "PENDING" } })) > 0; i++) await new Promise((r) => setTimeout(r, 200));
+  await untilDemoDecided(db);
   browser = await launchChromium();
 }, 120_000);
 
