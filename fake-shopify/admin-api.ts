@@ -66,6 +66,8 @@ export class AdminApi implements RefundCreateHost {
     refundCreateCalls: 0,
     refundsCreated: 0,
   };
+  /** Each request that found the bucket short of its cost: when (the shop's clock), its cost, what the bucket held. */
+  readonly throttleLog: { atMs: number; cost: number; available: number }[] = [];
   /** The next refundCreate answers with this user error (as when the order changed since the app checked it). */
   nextRefundCreateError: string | null = null;
   /** Each refundCreate holds this long (real time) before it creates anything, so a second request can arrive meanwhile. */
@@ -160,6 +162,7 @@ export class AdminApi implements RefundCreateHost {
     }
     if (cost > this.bucket.currentlyAvailable) {
       this.stats.throttled++;
+      this.throttleLog.push({ atMs: this.bucket.updatedAtMs, cost, available: Math.floor(this.bucket.currentlyAvailable) });
       return {
         errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
         extensions: this.costExtension(cost, null),

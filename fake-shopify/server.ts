@@ -196,8 +196,9 @@ export class FakeShopify {
         versioned,
       );
     }
-    if (fault?.kind === "slow") await new Promise((resolve) => setTimeout(resolve, fault.ms));
+    // Shopify charges the bucket when the request arrives (its cost is computed before it runs): a slow answer was charged at once.
     const result = await entry.api.graphql(body, { apiVersion });
+    if (fault?.kind === "slow") await new Promise((resolve) => setTimeout(resolve, fault.ms));
     if (fault?.kind === "lost_answer") throw new LostAnswerError();
     if (fault?.kind === "truncated") {
       const text = JSON.stringify(result);

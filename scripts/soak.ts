@@ -81,6 +81,10 @@ async function deliver(refund: FakeRefund, times = 1) {
 const workers = Array.from({ length: WORKERS }, startWorker);
 let kills = 0;
 let faults = 0;
+const startedAt = Date.now();
+/** What the chaos did and when (ms since start), to explain a request that found the bucket empty. */
+const events: { atMs: number; what: string }[] = [];
+const happened = (what: string) => events.push({ atMs: Date.now() - startedAt, what });
 const FAULTS: Fault[] = [
   { kind: "throttled" },
   { kind: "http", status: 429, retryAfter: "1" },
@@ -95,11 +99,15 @@ const chaos = setInterval(() => {
     const victim = Math.floor(random() * workers.length);
     workers[victim].kill("SIGKILL");
     kills++;
+    happened(`worker ${victim} killed`);
     workers[victim] = startWorker();
   }
   if (random() < 0.6) {
-    shopify.inject(FAULTS[Math.floor(random() * FAULTS.length)], 1 + Math.floor(random() * 3));
+    const fault = FAULTS[Math.floor(random() * FAULTS.length)];
+    const times = 1 + Math.floor(random() * 3);
+    shopify.inject(fault, times);
     faults++;
+    happened(`${times}× ${JSON.stringify(fault)}`);
   }
 }, 700);
 
@@ -133,6 +141,7 @@ for (let i = 0; created < REFUNDS; i++) {
   if (i === Math.floor(REFUNDS / 2)) {
     if (postgres) {
       // PostgreSQL restarted under the app and the workers.
+      happened("PostgreSQL restart");
       execFileSync("pg_ctlcluster", ["--skip-systemctl-redirect", readdirSync("/etc/postgresql")[0], "main", "restart"], { stdio: "ignore" });
     } else {
       // The database, locked by another process's write transaction for 3 s.
@@ -171,6 +180,13 @@ console.log(
 );
 console.log(`soak: dashboard rollup ${drift.length ? `differs from a recount in ${drift.length} rows` : "equal to a recount of the operations"}`);
 for (const d of drift.slice(0, 5)) console.log(`  rollup: ${d.key}: ${d.rollup}, recount ${d.recount}`);
+for (const throttled of shopify.api(SHOP).throttleLog) {
+  const atMs = throttled.atMs - startedAt;
+  const before = events.filter((e) => e.atMs > atMs - 5_000 && e.atMs <= atMs).map((e) => `${((e.atMs - atMs) / 1000).toFixed(1)} s ${e.what}`);
+  console.log(
+    `  empty bucket at ${(atMs / 1000).toFixed(1)} s: cost ${throttled.cost}, available ${throttled.available}; before it: ${before.join("; ") || "nothing"}`,
+  );
+}
 for (const op of wrong.slice(0, 5)) console.log(`  wrong: ${op.refundGid} expected ${expected.get(op.refundGid)} got ${op.status} (${op.reason})`);
 await db.$disconnect();
 await app.stop();

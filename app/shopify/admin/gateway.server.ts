@@ -190,9 +190,10 @@ export class ShopifyGateway {
     } catch (error) {
       result = classifyThrown(error);
     }
-    // What the reservation did not cost: THROTTLED ran nothing; a success costs its actual cost.
+    // What the reservation did not cost: THROTTLED ran nothing; a success costs its actual cost, which
+    // can exceed the estimate (then `unused` is negative and the shared count is charged the rest).
     const unused = result.ok ? estimatedCost - (cost?.actualQueryCost ?? estimatedCost) : result.kind === "throttled" ? estimatedCost : 0;
-    await this.buckets?.observe(shop, Math.max(0, unused), cost, this.nowMs()).catch(() => undefined);
+    await this.buckets?.observe(shop, unused, cost, this.nowMs()).catch(() => undefined);
     if (result.ok) return result;
     if (result.kind === "throttled") {
       this.stats.throttled++;

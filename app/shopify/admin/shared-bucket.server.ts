@@ -5,7 +5,10 @@ import type { QueryCost } from "./transport";
 export interface SharedBuckets {
   /** Takes `cost` points if the bucket holds them now; otherwise how long until it will (0: nothing known yet, send). */
   reserve(shop: string, cost: number, nowMs: number): Promise<{ reserved: true } | { reserved: false; waitMs: number }>;
-  /** Learns from Shopify's answer (`unused`: reserved points the request did not cost): what it says is left, never more than our own count. */
+  /**
+   * Learns from Shopify's answer (`unused`: reserved points the request did not cost, negative when it cost more):
+   * what it says is left, never more than our own count.
+   */
   observe(shop: string, unused: number, cost: QueryCost | undefined, nowMs: number): Promise<void>;
 }
 

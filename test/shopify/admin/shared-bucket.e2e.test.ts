@@ -59,4 +59,16 @@ describe("one shop's Shopify bucket, spent by several processes", () => {
     expect((await person.request(h.domain, REFUND_READBACK_QUERY, { ids }, 13)).ok).toBe(true);
     await h.db.shopifyBucket.update({ where: { shop: h.domain }, data: { restoreRate: row.restoreRate } });
   });
+  it("an answer that cost more than was reserved takes the rest from the shared count; one that cost less gives back the difference", async () => {
+    const buckets = databaseBuckets(h.db);
+    const shop = "costly-shop.myshopify.com";
+    const status = (currentlyAvailable: number) => ({ throttleStatus: { maximumAvailable: 1000, currentlyAvailable, restoreRate: 0.001 } });
+    await buckets.observe(shop, 0, status(1000), 0);
+    expect(await buckets.reserve(shop, 100, 0)).toEqual({ reserved: true });
+    // Shopify, not yet counting a request still in flight from another process, says more is left than our count.
+    await buckets.observe(shop, -40, status(960), 0);
+    expect((await h.db.shopifyBucket.findUniqueOrThrow({ where: { shop } })).available).toBe(860);
+    await buckets.observe(shop, 25, status(990), 0);
+    expect((await h.db.shopifyBucket.findUniqueOrThrow({ where: { shop } })).available).toBe(885);
+  });
 });
