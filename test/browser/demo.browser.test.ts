@@ -37,7 +37,10 @@ beforeAll(async () => {
   // Every history refund has a verdict once the contract's 20 s stale-read window has passed since its delivery.
   await untilDemoDecided(db);
   // And the history backfill the install started has verified the 60 refunds made before it.
-  for (let i = 0; i < 300 && !(await db.backfill.findFirst({ where: { state: "done" } })); i++) await new Promise((r) => setTimeout(r, 200));
+  for (let i = 0; !(await db.backfill.findFirst({ where: { state: "done" } })); i++) {
+    if (i >= 300) throw new Error("the install's history backfill was not done within 60 s");
+    await new Promise((r) => setTimeout(r, 200));
+  }
   await db.$disconnect();
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, userAgent: CHROME_UA });

@@ -12,7 +12,16 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 200));
  */
 export async function untilDemoDecided(db: Db, { dueOnly = false, timeoutMs = 60_000 } = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && (await db.webhookDelivery.count({ where: { openedAt: null } })) > 0) await pause();
+  const unopened = () => db.webhookDelivery.count({ where: { openedAt: null } });
   const pending = () => db.operation.count({ where: { status: "PENDING", ...(dueOnly ? { nextDueAt: { lte: new Date() } } : {}) } });
-  while (Date.now() < deadline && (await pending()) > 0) await pause();
+  for (const [left, what] of [
+    [unopened, "deliveries not opened"],
+    [pending, dueOnly ? "operations due and PENDING" : "operations PENDING"],
+  ] as const) {
+    let count: number;
+    while ((count = await left()) > 0) {
+      if (Date.now() > deadline) throw new Error(`the demo did not settle within ${timeoutMs / 1000} s: ${count} ${what}`);
+      await pause();
+    }
+  }
 }

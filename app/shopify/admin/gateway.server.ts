@@ -190,9 +190,11 @@ export class ShopifyGateway {
     } catch (error) {
       result = classifyThrown(error);
     }
-    // What the reservation did not cost: THROTTLED ran nothing; a success costs its actual cost, which
-    // can exceed the estimate (then `unused` is negative and the shared count is charged the rest).
-    const unused = result.ok ? estimatedCost - (cost?.actualQueryCost ?? estimatedCost) : result.kind === "throttled" ? estimatedCost : 0;
+    // What the reservation did not cost: THROTTLED ran nothing; a success costs what Shopify kept of
+    // its requested cost (the actual cost, never more than requested), which can exceed the estimate:
+    // then `unused` is negative and the shared count is charged the rest.
+    const charged = Math.min(cost?.requestedQueryCost ?? estimatedCost, cost?.actualQueryCost ?? estimatedCost);
+    const unused = result.ok ? estimatedCost - charged : result.kind === "throttled" ? estimatedCost : 0;
     await this.buckets?.observe(shop, unused, cost, this.nowMs()).catch(() => undefined);
     if (result.ok) return result;
     if (result.kind === "throttled") {

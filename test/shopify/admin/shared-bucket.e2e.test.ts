@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ShopifyGateway } from "../../../app/shopify/admin/gateway.server";
-import { REFUND_READBACK_QUERY, QUERY_COSTS } from "../../../app/shopify/admin/operations";
+import { ORDER_REFUNDS_QUERY, REFUND_READBACK_QUERY, QUERY_COSTS } from "../../../app/shopify/admin/operations";
 import { databaseBuckets } from "../../../app/shopify/admin/shared-bucket.server";
 import { refundGid, startVerificationHarness, type VerificationHarness } from "../../support/verification";
 
@@ -70,5 +70,18 @@ describe("one shop's Shopify bucket, spent by several processes", () => {
     expect((await h.db.shopifyBucket.findUniqueOrThrow({ where: { shop } })).available).toBe(860);
     await buckets.observe(shop, 25, status(990), 0);
     expect((await h.db.shopifyBucket.findUniqueOrThrow({ where: { shop } })).available).toBe(885);
+  });
+  it("a list read whole costs Shopify no more than it asked for: the shared count is not charged the larger actual cost", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const order = h.shop.createOrder({ amount: "900.00" });
+    for (let i = 0; i < 70; i++) h.shop.createRefund(order.id, { amount: "1.00" });
+    const gateway = new ShopifyGateway(offlineGraphql, undefined, undefined, databaseBuckets(h.db));
+    const answer = await gateway.request(h.domain, ORDER_REFUNDS_QUERY, { id: `gid://shopify/Order/${order.id}` }, QUERY_COSTS.orderRefunds);
+    if (!answer.ok) throw new Error(answer.message);
+    // 70 refunds returned cost far more than the one element `refunds` without `first` is priced at; Shopify kept the requested cost.
+    expect(answer.cost!.actualQueryCost).toBeGreaterThan(answer.cost!.requestedQueryCost! * 5);
+    const row = await h.db.shopifyBucket.findUniqueOrThrow({ where: { shop: h.domain } });
+    // The shared count stays with what Shopify says is left (a few points of refill apart), not hundreds below it.
+    expect(row.available).toBeGreaterThan(answer.cost!.throttleStatus!.currentlyAvailable - 10);
   });
 });
