@@ -28,6 +28,9 @@ export function createPrismaClient(url = databaseUrl()): PrismaClient {
  */
 export const SQLITE_PRAGMAS = ["journal_mode = WAL", "synchronous = NORMAL", "busy_timeout = 5000"];
 
+/** As Prisma's SQLite adapter writes a DateTime, so Prisma reads rows written by another driver as it reads its own. */
+export const sqliteInstant = (date: Date | null) => (date ? date.toISOString().replace("Z", "+00:00") : null);
+
 function tuneSqlite(client: PrismaClient): void {
   for (const pragma of SQLITE_PRAGMAS.map((p) => `PRAGMA ${p}`)) {
     client.$queryRawUnsafe(pragma).catch((error: Error) => logger.error({ pragma, err: error }, "SQLite pragma failed"));

@@ -3,7 +3,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { databaseKind } from "../db/url";
 import { GroupCommit } from "../db/group-commit";
-import { SQLITE_PRAGMAS } from "../db/client";
+import { SQLITE_PRAGMAS, sqliteInstant } from "../db/client";
 
 /** A refunds/create delivery as the intake keeps it; the worker opens the refund's operation from it. */
 export interface RefundDelivery {
@@ -81,9 +81,6 @@ function rowValues({ d, repeats }: { d: RefundDelivery; repeats: number }, insta
     d.currency,
   ];
 }
-
-/** As Prisma's SQLite adapter writes a DateTime, so Prisma reads these rows as it reads its own. */
-const sqliteInstant = (date: Date | null) => (date ? date.toISOString().replace("Z", "+00:00") : null);
 
 function sqliteStore(file: string): DeliveryStore {
   const sqlite = new Database(file);

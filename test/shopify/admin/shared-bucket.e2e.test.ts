@@ -59,6 +59,7 @@ describe("one shop's Shopify bucket, spent by several processes", () => {
     expect((await person.request(h.domain, REFUND_READBACK_QUERY, { ids }, 13)).ok).toBe(true);
     await h.db.shopifyBucket.update({ where: { shop: h.domain }, data: { restoreRate: row.restoreRate } });
   });
+
   it("an answer that cost more than was reserved takes the rest from the shared count; one that cost less gives back the difference", async () => {
     const buckets = databaseBuckets(h.db);
     const shop = "costly-shop.myshopify.com";
@@ -71,6 +72,7 @@ describe("one shop's Shopify bucket, spent by several processes", () => {
     await buckets.observe(shop, 25, status(990), 0);
     expect((await h.db.shopifyBucket.findUniqueOrThrow({ where: { shop } })).available).toBe(885);
   });
+
   it("a list read whole costs Shopify no more than it asked for: the shared count is not charged the larger actual cost", async () => {
     await new Promise((resolve) => setTimeout(resolve, 600));
     const order = h.shop.createOrder({ amount: "900.00" });
