@@ -79,28 +79,11 @@ describe("query cost", () => {
   it("charges the bucket when a request arrives, before a slow answer leaves (Shopify prices a query before it runs it)", async () => {
     const { shopify } = setup({ bucket: { maximumAvailable: 100, restoreRate: 1 } });
     shopify.inject({ kind: "slow", ms: 400 });
-    const answer = graphql(
-      shopify,
-      `
-        {
-          shop {
-            name
-          }
-        }
-      `,
-    );
+    const shopName = `{ shop { name } }`;
+    const answer = graphql(shopify, shopName);
     await new Promise((resolve) => setTimeout(resolve, 100));
     // While the answer is still held back, a second request already sees the first one's point gone.
-    const meanwhile = await graphql(
-      shopify,
-      `
-        {
-          shop {
-            name
-          }
-        }
-      `,
-    );
+    const meanwhile = await graphql(shopify, shopName);
     expect(meanwhile.body.extensions.cost.throttleStatus.currentlyAvailable).toBe(98);
     expect((await answer).body.data.shop.name).toBeTruthy();
   });
