@@ -1,16 +1,11 @@
 import "@shopify/shopify-app-remix/adapters/node";
-import { AppDistribution, shopifyApp, type ApiVersion } from "@shopify/shopify-app-remix/server";
+import { AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { DEFAULT_BACKFILL_DAYS, requestBackfill } from "./backfill/request.server";
 import prisma from "./db.server";
 import { routeShopRequestsTo } from "./shopify/admin-api-origin.server";
 import { ADMIN_API_VERSION } from "./shopify/api-version";
 
-/**
- * One API version everywhere (app/shopify/api-version.ts). @shopify/shopify-api 13.1.0's enum
- * stops at 2026-07 and sends whatever string it is given, so 2026-10 goes through this one cast.
- */
-export const API_VERSION = ADMIN_API_VERSION as ApiVersion;
 export const DEFAULT_SCOPES = "read_orders,write_orders";
 
 if (process.env.SHOPIFY_ADMIN_API_ORIGIN) routeShopRequestsTo(process.env.SHOPIFY_ADMIN_API_ORIGIN);
@@ -18,7 +13,7 @@ if (process.env.SHOPIFY_ADMIN_API_ORIGIN) routeShopRequestsTo(process.env.SHOPIF
 const shopify = shopifyApp({
   apiKey: process.env.SHOPIFY_API_KEY,
   apiSecretKey: process.env.SHOPIFY_API_SECRET || "",
-  apiVersion: API_VERSION,
+  apiVersion: ADMIN_API_VERSION,
   scopes: (process.env.SCOPES || DEFAULT_SCOPES).split(","),
   appUrl: process.env.SHOPIFY_APP_URL || "",
   authPathPrefix: "/auth",
@@ -38,7 +33,6 @@ const shopify = shopifyApp({
     unstable_newEmbeddedAuthStrategy: true,
     expiringOfflineAccessTokens: true,
   },
-  ...(process.env.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [process.env.SHOP_CUSTOM_DOMAIN] } : {}),
 });
 
 export default shopify;

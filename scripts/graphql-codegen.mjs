@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 
 const root = new URL("..", import.meta.url).pathname;
-const version = /ADMIN_API_VERSION = "(\d{4}-\d{2})"/.exec(readFileSync(join(root, "app/shopify/api-version.ts"), "utf8"))[1];
+// Node 24 runs a TypeScript module of plain syntax as it is (type stripping).
+const { ADMIN_API_VERSION: version } = await import("../app/shopify/api-version.ts");
 const types = join(root, "app/shopify/admin/types");
 writeFileSync(join(types, `admin-${version}.schema.json`), gunzipSync(readFileSync(join(root, `app/shopify/admin/schema/admin-${version}.schema.json.gz`))));
 const result = spawnSync(join(root, "node_modules/.bin/graphql-codegen"), process.argv.slice(2), { cwd: root, stdio: "inherit" });

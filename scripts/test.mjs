@@ -7,6 +7,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
+
+// The suite runs on the one Node the project pins (bin/with-node), so that what passes here is what runs in production.
+const pinned = /^NODE_VERSION=(\S+)$/m.exec(readFileSync(join(root, "bin/with-node"), "utf8"))?.[1];
+if (process.version !== `v${pinned}`) {
+  console.error(`npm test runs on Node ${pinned}, the version the project pins; this is Node ${process.version.slice(1)}.`);
+  console.error("Run it as `bin/with-node npm test`: bin/with-node fetches that Node once from the npm registry.");
+  process.exit(1);
+}
+console.log(`▶ Node ${process.version} (${process.execPath})`);
 const databaseUrl = process.env.TEST_DATABASE_URL || "file:./prisma/test-generate.sqlite";
 const env = { ...process.env, CHECKPOINT_DISABLE: "1" };
 

@@ -13,8 +13,8 @@ import { gunzipSync } from "node:zlib";
 
 const DEV_MCP_VERSION = "1.16.0";
 const root = new URL("..", import.meta.url).pathname;
-const version = /ADMIN_API_VERSION = "(\d{4}-\d{2})"/.exec(readFileSync(join(root, "app/shopify/api-version.ts"), "utf8"))?.[1];
-if (!version) throw new Error("cannot read ADMIN_API_VERSION from app/shopify/api-version.ts");
+// Node 24 runs a TypeScript module of plain syntax as it is (type stripping).
+const { ADMIN_API_VERSION: version } = await import("../app/shopify/api-version.ts");
 
 const work = mkdtempSync(join(tmpdir(), "dev-mcp-"));
 try {

@@ -1,6 +1,6 @@
 import "@shopify/shopify-api/adapters/web-api";
 import { timingSafeEqual } from "node:crypto";
-import { LogSeverity, shopifyApi, type ApiVersion } from "@shopify/shopify-api";
+import { LogSeverity, shopifyApi } from "@shopify/shopify-api";
 import { createSHA256HMAC, HashFormat } from "@shopify/shopify-api/runtime";
 import { ADMIN_API_VERSION } from "../shopify/api-version";
 
@@ -11,11 +11,10 @@ function shopifyLibrary() {
   api ??= shopifyApi({
     apiKey: process.env.SHOPIFY_API_KEY || "",
     apiSecretKey: process.env.SHOPIFY_API_SECRET || "",
-    apiVersion: ADMIN_API_VERSION as ApiVersion,
+    apiVersion: ADMIN_API_VERSION,
     hostName: new URL(process.env.SHOPIFY_APP_URL || "http://localhost").host,
     isEmbeddedApp: true,
     logger: { level: LogSeverity.Error },
-    ...(process.env.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [process.env.SHOP_CUSTOM_DOMAIN] } : {}),
   });
   return api;
 }
