@@ -72,9 +72,17 @@ export async function recentRefund(db: PrismaClient, shop: string, orderId: stri
   ]);
   const seen =
     delivery && (!operation || delivery.refundCreatedAt > operation.startedAt)
-      ? { at: delivery.refundCreatedAt, amount: delivery.amount, currency: delivery.currency, orderName: null }
-      : operation && { at: operation.startedAt, amount: operation.amount, currency: operation.currency, orderName: operation.orderName };
-  if (record && (!seen || record.createdAt >= seen.at)) {
+      ? { refundGid: delivery.refundGid, at: delivery.refundCreatedAt, amount: delivery.amount, currency: delivery.currency, orderName: null }
+      : operation && {
+          refundGid: operation.refundGid,
+          at: operation.startedAt,
+          amount: operation.amount,
+          currency: operation.currency,
+          orderName: operation.orderName,
+        };
+  // The record's own refund is seen again through its webhook, stamped by Shopify's clock, which
+  // may be ahead of ours: it is still the record's refund, named by the record.
+  if (record && (!seen || seen.refundGid === record.refundRef || record.createdAt >= seen.at)) {
     return {
       at: record.createdAt,
       message: `${record.sysId}, a refund of ${formatMoney(record.amountMinor, record.currency)} on ${orderNameOf(record)}, was issued from the app ${minutesAgo(record.createdAt, now)}.`,
