@@ -3,7 +3,7 @@ import { evaluate } from "../app/contracts/evaluate";
 import { loadContractText } from "../app/contracts/load";
 import type { Bindings } from "../app/contracts/schema";
 import { compareDecimalValues, parseInstant } from "../app/contracts/values";
-import { row, type BenchRow } from "./support";
+import { perSecond, row, type BenchRow } from "./support";
 
 interface Readback {
   data: {
@@ -34,16 +34,6 @@ function handWritten(b: Bindings, timeoutMs: number): string {
   const id = (b.action.result as { refundCreate: { refund: { id: string } } }).refundCreate.refund.id;
   if (refund && created! >= Math.floor(started / 1000) && refund.id === id && events !== undefined && events >= 1) return "VERIFIED";
   return parseInstant(b.now)! >= started + timeoutMs ? "UNVERIFIABLE" : "PENDING";
-}
-
-function perSecond(fn: (i: number) => void, minMs: number): number {
-  let runs = 0;
-  const start = performance.now();
-  while (performance.now() - start < minMs) {
-    for (let i = 0; i < 1000; i++) fn(i);
-    runs += 1000;
-  }
-  return runs / ((performance.now() - start) / 1000);
 }
 
 const ORDER = "gid://shopify/Order/820982911946154508";

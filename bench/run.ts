@@ -25,12 +25,14 @@ execFileSync("node_modules/.bin/remix", ["vite:build"], { cwd: root, stdio: "ign
 const { benchDashboardPostgres, benchDashboardSqlite } = await import("./dashboard");
 const { benchEvaluate } = await import("./evaluate");
 const { benchIntake, benchIntakePostgres } = await import("./intake");
+const { benchLosslessJson } = await import("./lossless-json");
 const { benchWorkers } = await import("./workers");
 const { benchReadback } = await import("./readback");
 const { benchTimeToVerdict } = await import("./time-to-verdict");
 const { benchBackfill } = await import("./backfill");
 
 await step("4. contract evaluation", () => benchEvaluate());
+await step("1. webhook intake, lossless JSON", () => benchLosslessJson());
 await step("1. webhook intake", () => benchIntake(8));
 await step("3. time to verdict", () => benchTimeToVerdict(100));
 await step("2. readback, 1,000 refunds", () => benchReadback(1000));

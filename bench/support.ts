@@ -25,6 +25,17 @@ export function row(part: string, metric: string, app: number, baseline: number,
   return { part, metric, app: round(app), baseline: round(baseline), unit, baselineName, ratio: round(baseline) === 0 ? null : round(app / baseline, 3), note };
 }
 
+/** How many times a second `fn` runs on this core, for at least `minMs`. */
+export function perSecond(fn: (i: number) => void, minMs: number): number {
+  let runs = 0;
+  const start = performance.now();
+  while (performance.now() - start < minMs) {
+    for (let i = 0; i < 1000; i++) fn(i);
+    runs += 1000;
+  }
+  return runs / ((performance.now() - start) / 1000);
+}
+
 export function round(value: number, digits = 2): number {
   const scale = 10 ** digits;
   return Math.round(value * scale) / scale;

@@ -11,7 +11,6 @@ import { openIfDelivered } from "../verification/intake.server";
 import { newOperationData, recordEvaluation, writeEvidence } from "../verification/operations.server";
 import { bulkReadback, readHistoryLine, sameAmountNearby, type HistoryRefund, type HistoryTransaction } from "./history";
 import { inWindow, summarize } from "./summary.server";
-import { groupBy } from "../util/group-by";
 
 export interface BackfillDeps {
   db: PrismaClient;
@@ -299,9 +298,9 @@ async function verify(deps: BackfillDeps, claim: Claim): Promise<void> {
     const children = await db.backfillLine.findMany({
       where: { backfillId: id, kind: { in: ["transaction", "unreadable"] }, agreementGid: { in: page.map((row) => row.agreementGid) } },
     });
-    const byAgreement = groupBy(children, (row) => row.agreementGid);
+    const byAgreement = Map.groupBy(children, (row) => row.agreementGid);
     const refunds = page.map((row) => ({ row, refund: JSON.parse(row.data) as HistoryRefund }));
-    const byOrder = groupBy(refunds, ({ row }) => row.orderGid!);
+    const byOrder = Map.groupBy(refunds, ({ row }) => row.orderGid!);
     let verified = 0;
     const seen = new Set<string>();
     for (const { row, refund } of refunds) {

@@ -1,3 +1,4 @@
+import { parseArgs } from "node:util";
 import type { PrismaClient } from "@prisma/client";
 import { runBackfillPass } from "../backfill/backfill.server";
 import { progressText, parsedSummary } from "../backfill/progress";
@@ -20,13 +21,25 @@ export const USAGE = `usage: verifier <command> …   (reads DATABASE_URL, as th
 
 export class CliError extends Error {}
 
-function option(args: string[], name: string): string | undefined {
-  const index = args.indexOf(name);
-  return index >= 0 ? args[index + 1] : undefined;
+const OPTIONS = {
+  shop: { type: "string" },
+  days: { type: "string" },
+  json: { type: "boolean", default: false },
+  rebuild: { type: "boolean", default: false },
+} as const;
+
+type Options = ReturnType<typeof parseOptions>["values"];
+
+/** Node's own parser: an unknown option or a missing value is refused, with the usage. */
+function parseOptions(args: string[]) {
+  try {
+    return parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\n${USAGE}`);
+  }
 }
 
-function requiredShop(args: string[]): string {
-  const shop = option(args, "--shop");
+function requiredShop(shop: string | undefined): string {
   if (!shop || !/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(shop)) throw new CliError(`--shop needs a shop domain such as example.myshopify.com\n${USAGE}`);
   return shop;
 }
@@ -54,8 +67,7 @@ export interface CliContext {
   pollMs?: number;
 }
 
-function days(args: string[]): number {
-  const value = option(args, "--days");
+function days(value: string | undefined): number {
   if (value === undefined) return DEFAULT_BACKFILL_DAYS;
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_BACKFILL_DAYS)
     throw new CliError(`--days needs a whole number from 1 to ${MAX_BACKFILL_DAYS}\n${USAGE}`);
@@ -63,8 +75,8 @@ function days(args: string[]): number {
 }
 
 /** Asks for the backfill, then runs it here (claimed like any worker's) to its end, the progress line following it. */
-async function backfill(db: PrismaClient, shop: string, args: string[], now: Date, context: CliContext): Promise<string> {
-  const request = await requestBackfill(db, shop, days(args), "cli", now);
+async function backfill(db: PrismaClient, shop: string, options: Options, now: Date, context: CliContext): Promise<string> {
+  const request = await requestBackfill(db, shop, days(options.days), "cli", now);
   const head = request.created
     ? `backfill of ${shop}'s last ${request.backfill.days} days requested${request.notice ? ` (${request.notice})` : ""}\n`
     : `a backfill of ${shop} is already running (asked for on ${request.backfill.createdAt.toISOString()}): following it\n`;
@@ -90,9 +102,10 @@ async function backfill(db: PrismaClient, shop: string, args: string[], now: Dat
 
 export async function runVerifierCli(db: PrismaClient, args: string[], now = new Date(), context: CliContext = {}): Promise<string> {
   const [command, ...rest] = args;
+  const { values: options, positionals } = parseOptions(rest);
   switch (command) {
     case "operations": {
-      const shop = requiredShop(rest);
+      const shop = requiredShop(options.shop);
       const operations = await db.operation.findMany({ where: { shop }, orderBy: { startedAt: "desc" } });
       const rows = operations.map((op) => ({
         id: op.id,
@@ -111,10 +124,10 @@ export async function runVerifierCli(db: PrismaClient, args: string[], now = new
         contract: `${op.contractId}@${op.contractVersion}`,
         contract_hash: op.contractHash,
       }));
-      return rest.includes("--json") ? `${JSON.stringify(rows, null, 2)}\n` : table(rows);
+      return options.json ? `${JSON.stringify(rows, null, 2)}\n` : table(rows);
     }
     case "reverify": {
-      const id = rest[0];
+      const id = positionals[0];
       if (!id) throw new CliError(`reverify needs an operation id\n${USAGE}`);
       const operation = await db.operation.findUnique({ where: { id } });
       if (!operation) throw new CliError(`no operation ${id}`);
@@ -123,16 +136,16 @@ export async function runVerifierCli(db: PrismaClient, args: string[], now = new
       return `operation ${id} is due now; the worker re-checks it on its next pass\n`;
     }
     case "sweep": {
-      const shop = requiredShop(rest);
+      const shop = requiredShop(options.shop);
       await requestSweep(db, shop);
       return `a reconciliation sweep of ${shop} is due now\n`;
     }
     case "backfill":
-      return backfill(db, requiredShop(rest), rest, now, context);
+      return backfill(db, requiredShop(options.shop), options, now, context);
     case "rollups": {
-      const shop = option(rest, "--shop") === undefined ? undefined : requiredShop(rest);
+      const shop = options.shop === undefined ? undefined : requiredShop(options.shop);
       const kind = databaseKind(databaseUrl());
-      if (rest.includes("--rebuild")) {
+      if (options.rebuild) {
         const rows = await rebuildRollups(db, kind, shop);
         return `rollup rebuilt from the operations${shop ? ` of ${shop}` : ""}: ${rows} rows (shop, day, verdict, currency)\n`;
       }
@@ -143,10 +156,10 @@ export async function runVerifierCli(db: PrismaClient, args: string[], now = new
       );
     }
     case "compliance": {
-      const shop = requiredShop(rest);
+      const shop = requiredShop(options.shop);
       const requests = await db.complianceRequest.findMany({ where: { shop }, orderBy: { receivedAt: "asc" } });
       const rows = requests.map((r) => ({ id: r.id, topic: r.topic, received_at: r.receivedAt, detail: JSON.parse(r.detail) as unknown }));
-      return rest.includes("--json") ? `${JSON.stringify(rows, null, 2)}\n` : table(rows.map((r) => ({ ...r, detail: JSON.stringify(r.detail) })));
+      return options.json ? `${JSON.stringify(rows, null, 2)}\n` : table(rows.map((r) => ({ ...r, detail: JSON.stringify(r.detail) })));
     }
     default:
       throw new CliError(command ? `unknown command: ${command}\n${USAGE}` : USAGE);

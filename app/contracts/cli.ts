@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
 import { evaluate } from "./evaluate";
 import { ContractError, loadContractText, parseBindingsText } from "./load";
 import { renderContract } from "./render";
@@ -21,9 +22,18 @@ function readText(file: string | undefined, what: string): string {
   }
 }
 
-export function runCli(args: string[]): { stdout: string; stderr: string; exitCode: number } {
-  const [command, ...rest] = args;
+/** Node's own parser: the commands take files only, so any option is refused with the usage. */
+function parseCommand(args: string[]): string[] {
   try {
+    return parseArgs({ args, allowPositionals: true, strict: true }).positionals;
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+  }
+}
+
+export function runCli(args: string[]): { stdout: string; stderr: string; exitCode: number } {
+  try {
+    const [command, ...rest] = parseCommand(args);
     const contract = () => loadContractText(readText(rest[0], "contract file"));
     switch (command) {
       case "evaluate": {

@@ -2,7 +2,6 @@ import type { PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readRefunds, type ReadbackBody } from "../shopify/admin/refund-readback.server";
-import { groupBy } from "../util/group-by";
 import { recoverUnsettledRecords } from "./recover.server";
 import { syncRecordStatus } from "./sync.server";
 
@@ -31,7 +30,7 @@ export function issuedRefundsPass(deps: IssuedRefundsDeps): () => Promise<void> 
       where: { status: "created", refundRef: { not: null }, updatedAt: { lt: new Date(at.getTime() - SETTLE_INTERVAL_MS) } },
       take: 200,
     });
-    for (const [shop, records] of groupBy(settling, (record) => record.shop)) {
+    for (const [shop, records] of Map.groupBy(settling, (record) => record.shop)) {
       const outcomes = await readRefunds(
         deps.gateway,
         shop,

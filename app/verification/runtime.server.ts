@@ -7,7 +7,6 @@ import { claimDue, recordEvaluation, releaseClaim, StaleClaimError, type Observa
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readRefunds, type ReadbackBody } from "../shopify/admin/refund-readback.server";
 import { webhookEvidence } from "./webhook-evidence.server";
-import { groupBy } from "../util/group-by";
 
 export interface RuntimeDeps {
   db: PrismaClient;
@@ -52,7 +51,7 @@ function readbackFacts(body: ReadbackBody) {
 export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
   const { db, contract, gateway } = deps;
   const claimed = await claimDue(db, deps.workerId, deps.now(), deps.leaseMs ?? 30_000, deps.batchLimit ?? 1000);
-  const byShop = groupBy(claimed, (op) => op.shop);
+  const byShop = Map.groupBy(claimed, (op) => op.shop);
   const result: PassResult = { claimed: claimed.length, decided: 0, stale: 0, deferred: 0 };
 
   for (const [shop, operations] of byShop) {

@@ -63,6 +63,13 @@ describe("verifier CLI", () => {
     expect(verifier("reverify", "nope").stderr).toContain("no operation nope");
     expect(verifier().stderr).toContain("usage: verifier");
   });
+
+  it("refuses an option it does not know, and an option without its value, instead of ignoring them", () => {
+    const misspelt = verifier("operations", "--shop", h.domain, "--jsn");
+    expect(misspelt).toMatchObject({ code: 2, stdout: "" });
+    expect(misspelt.stderr).toMatch(/Unknown option '--jsn'[\s\S]*usage: verifier/);
+    expect(verifier("sweep", "--shop")).toMatchObject({ code: 2, stderr: expect.stringContaining("argument missing") });
+  });
 });
 
 describe("verifier backfill", () => {

@@ -93,4 +93,10 @@ describe("contract CLI", () => {
     expect(contract("frobnicate").code).toBe(2);
     expect(contract().stderr).toMatch(/usage: contract/);
   });
+
+  it("refuses an option it does not know instead of reading it as a file", () => {
+    const refused = contract("render", "--verbose", SEED);
+    expect(refused).toMatchObject({ code: 2, stdout: "" });
+    expect(refused.stderr).toMatch(/Unknown option '--verbose'[\s\S]*usage: contract/);
+  });
 });
