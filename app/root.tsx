@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import type { MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { ErrorReference } from "./logging/request-id";
@@ -27,6 +28,10 @@ function Document({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  // Effects run once React has attached its handlers: the browser tests wait for this mark before they click.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <Document>
       <Outlet />

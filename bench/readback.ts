@@ -22,6 +22,7 @@ export async function benchReadback(count: number): Promise<BenchRow[]> {
   let virtualMs = Date.parse("2026-11-30T12:00:00Z");
   const shopify = new FakeShopify(TEST_APP, { maximumAvailable: 1000, restoreRate: 100 });
   shopify.now = () => new Date(virtualMs);
+  shopify.bucketNowMs = () => virtualMs;
   const shop = shopify.addShop(SHOP);
   const origin = await shopify.listen();
   Object.assign(process.env, fakeShopifyAppEnv(databaseUrl, origin));

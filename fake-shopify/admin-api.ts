@@ -1,5 +1,6 @@
 import { execute, getOperationAST, Kind, parse, validate, type FragmentDefinitionNode, type GraphQLError, type GraphQLResolveInfo } from "graphql";
 import type { FakeFlow } from "./flow";
+import { Gate } from "./gate";
 import { FakeBulkOperations } from "./bulk";
 import { costCountingResolver, requestedCost } from "./cost";
 import { IdempotencyKeys, refundCreate, type RefundCreateHost, type RefundInput } from "./refund-create";
@@ -66,12 +67,12 @@ export class AdminApi implements RefundCreateHost {
     refundCreateCalls: 0,
     refundsCreated: 0,
   };
-  /** Each request that found the bucket short of its cost: when (the shop's clock), its cost, what the bucket held. */
+  /** Each request that found the bucket short of its cost: when (the bucket's clock), its cost, what the bucket held. */
   readonly throttleLog: { atMs: number; cost: number; available: number }[] = [];
   /** The next refundCreate answers with this user error (as when the order changed since the app checked it). */
   nextRefundCreateError: string | null = null;
-  /** Each refundCreate holds this long (real time) before it creates anything, so a second request can arrive meanwhile. */
-  holdRefundCreateMs = 0;
+  /** Every refundCreate waits at this gate before it creates anything (open unless a test closes it): a second request can arrive meanwhile. */
+  readonly refundCreateGate = new Gate();
   /** The shop's remembered `@idempotent` keys. */
   readonly idempotencyKeys = new IdempotencyKeys();
   /** Shopify Flow, shared by every shop of the FakeShopify. */
@@ -83,14 +84,24 @@ export class AdminApi implements RefundCreateHost {
   /** Where a bulk result's JSONL is served (set by the FakeShopify that listens). */
   bulkResultUrl: (token: string) => string | null = () => null;
 
+  /** The bucket's clock (real time unless a test moves it: see FakeShopify.bucketNowMs). */
+  private readonly bucketNowMs: () => number;
+
   constructor(
     readonly shop: FakeShop,
-    options: { maximumAvailable?: number; restoreRate?: number } = {},
+    options: { maximumAvailable?: number; restoreRate?: number; nowMs?: () => number } = {},
   ) {
     this.views = new Views(shop);
     this.bulk = new FakeBulkOperations(shop.now, (token) => this.bulkResultUrl(token));
+    this.bucketNowMs = options.nowMs ?? (() => shop.now().getTime());
     const maximumAvailable = options.maximumAvailable ?? 1000;
-    this.bucket = { maximumAvailable, restoreRate: options.restoreRate ?? 100, currentlyAvailable: maximumAvailable, updatedAtMs: shop.now().getTime() };
+    this.bucket = { maximumAvailable, restoreRate: options.restoreRate ?? 100, currentlyAvailable: maximumAvailable, updatedAtMs: this.bucketNowMs() };
+  }
+
+  /** The bucket is full again, as it is after the shop sent nothing for a while: a test's step instead of a wait. */
+  fillBucket(): void {
+    this.bucket.currentlyAvailable = this.bucket.maximumAvailable;
+    this.bucket.updatedAtMs = this.bucketNowMs();
   }
 
   /** Shopify no longer remembers any key of this shop: a key sent again runs as new. */
@@ -99,7 +110,7 @@ export class AdminApi implements RefundCreateHost {
   }
 
   private refill(): void {
-    const now = this.shop.now().getTime();
+    const now = this.bucketNowMs();
     const restored = ((now - this.bucket.updatedAtMs) / 1000) * this.bucket.restoreRate;
     this.bucket.currentlyAvailable = Math.min(this.bucket.maximumAvailable, this.bucket.currentlyAvailable + restored);
     this.bucket.updatedAtMs = now;

@@ -30,6 +30,8 @@ interface FakeBulkOperation {
   token: string | null;
   /** The result URL answers 404 (Shopify's signed URLs expire after seven days). */
   expired: boolean;
+  /** How it ends when Shopify's clock reaches `createdAt + runMs`: FAILED with this code, or COMPLETED. */
+  failure: BulkErrorCode | null;
 }
 
 interface BulkUserError {
@@ -148,7 +150,11 @@ export class FakeBulkOperations {
   private readonly operations = new Map<bigint, FakeBulkOperation>();
   private nextId = 1n;
   concurrencyLimit = 5;
-  /** How long (real time) an operation runs before it completes. */
+  /**
+   * How long an operation runs before it completes, on Shopify's clock (the FakeShopify's `now`):
+   * in real time unless a test drives that clock, in which case an operation finishes when the
+   * test moves the clock past its end (and the next request or `flushWebhooks` notices).
+   */
   runMs = 50;
   /** The next operation fails this way: FAILED with this code, half its lines as partial data. */
   failNext: BulkErrorCode | null = null;
@@ -174,6 +180,7 @@ export class FakeBulkOperations {
     const errors = validate(schema, document).map((e) => invalid(`Invalid bulk query: ${e.message}`));
     if (!errors.length) errors.push(...bulkQueryErrors(schema, document));
     if (errors.length) return { bulkOperation: null, userErrors: errors };
+    this.advance();
     const running = [...this.operations.values()].filter((o) => o.status === "CREATED" || o.status === "RUNNING").length;
     if (running >= this.concurrencyLimit) {
       const userError: BulkUserError =
@@ -200,23 +207,34 @@ export class FakeBulkOperations {
       rootObjectCount: roots,
       token: null,
       expired: false,
+      failure: this.failNext,
     };
+    this.failNext = null;
     this.operations.set(operation.id, operation);
     this.stats.started++;
-    const failure = this.failNext;
-    this.failNext = null;
-    setTimeout(() => (operation.status = operation.status === "CREATED" ? "RUNNING" : operation.status), Math.floor(this.runMs / 2)).unref();
-    setTimeout(() => this.finish(operation, failure), this.runMs).unref();
+    // In real time nobody may ask again soon: finish on time anyway, so its webhook goes out. Under
+    // a test's clock this finds nothing to do until the test has moved the clock.
+    setTimeout(() => this.advance(), this.runMs).unref();
     return { bulkOperation: this.view(operation), userErrors: [] };
   }
 
-  private finish(operation: FakeBulkOperation, failure: BulkErrorCode | null) {
-    if (operation.status !== "CREATED" && operation.status !== "RUNNING") return;
-    operation.completedAt = this.now();
+  /** Moves every operation on as far as Shopify's clock says: RUNNING halfway, finished at the end (sending bulk_operations/finish). */
+  advance(): void {
+    const now = this.now().getTime();
+    for (const operation of this.operations.values()) {
+      if (operation.status !== "CREATED" && operation.status !== "RUNNING") continue;
+      const started = operation.createdAt.getTime();
+      if (now >= started + this.runMs) this.finish(operation, now);
+      else if (now >= started + Math.floor(this.runMs / 2)) operation.status = "RUNNING";
+    }
+  }
+
+  private finish(operation: FakeBulkOperation, nowMs: number) {
+    operation.completedAt = new Date(nowMs);
     operation.token = randomBytes(12).toString("hex");
-    if (failure) {
+    if (operation.failure) {
       operation.status = "FAILED";
-      operation.errorCode = failure;
+      operation.errorCode = operation.failure;
       operation.lines = operation.lines.slice(0, Math.floor(operation.lines.length / 2));
     } else {
       operation.status = "COMPLETED";
@@ -230,6 +248,7 @@ export class FakeBulkOperations {
    * app's look at the operation and its download).
    */
   expireResults(statusToo = true): void {
+    this.advance();
     for (const operation of this.operations.values()) {
       if (!operation.token) continue;
       operation.expired = true;
@@ -238,18 +257,21 @@ export class FakeBulkOperations {
   }
 
   find(id: string) {
+    this.advance();
     const match = /^gid:\/\/shopify\/BulkOperation\/(\d+)$/.exec(id);
     const operation = match && this.operations.get(BigInt(match[1]));
     return operation ? this.view(operation) : null;
   }
 
   current() {
+    this.advance();
     const latest = [...this.operations.values()].pop();
     return latest ? this.view(latest) : null;
   }
 
   /** The JSONL file behind a result URL, or null (unknown or expired: 404). */
   file(token: string): string[] | null {
+    this.advance();
     const operation = [...this.operations.values()].find((o) => o.token === token);
     if (!operation || operation.expired) return null;
     this.stats.downloads++;

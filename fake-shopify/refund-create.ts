@@ -1,4 +1,5 @@
 import { getDirectiveValues, GraphQLError, type GraphQLResolveInfo } from "graphql";
+import type { Gate } from "./gate";
 import { parseMinor, restDecimal } from "./money";
 import type { FakeOrder, FakeRefund, FakeShop } from "./shop";
 import { parseGid, type Views } from "./views";
@@ -20,7 +21,7 @@ export interface RefundCreateHost {
   readonly stats: { refundCreateCalls: number; refundsCreated: number };
   readonly idempotencyKeys: IdempotencyKeys;
   nextRefundCreateError: string | null;
-  holdRefundCreateMs: number;
+  refundCreateGate: Gate;
   onRefundCreated?: (refund: FakeRefund) => void;
 }
 
@@ -126,7 +127,7 @@ function payload(host: RefundCreateHost, outcome: Outcome) {
 const symbol = (currency: string) => (currency === "USD" ? "$" : `${currency} `);
 
 async function create(host: RefundCreateHost, input: RefundInput): Promise<Outcome> {
-  if (host.holdRefundCreateMs > 0) await new Promise((resolve) => setTimeout(resolve, host.holdRefundCreateMs));
+  await host.refundCreateGate.pass();
   const { shop } = host;
   const orderId = parseGid(input.orderId, "Order")?.id;
   const order = orderId === undefined ? undefined : shop.orders.get(orderId);

@@ -7,6 +7,7 @@ import { FakeFlow } from "./flow";
 import { FakeShop } from "./shop";
 import { verifySessionToken } from "./session-token";
 import { toWebRequest } from "./node-request";
+import { Gate } from "./gate";
 import { ADMIN_API_VERSION, resolveApiVersion } from "./versions";
 import { bulkFinishBody, newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "./webhooks";
 
@@ -14,6 +15,8 @@ export type Fault = (
   | { kind: "throttled" }
   | { kind: "http"; status: number; retryAfter?: string }
   | { kind: "slow"; ms: number }
+  /** Answered once the test opens `heldAnswers` (charged on arrival like any other). */
+  | { kind: "held" }
   | { kind: "truncated" }
   /** Shopify runs the request to the end (a refund is created, its webhook sent), then the connection drops without an answer. */
   | { kind: "lost_answer" }
@@ -61,10 +64,18 @@ export class FakeShopify {
   readonly shops = new Map<string, { shop: FakeShop; api: AdminApi }>();
   private readonly tokens = new Map<string, string>();
   private readonly faults: Fault[] = [];
+  /** Where answers of `held` faults wait: shut while any is held; `heldAnswers.open()` sends them; `.held` counts them. */
+  readonly heldAnswers = new Gate();
   private server?: Server;
   /** The fake's own origin once it listens: bulk results are served from it. */
   private baseUrl?: string;
+  /** Shopify's clock: when orders, refunds, bulk operations and webhooks happen. A test sets it to its own clock. */
   now: () => Date = () => new Date();
+  /**
+   * The leaky bucket's clock: the bucket refills in real time, as the app's gateway waits for it
+   * in real time. Only a test of the bucket itself, or the bench's virtual time, moves it.
+   */
+  bucketNowMs: () => number = () => Date.now();
   /** Where Shopify sends webhooks: set it and refunds made through refundCreate announce themselves. */
   webhookTarget?: { appUrl: string };
   /** The webhook subscription's API version: it names deliveries' X-Shopify-API-Version (falling forward like requests). */
@@ -80,7 +91,7 @@ export class FakeShopify {
 
   addShop(domain: string, currency = "USD"): FakeShop {
     const shop = new FakeShop(domain, currency, () => this.now());
-    const api = new AdminApi(shop, this.bucket);
+    const api = new AdminApi(shop, { ...this.bucket, nowMs: () => this.bucketNowMs() });
     api.flow = this.flow;
     api.onRefundCreated = (refund) => this.sendWebhook(domain, "refunds/create", refundWebhookBody(shop, refund));
     api.bulkResultUrl = (token) => (this.baseUrl ? `${this.baseUrl}/bulk-results/${encodeURIComponent(domain)}/${token}.jsonl` : null);
@@ -104,8 +115,9 @@ export class FakeShopify {
     return this.flow.setWorkflow(domain, handle, on, { appUrl: this.webhookTarget.appUrl, secret: this.app.secret }, this.now());
   }
 
-  /** Waits for the webhooks Shopify has started sending. */
+  /** Sends what Shopify's clock has made due (a bulk operation finished), then waits for the webhooks it has started sending. */
   async flushWebhooks(): Promise<void> {
+    for (const { api } of this.shops.values()) api.bulk.advance();
     await Promise.all([...this.inFlight]);
   }
 
@@ -199,6 +211,10 @@ export class FakeShopify {
     // Shopify charges the bucket when the request arrives (its cost is computed before it runs): a slow answer was charged at once.
     const result = await entry.api.graphql(body, { apiVersion });
     if (fault?.kind === "slow") await new Promise((resolve) => setTimeout(resolve, fault.ms));
+    if (fault?.kind === "held") {
+      this.heldAnswers.close();
+      await this.heldAnswers.pass();
+    }
     if (fault?.kind === "lost_answer") throw new LostAnswerError();
     if (fault?.kind === "truncated") {
       const text = JSON.stringify(result);
@@ -268,6 +284,7 @@ export class FakeShopify {
   }
 
   async close(): Promise<void> {
+    this.heldAnswers.open();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }

@@ -37,7 +37,8 @@ const report = join(mkdtempSync(join(tmpdir(), "rv-vitest-")), "report.json");
 console.log(`\n▶ vitest on ${/^postgres/.test(databaseUrl) ? "PostgreSQL" : "SQLite"}`);
 const vitest = spawnSync(
   "node_modules/.bin/vitest",
-  ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  // --retry=0: a test that fails is reported, never rerun until it passes (whatever a config says).
+  ["run", "--retry=0", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)],
   {
     cwd: root,
     stdio: "inherit",

@@ -3,7 +3,8 @@ import { startAlertsHarness, type AlertsHarness } from "../support/alerts";
 import type { Mailbox } from "../support/mailbox";
 import type { SlackReceiver } from "../support/slack-receiver";
 import { refundGid, type VerificationHarness } from "../support/verification";
-import { startWorkerProcess, stopWorker, waitFor } from "../support/worker-process";
+import { startWorkerProcess, stopWorker } from "../support/worker-process";
+import { waitFor } from "../support/wait";
 import { sealSecret, secretUrlHint } from "../../app/alerts/secret-box.server";
 
 let harness: AlertsHarness;
@@ -14,13 +15,16 @@ let slack: SlackReceiver;
 beforeAll(async () => {
   harness = await startAlertsHarness("crash-alerts.myshopify.com");
   ({ h, mailbox, slack } = harness);
+  // The workers here are processes of their own, on the wall clock.
+  h.useWallClock();
 }, 120_000);
 
 afterAll(async () => harness?.close());
 
 describe("a worker killed between the verdict and its alert", () => {
   it("sends the alert once, late, from the next worker, never twice", { timeout: 90_000 }, async () => {
-    await h.db.shopState.upsert({ where: { shop: h.domain }, create: { shop: h.domain, lastSweepAt: new Date() }, update: { lastSweepAt: new Date() } });
+    const lastSweepAt = new Date();
+    await h.db.shopState.upsert({ where: { shop: h.domain }, create: { shop: h.domain, lastSweepAt }, update: { lastSweepAt } });
     await h.db.alertSettings.create({
       data: {
         shop: h.domain,
@@ -34,9 +38,11 @@ describe("a worker killed between the verdict and its alert", () => {
     const refunds = [h.shop.createRefund(order.id, { amount: "30.00" }), h.shop.createRefund(order.id, { amount: "30.00" })];
     for (const refund of refunds) expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
     const gids = refunds.map((r) => refundGid(r.id));
-    // Verdicts are final 20 s after the refunds (the stale read window); the group then waits 4 s of quiet.
+    // Verdicts are final 20 s after the refunds (the stale read window). The first worker would wait
+    // ten minutes of quiet before alerting, so it is surely killed after its verdicts and before their
+    // alert; the next waits 4 s.
     const env = { ALERT_QUIET_MS: "4000", ALERT_MAX_WAIT_MS: "600000" };
-    const first = startWorkerProcess(h.app.databaseUrl, env);
+    const first = startWorkerProcess(h.app.databaseUrl, { ...env, ALERT_QUIET_MS: "600000" });
     try {
       await waitFor("both verdicts", async () => (await h.db.operation.count({ where: { refundGid: { in: gids }, status: "CONTRADICTED" } })) === 2, 45_000);
       first.kill("SIGKILL");
@@ -51,11 +57,14 @@ describe("a worker killed between the verdict and its alert", () => {
     const second = startWorkerProcess(h.app.databaseUrl, env);
     try {
       await waitFor("the alert", async () => mailbox.messages.length > 0 && slack.messages.length > 0, 30_000);
-      // Long enough for another group, a retry or a second send to show.
-      await new Promise((resolve) => setTimeout(resolve, 6_000));
     } finally {
       await stopWorker(second);
     }
+    // Another worker, long after every group and retry would have come due: nothing more is sent.
+    h.clock.advance(3600_000);
+    const later = h.newWorker();
+    await later.runAlerts();
+    await later.runAlerts();
     expect(mailbox.messages).toHaveLength(1);
     expect(mailbox.messages[0].subject).toBe("Refund Verifier · crash-alerts: 2 refunds need a look ($60.00)");
     expect(slack.messages).toHaveLength(1);

@@ -99,6 +99,7 @@ describe("Shopify Flow triggers", () => {
     const shop = await newShop("flow-toggle");
     h.app.shopify.webhookTarget = { appUrl: h.app.url };
     await h.app.shopify.setFlowWorkflow(shop.domain, "refund-contradicted", true);
+    h.clock.advance(1_000); // the merchant turns it off a second later (Flow stamps each callback)
     await h.app.shopify.setFlowWorkflow(shop.domain, "refund-contradicted", false);
     const older = JSON.stringify({
       flow_trigger_definition_id: "refund-contradicted",

@@ -3,11 +3,14 @@ import { requestBackfill } from "../../app/backfill/request.server";
 import { seedHistory } from "../../fake-shopify/history";
 import { installShop } from "../support/sessions";
 import { startVerificationHarness, type VerificationHarness } from "../support/verification";
-import { startWorkerProcess, stopWorker, waitFor } from "../support/worker-process";
+import { startWorkerProcess, stopWorker } from "../support/worker-process";
+import { waitFor } from "../support/wait";
 
 let h: VerificationHarness;
 beforeAll(async () => {
   h = await startVerificationHarness("history-restart.myshopify.com");
+  // The workers here are processes of their own, on the wall clock.
+  h.useWallClock();
 });
 afterAll(async () => h.close());
 

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { type Browser, type Frame, type FrameLocator, type Page } from "playwright-core";
-import { launchChromium } from "../support/chromium";
+import { appFrameOf, launchChromium, untilHydrated, untilLayoutSettled } from "../support/chromium";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPrismaClient } from "../../app/db/client";
 import { installApp, startDemo, type Demo } from "../../scripts/demo-server";
@@ -64,7 +64,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const appFrame = (): Frame => page.frames().find((f) => f.parentFrame() === page.mainFrame())!;
+const appFrame = (): Frame => appFrameOf(page)!;
 
 /** The simulated admin as on a phone: Shopify admin hides its sidebar there and gives the app the whole width. */
 async function setWidth(width: number) {
@@ -80,7 +80,7 @@ async function setWidth(width: number) {
       ? "body{grid-template-columns:1fr !important} body>header{grid-column:1 !important} body>nav{display:none !important} body>main{grid-column:1 !important;padding:0 !important} iframe{border-radius:0 !important}"
       : "";
   }, width < 600);
-  await page.waitForTimeout(400);
+  await untilLayoutSettled(appFrame());
 }
 
 /** Nothing the person can use sticks out of the app's frame, and the frame does not scroll sideways. */
@@ -118,19 +118,8 @@ async function everyWidth(screen: string, check?: (width: number) => Promise<voi
   await setWidth(1280);
 }
 
-/** Remix has hydrated the app's frame: clicks reach React. */
-async function hydrated() {
-  await expect
-    .poll(
-      () =>
-        appFrame()
-          ?.evaluate(() => "__remixRouter" in window)
-          .catch(() => false),
-      { timeout: 20_000 },
-    )
-    .toBe(true);
-  await page.waitForTimeout(300);
-}
+/** React has hydrated the app's frame: clicks reach it. */
+const hydrated = () => untilHydrated(page);
 
 async function landmarksAndTitle(title: RegExp) {
   await expect.poll(() => appFrame().title()).toMatch(title);

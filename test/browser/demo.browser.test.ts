@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { type Browser, type FrameLocator, type Page } from "playwright-core";
-import { launchChromium } from "../support/chromium";
+import { launchChromium, untilHydrated } from "../support/chromium";
+import { waitFor } from "../support/wait";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient } from "../../app/db/client";
 import { startDemo, type Demo } from "../../scripts/demo-server";
@@ -37,10 +38,7 @@ beforeAll(async () => {
   // Every history refund has a verdict once the contract's 20 s stale-read window has passed since its delivery.
   await untilDemoDecided(db);
   // And the history backfill the install started has verified the 60 refunds made before it.
-  for (let i = 0; !(await db.backfill.findFirst({ where: { state: "done" } })); i++) {
-    if (i >= 300) throw new Error("the install's history backfill was not done within 60 s");
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitFor("the install's history backfill to be done", () => db.backfill.findFirst({ where: { state: "done" } }), 60_000);
   await db.$disconnect();
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, userAgent: CHROME_UA });
@@ -63,18 +61,8 @@ describe("the demo in Chromium", () => {
   it("dashboard: shows the figures and the refunds", async () => {
     await page.goto(demo.adminUrl);
     await app.getByRole("heading", { name: "Refunds", exact: true }).waitFor();
-    // Clicks reach React only once Remix has hydrated the frame.
-    await expect
-      .poll(
-        () =>
-          page
-            .frames()
-            .find((f) => f.parentFrame() === page.mainFrame())
-            ?.evaluate(() => "__remixRouter" in window)
-            .catch(() => false),
-        { timeout: 20_000 },
-      )
-      .toBe(true);
+    // Clicks reach React only once it has hydrated the frame.
+    await untilHydrated(page);
     const verified = Number(await app.locator("#figure-verified").textContent());
     const contradicted = Number(await app.locator("#figure-contradicted").textContent());
     expect(verified).toBeGreaterThan(10);

@@ -75,6 +75,8 @@ describe("verifier CLI", () => {
 describe("verifier backfill", () => {
   it("verifies a shop's history with a progress line, and ends with what the history holds", { timeout: 60_000 }, async () => {
     const domain = "cli-history.myshopify.com";
+    // The CLI is a process of its own, on the wall clock: so is Shopify for it.
+    h.useWallClock();
     await installShop(h.db, h.app.shopify, domain);
     const seeded = seedHistory(h.app.shopify.shop(domain), 40, { days: 20 });
     const child = spawn("node", ["bin/verifier.mjs", "backfill", "--shop", domain, "--days", "30"], {

@@ -151,7 +151,7 @@ describe("the fake Admin API", () => {
     shopify.addShop(SHOP).createOrder({ amount: "10.00" });
     shopify.grantAccessToken(SHOP, "token");
     let now = Date.now();
-    shopify.now = () => new Date(now);
+    shopify.bucketNowMs = () => now;
     const query = `{ orders(first: 10) { nodes { id } } }`;
     const first = await graphql(shopify, query);
     expect(first.body.data.orders.nodes).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { waitFor } from "../support/wait";
 import { requestedQueryCost } from "../../fake-shopify/cost";
 import { graphql, orderGid, refundGid, setup } from "./support";
 
@@ -78,13 +79,16 @@ describe("query cost", () => {
   });
   it("charges the bucket when a request arrives, before a slow answer leaves (Shopify prices a query before it runs it)", async () => {
     const { shopify } = setup({ bucket: { maximumAvailable: 100, restoreRate: 1 } });
-    shopify.inject({ kind: "slow", ms: 400 });
+    const bucketMs = Date.now();
+    shopify.bucketNowMs = () => bucketMs;
+    shopify.inject({ kind: "held" });
     const shopName = `{ shop { name } }`;
     const answer = graphql(shopify, shopName);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitFor("the first request to arrive", () => shopify.heldAnswers.held === 1);
     // While the answer is still held back, a second request already sees the first one's point gone.
     const meanwhile = await graphql(shopify, shopName);
     expect(meanwhile.body.extensions.cost.throttleStatus.currentlyAvailable).toBe(98);
+    shopify.heldAnswers.open();
     expect((await answer).body.data.shop.name).toBeTruthy();
   });
 });

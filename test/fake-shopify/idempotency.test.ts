@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { waitFor } from "../support/wait";
 import { graphql, orderGid, REFUND_CREATE, REFUND_CREATE_WITHOUT_KEY, setup } from "./support";
 
 function refundInput(orderId: bigint, amount = "10.00") {
@@ -76,14 +77,15 @@ describe("refundCreate's @idempotent key", () => {
 
   it("a key whose first request is still running: IDEMPOTENCY_CONCURRENT_REQUEST", async () => {
     const { shopify, shop, api } = setup();
-    api.holdRefundCreateMs = 300;
+    api.refundCreateGate.close();
     const order = shop.createOrder({ amount: "50.00" });
     const variables = { input: refundInput(order.id), key: "refund-1" };
     const slow = graphql(shopify, REFUND_CREATE, variables);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor("the first refundCreate to be running", () => api.refundCreateGate.held === 1);
     const concurrent = await graphql(shopify, REFUND_CREATE, variables);
     expect(concurrent.body.data).toEqual({ refundCreate: null });
     expect(concurrent.body.errors[0].extensions.code).toBe("IDEMPOTENCY_CONCURRENT_REQUEST");
+    api.refundCreateGate.open();
     expect((await slow).body.data.refundCreate.refund.id).toBeTruthy();
     expect(shop.refunds.size).toBe(1);
   });

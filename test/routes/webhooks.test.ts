@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
 import { createPrismaClient } from "../../app/db/client";
+import { waitFor } from "../support/wait";
 import { startTestApp, type TestApp } from "../support/app-server";
 import { installShop } from "../support/sessions";
 import { TEST_APP } from "../support/credentials";
@@ -50,12 +51,8 @@ describe("POST /webhooks/refunds/create", () => {
     const refundGid = JSON.parse(delivery.body.replace(/:(\d{16,})/g, ':"$1"')).admin_graphql_api_id;
     expect(await db.webhookDelivery.count({ where: { refundGid } })).toBe(1);
     // Final once the contract's 20 s stale read window has passed since the refund's created_at.
-    for (let i = 0; i < 400; i++) {
-      const op = await db.operation.findFirst({ where: { refundGid, status: { not: "PENDING" } } });
-      if (op) return expect(op.status).toBe("VERIFIED");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error("the in-app worker gave no verdict within 40 s");
+    const op = await waitFor("the in-app worker's verdict", () => db.operation.findFirst({ where: { refundGid, status: { not: "PENDING" } } }), 50_000);
+    expect(op.status).toBe("VERIFIED");
   });
 
   it("refuses a tampered body with 401", async () => {

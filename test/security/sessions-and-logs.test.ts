@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
 import { createPrismaClient } from "../../app/db/client";
+import { waitFor } from "../support/wait";
 import { FakeShopify } from "../../fake-shopify/server";
 import { mintSessionToken } from "../../fake-shopify/session-token";
 import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../../fake-shopify/webhooks";
@@ -72,7 +73,11 @@ describe("secrets in logs", () => {
     const used = token();
     await asBearer(used);
     await asBearer(token({}, "forged-secret"));
-    for (let i = 0; i < 50 && (await db.operation.count({ where: { status: "VERIFIED" } })) < 3; i++) await new Promise((r) => setTimeout(r, 100));
+    // Logs of the worker's work too: it has read the three refunds back with the shop's token.
+    await waitFor(
+      "the worker to read the three refunds back",
+      async () => (await db.observation.count({ where: { channel: "refund_readback", ok: true } })) >= 3,
+    );
     const session = await db.session.findUniqueOrThrow({ where: { id: `offline_${SHOP}` } });
     const logs = app.output();
     expect(logs.length).toBeGreaterThan(0);

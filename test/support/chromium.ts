@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Frame, type Page } from "playwright-core";
+import { waitFor } from "./wait";
 
 const CHROMIUM = "/usr/bin/chromium";
 
@@ -18,4 +19,35 @@ export async function launchChromium(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/** The app's frame inside the simulated admin (the admin's own page is the main frame). */
+export const appFrameOf = (page: Page): Frame | undefined => page.frames().find((f) => f.parentFrame() === page.mainFrame());
+
+/** React has hydrated the app's frame, so clicks reach it: the app's root marks the page once its first effect has run. */
+export async function untilHydrated(page: Page): Promise<void> {
+  await waitFor("the app's frame to hydrate", () =>
+    appFrameOf(page)
+      ?.evaluate(() => document.documentElement.dataset.hydrated === "true")
+      .catch(() => false),
+  );
+}
+
+/** The frame's layout has settled (after a resize or a navigation): its size is the same over three animation frames. */
+export async function untilLayoutSettled(frame: Frame): Promise<void> {
+  await frame.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        let last = "";
+        let same = 0;
+        const look = () => {
+          const now = `${document.documentElement.clientWidth}x${document.documentElement.scrollHeight}`;
+          same = now === last ? same + 1 : 0;
+          last = now;
+          if (same >= 3) resolve();
+          else requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+      }),
+  );
 }

@@ -1,8 +1,7 @@
 import type { createPrismaClient } from "../../app/db/client";
+import { waitFor } from "./wait";
 
 type Db = ReturnType<typeof createPrismaClient>;
-
-const pause = () => new Promise((resolve) => setTimeout(resolve, 200));
 
 /**
  * Waits until the demo's refunds have verdicts. The app acknowledges a delivery before its operation
@@ -18,10 +17,9 @@ export async function untilDemoDecided(db: Db, { dueOnly = false, timeoutMs = 60
     [unopened, "deliveries not opened"],
     [pending, dueOnly ? "operations due and PENDING" : "operations PENDING"],
   ] as const) {
-    let count: number;
-    while ((count = await left()) > 0) {
-      if (Date.now() > deadline) throw new Error(`the demo did not settle within ${timeoutMs / 1000} s: ${count} ${what}`);
-      await pause();
-    }
+    let count = 0;
+    await waitFor(`the demo to settle (${what})`, async () => (count = await left()) === 0, Math.max(deadline - Date.now(), 0)).catch(() => {
+      throw new Error(`the demo did not settle within ${timeoutMs / 1000} s: ${count} ${what}`);
+    });
   }
 }

@@ -7,12 +7,32 @@ import { startTestApp, type TestApp } from "./app-server";
 import { TEST_APP } from "./credentials";
 import { installShop } from "./sessions";
 
-/** A clock the test moves; the worker reads it, the contract's timing is judged by it. */
+/**
+ * The test's clock: the worker reads it, the fake Shopify stamps its records with it, and the
+ * contract's timing is judged by it. It reads the wall clock until the test moves it ahead, then
+ * stands still there until the wall clock catches up: so it is never behind the app's routes,
+ * which stamp the wall clock (a refund Shopify makes is never older than the record the app
+ * minted for it; what a route makes due now is due for the worker), and a test that moved it
+ * reads exact intervals however fast the machine runs (`freeze` moves it ahead to stand still).
+ */
 export class TestClock {
-  constructor(public ms = Date.now()) {}
+  private setMs: number;
+  constructor(ms = Date.now()) {
+    this.setMs = ms;
+  }
+  get ms(): number {
+    return Math.max(this.setMs, Date.now());
+  }
+  set ms(value: number) {
+    this.setMs = value;
+  }
   now = () => new Date(this.ms);
   advance(ms: number) {
-    this.ms += ms;
+    this.setMs = this.ms + ms;
+  }
+  /** A minute ahead of the wall clock, where it stands still for the rest of a test (of seconds). */
+  freeze() {
+    this.advance(60_000);
   }
 }
 
@@ -26,6 +46,11 @@ export interface VerificationHarness {
   newWorker(options?: Partial<WorkerOptions>): Worker;
   deliver(delivery: Delivery): Promise<Response>;
   refundDelivery(refund: Parameters<typeof refundWebhookBody>[1]): Delivery;
+  /**
+   * Puts Shopify back on the wall clock, for a test whose worker is another process (it reads the
+   * wall clock): Shopify's records and bulk operations then follow real time, as that worker does.
+   */
+  useWallClock(): void;
   /** Runs worker passes, jumping the clock to each next due time, until nothing is pending or the budget is spent. */
   settle(budgetMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -42,6 +67,9 @@ export async function startVerificationHarness(
   const db = createPrismaClient(app.databaseUrl);
   await installShop(db, app.shopify, domain);
   const clock = new TestClock();
+  // One clock for the worker and for Shopify's records (refunds, orders, bulk operations, webhooks):
+  // a test that moves it moves both, so nothing depends on how fast the machine runs the test.
+  app.shopify.now = clock.now;
   app.shopify.webhookTarget = { appUrl: app.url };
   const { createWorker } = await import("../../app/worker/worker.server");
   const quiet = () => undefined;
@@ -57,7 +85,8 @@ export async function startVerificationHarness(
     worker,
     newWorker,
     deliver: (delivery) => sendDelivery(app.url, TOPIC_PATHS[delivery.topic], delivery, TEST_APP.secret),
-    refundDelivery: (refund) => newDelivery("refunds/create", domain, refundWebhookBody(app.shopify.shop(domain), refund)),
+    refundDelivery: (refund) => newDelivery("refunds/create", domain, refundWebhookBody(app.shopify.shop(domain), refund), clock.now()),
+    useWallClock: () => (app.shopify.now = () => new Date()),
     async settle(budgetMs = 8 * 24 * 3600_000) {
       const end = clock.ms + budgetMs;
       for (let pass = 0; pass < 10_000; pass++) {

@@ -27,13 +27,3 @@ export async function stopWorker(worker: ChildProcess): Promise<void> {
   worker.kill("SIGTERM");
   await gone;
 }
-
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const value = await probe();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}

@@ -6,7 +6,7 @@ beforeAll(async () => {
   process.env.VERIFIER_REQUEST_TIMEOUT_MS = "1000";
   h = await startVerificationHarness("faults-shop.myshopify.com");
   // The faults are for the read-back: a first sweep would meet them first (and wait them out).
-  await h.db.shopState.create({ data: { shop: h.domain, lastSweepAt: new Date() } });
+  await h.db.shopState.create({ data: { shop: h.domain, lastSweepAt: h.clock.now() } });
 });
 afterAll(async () => h.close());
 
@@ -47,10 +47,11 @@ describe("Shopify misbehaving delays the verdict but never changes it", () => {
   });
 
   it("backs off: a failed read waits before the next, doubling", async () => {
-    // Past the refund's stale read window: its first read is due at once, and the read that finally succeeds decides it.
-    h.clock.ms = Math.max(h.clock.ms, Date.now() + 30_000);
-    const order = h.shop.createOrder({ amount: "100.00" });
-    const refund = h.shop.createRefund(order.id, { amount: "10.00" });
+    // The test's clock stands still: the gaps read below are the worker's own.
+    h.clock.freeze();
+    // A refund made 30 s ago, past its stale read window: its first read is due at once, and the read that finally succeeds decides it.
+    const order = h.shop.createOrder({ amount: "100.00", createdAt: new Date(h.clock.ms - 60_000) });
+    const refund = h.shop.createRefund(order.id, { amount: "10.00", createdAt: new Date(h.clock.ms - 30_000) });
     h.app.shopify.inject({ kind: "http", status: 503 }, 3);
     await h.deliver(h.refundDelivery(refund));
     // The worker opens the operation and makes its first read: 503.
@@ -74,9 +75,9 @@ describe("webhooks hours late and out of order", () => {
     deliver: (first: Parameters<VerificationHarness["refundDelivery"]>[0], second: Parameters<VerificationHarness["refundDelivery"]>[0]) => Promise<void>,
   ) {
     const order = h.shop.createOrder({ amount: "100.00" });
-    // Two seconds apart, in the past on the fake shop's own clock (which decides what it shows).
-    const first = h.shop.createRefund(order.id, { amount: "10.00", createdAt: new Date(Date.now() - 4_000) });
-    const second = h.shop.createRefund(order.id, { amount: "10.00", createdAt: new Date(Date.now() - 2_000) });
+    // Two seconds apart, in the past on Shopify's clock (the test's, which decides what it shows).
+    const first = h.shop.createRefund(order.id, { amount: "10.00", createdAt: new Date(h.clock.ms - 4_000) });
+    const second = h.shop.createRefund(order.id, { amount: "10.00", createdAt: new Date(h.clock.ms - 2_000) });
     await deliver(first, second);
     await h.settle();
     return [await operationFor(h.db, refundGid(first.id)), await operationFor(h.db, refundGid(second.id))].map((op) => `${op.status}:${op.reason}`);

@@ -51,7 +51,7 @@ describe("a refund observed by webhook", () => {
         currency: "EUR",
         startedAt: refund.createdAt,
       },
-      new Date(),
+      h.clock.now(),
     );
     await h.deliver(h.refundDelivery(refund));
     await h.settle();
@@ -141,6 +141,8 @@ describe("a refund observed by webhook", () => {
 describe("reconciliation", () => {
   it("finds a refund whose webhook never arrived (default 15-minute sweep), and verifies it when its webhook comes late", async () => {
     const sweeper = h.newWorker({ sweepIntervalMs: undefined });
+    // A sweep now, whenever the last one was: the 15 minutes below count from it.
+    await h.db.shopState.update({ where: { shop: h.domain }, data: { sweepRequested: true } });
     await sweeper.runOnce();
     const order = h.shop.createOrder({ amount: "70.00" });
     const lost = h.shop.createRefund(order.id, { amount: "15.00" });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorkerProcess, stopWorker, waitFor } from "../support/worker-process";
+import { startWorkerProcess, stopWorker } from "../support/worker-process";
+import { waitFor } from "../support/wait";
 import { QUERY_COSTS } from "../../app/shopify/admin/operations";
 import { batchSize } from "../../app/shopify/admin/refund-readback.server";
 import { refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
@@ -7,6 +8,8 @@ import { refundGid, startVerificationHarness, type VerificationHarness } from ".
 let h: VerificationHarness;
 beforeAll(async () => {
   h = await startVerificationHarness("workers-shop.myshopify.com");
+  // The workers here are processes of their own, on the wall clock.
+  h.useWallClock();
 });
 afterAll(async () => h.close());
 
@@ -67,18 +70,18 @@ describe("a worker process killed mid-attempt", () => {
     const order = h.shop.createOrder({ amount: "50.00" });
     const refund = h.shop.createRefund(order.id, { amount: "12.00" });
     const requestsBefore = h.app.shopify.api(h.domain).stats.graphqlRequests;
-    h.app.shopify.inject({ kind: "slow", ms: 5_000 });
+    // Its read-back reaches Shopify and stays unanswered until the worker is dead.
+    h.app.shopify.inject({ kind: "held" });
     await h.deliver(h.refundDelivery(refund));
     const first = startWorker();
     await waitFor(
       "the first worker's read-back to be in flight",
       async () =>
-        h.app.shopify.api(h.domain).stats.requests > 0 &&
-        h.app.shopify.pendingFaults() === 0 &&
-        (await h.db.operation.findFirst({ where: { refundGid: refundGid(refund.id), claimedBy: { not: null } } })),
+        h.app.shopify.heldAnswers.held === 1 && (await h.db.operation.findFirst({ where: { refundGid: refundGid(refund.id), claimedBy: { not: null } } })),
     );
     first.kill("SIGKILL");
     await new Promise((resolve) => first.once("exit", resolve));
+    h.app.shopify.heldAnswers.open();
     expect(() => process.kill(first.pid!, 0)).toThrow();
     const claimed = await h.db.operation.findFirstOrThrow({ where: { refundGid: refundGid(refund.id) } });
     expect(claimed.status).toBe("PENDING");
