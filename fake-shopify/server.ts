@@ -9,7 +9,7 @@ import { verifySessionToken } from "./session-token";
 import { toWebRequest } from "./node-request";
 import { Gate } from "./gate";
 import { ADMIN_API_VERSION, resolveApiVersion } from "./versions";
-import { bulkFinishBody, newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "./webhooks";
+import { bulkFinishBody, newDelivery, refundWebhookBody, sendDelivery, shopWebhookBody, TOPIC_PATHS } from "./webhooks";
 
 export type Fault = (
   | { kind: "throttled" }
@@ -139,6 +139,13 @@ export class FakeShopify {
 
   revokeAccessTokens(domain: string): void {
     for (const [token, shop] of this.tokens) if (shop === domain) this.tokens.delete(token);
+  }
+
+  /** The merchant removes the app: its tokens stop working at once, then app/uninstalled is sent. */
+  async uninstall(domain: string): Promise<void> {
+    this.revokeAccessTokens(domain);
+    this.sendWebhook(domain, "app/uninstalled", shopWebhookBody(this.shop(domain)));
+    await this.flushWebhooks();
   }
 
   /** The next `times` Admin API requests (of `fault.operation`, when set) fail this way, in order. */

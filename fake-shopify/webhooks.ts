@@ -34,6 +34,28 @@ export function refundWebhookBody(shop: FakeShop, refund: FakeRefund): string {
   );
 }
 
+/** The body of app/uninstalled: the Shop resource (its myshopify domain names it; `domain` is its primary domain). */
+export function shopWebhookBody(shop: FakeShop): string {
+  return JSON.stringify({
+    id: 548380009,
+    name: shop.name,
+    email: `owner@${shop.name}.example`,
+    domain: `${shop.name}.example`,
+    myshopify_domain: shop.domain,
+    currency: shop.currency,
+    iana_timezone: shop.ianaTimezone,
+  });
+}
+
+/** The bodies of the compliance topics, as Shopify documents them: each names its shop. */
+export const complianceBodies = {
+  shopRedact: (domain: string) => JSON.stringify({ shop_id: 954889, shop_domain: domain }),
+  customersRedact: (domain: string, orderIds: (bigint | number)[]) =>
+    `{"shop_id":954889,"shop_domain":"${domain}","customer":{"id":191167,"email":"john@example.com","phone":"555-625-1199"},"orders_to_redact":[${orderIds.join(",")}]}`,
+  dataRequest: (domain: string, orderIds: (bigint | number)[]) =>
+    `{"shop_id":954889,"shop_domain":"${domain}","orders_requested":[${orderIds.join(",")}],"customer":{"id":191167,"email":"john@example.com","phone":"555-625-1199"},"data_request":{"id":9999}}`,
+};
+
 /** The body of bulk_operations/finish: the operation's id and how it ended, in lowercase as Shopify writes it. */
 export function bulkFinishBody(operation: { id: string; status: string; errorCode: string | null; createdAt: string; completedAt: string | null }): string {
   return JSON.stringify({

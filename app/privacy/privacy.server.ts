@@ -57,6 +57,7 @@ export async function redactShop(db: PrismaClient, shop: string): Promise<void> 
   await db.verdictRollup.deleteMany({ where: { shop } });
   await db.shopifyBucket.deleteMany({ where: { shop } });
   await db.refundRecord.deleteMany({ where: { shop } });
+  await db.orderRefundClaim.deleteMany({ where: { shop } });
   await db.webhookDelivery.deleteMany({ where: { shop } });
   await db.complianceRequest.deleteMany({ where: { shop } });
   await db.shopState.deleteMany({ where: { shop } });

@@ -64,6 +64,7 @@ export const refundAmountSchema = (currency: string) =>
 
 const text = (missing: string) => z.string({ required_error: missing, invalid_type_error: missing }).trim().min(1, missing);
 const STALE = "The form is missing which refund attempt this is about. Reload the page and try again.";
+const FORM_EXPIRED = "This form is out of date. Reload the page and try again.";
 
 const issueSchema = z.object({
   intent: z.literal("issue"),
@@ -83,6 +84,7 @@ const issueSchema = z.object({
     .string()
     .optional()
     .transform((value) => value === "yes"),
+  formToken: z.string({ required_error: FORM_EXPIRED, invalid_type_error: FORM_EXPIRED }).regex(/^[0-9a-f-]{36}$/, FORM_EXPIRED),
 });
 
 const recordSchema = <T extends "resend" | "settle">(intent: T) => z.object({ intent: z.literal(intent), recordId: text(STALE), revision: text(STALE) });
@@ -96,7 +98,7 @@ export const refundActionSchema = z.discriminatedUnion("intent", [issueSchema, r
 });
 
 export type RefundAction = z.output<typeof refundActionSchema>;
-export type FieldErrors = Partial<Record<"amount" | "note" | "intent" | "recordId" | "revision", string>>;
+export type FieldErrors = Partial<Record<"amount" | "note" | "intent" | "recordId" | "revision" | "formToken", string>>;
 export type ParsedAction = { ok: true; data: RefundAction } | { ok: false; message: string; fieldErrors: FieldErrors };
 
 /** The posted form, parsed: malformed input is words for the field it concerns, never an exception. */

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { PrismaClient, RefundRecord } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import { formatMoney, fromMinorUnits, toMinorUnits } from "../money/currency";
@@ -6,6 +7,7 @@ import { createRefund, loadOrderForRefund, type CreatedRefund, type OrderForRefu
 import { markDue, openOperation } from "../verification/operations.server";
 import { minutesAgo, overRefundMessage, parseAmount, RECENT_REFUND_WINDOW_MS, type FieldErrors } from "./form";
 import { allocate, presentmentCurrency, refundableMinor, type RefundTransactionInput } from "./plan";
+import { withOrderClaim } from "./order-claim.server";
 import { AttemptLimitReached, MAX_ATTEMPTS_PER_ORDER, mintRecord, rewriteRecord, UNSETTLED_OUTCOMES } from "./records.server";
 
 /** refundCreate calls the app makes by itself for one record, all with the record's key; past it, a person decides. */
@@ -29,6 +31,7 @@ export type IssueCode =
   | "CONFLICT"
   | "NOT_RETRYABLE"
   | "RECENT_REFUND"
+  | "IN_PROGRESS"
   | "INVALID_FORM";
 /** What issuing, re-sending or settling a refund came to: the record, or a code and words for a person (routes map codes to HTTP, app/http/status.ts). */
 export type IssueResult =
@@ -48,6 +51,9 @@ const amountOf = (record: RefundRecord) => `${fromMinorUnits(record.amountMinor,
 
 /** While an attempt on the order has no known outcome, a new refund could be a second one: say which, and what is being done. */
 function unsettledMessage(record: RefundRecord): string {
+  if (record.shopifyOutcome === "none") {
+    return `${record.sysId} (${amountOf(record)}) on ${orderNameOf(record)} is being sent to Shopify. A new refund on this order waits until Shopify has answered it.`;
+  }
   if (record.shopifyOutcome === "key_conflict") {
     return `${record.sysId} (${amountOf(record)}) on ${orderNameOf(record)} needs a person: Shopify refused to repeat it because its idempotency key was already used with other details. Check the order in Shopify admin and settle ${record.sysId} before refunding again.`;
   }
@@ -123,13 +129,42 @@ export async function prepareRefund(gateway: ShopifyGateway, shop: string, order
  * created, with the exact RefundInput) before Shopify is called; then refundCreate with the
  * record's id as its idempotency key (see docs/decisions/008).
  */
-export async function issueRefund(
-  db: PrismaClient,
-  contract: LoadedContract,
-  gateway: ShopifyGateway,
-  request: { shop: string; orderId: string; amount: string; note?: string | null; notify: boolean; confirmAnother?: boolean },
-  now: Date,
-): Promise<IssueResult> {
+export async function issueRefund(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, request: IssueRequest, now: Date): Promise<IssueResult> {
+  // One request at a time per order, in every process: the checks below and the mint cannot interleave (decision 015).
+  const claim = { shop: request.shop, orderId: request.orderId, holder: randomUUID() };
+  const claimed = await withOrderClaim(db, claim, () => issueHoldingOrder(db, contract, gateway, request, now));
+  if (claimed.claimed) return claimed.value;
+  return fail("IN_PROGRESS", "Another refund on this order is being issued right now. Wait a moment, then reload the page to see it.");
+}
+
+export interface IssueRequest {
+  shop: string;
+  orderId: string;
+  amount: string;
+  note?: string | null;
+  notify: boolean;
+  confirmAnother?: boolean;
+  /** The one-time token of the form: the same form submitted twice is one intent, one record. */
+  formToken: string;
+}
+
+/** What an earlier submit of the same form came to: that record's answer, never a second record. */
+function sameIntent(record: RefundRecord): IssueResult {
+  switch (record.shopifyOutcome) {
+    case "created":
+      return { ok: true, record };
+    case "refused":
+      return fail("USER_ERRORS", record.failureReason ?? `Shopify refused ${record.sysId}.`, record);
+    case "key_conflict":
+      return fail("KEY_CONFLICT", unsettledMessage(record), record);
+    default:
+      return fail("OUTCOME_UNKNOWN", unsettledMessage(record), record);
+  }
+}
+
+async function issueHoldingOrder(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, request: IssueRequest, now: Date): Promise<IssueResult> {
+  const earlier = await db.refundRecord.findUnique({ where: { shop_intentKey: { shop: request.shop, intentKey: request.formToken } } });
+  if (earlier) return sameIntent(earlier);
   const unsettled = await unsettledRecord(db, request.shop, request.orderId);
   if (unsettled) return fail("OUTCOME_PENDING", unsettledMessage(unsettled), unsettled);
   if ((await db.refundRecord.count({ where: { shop: request.shop, orderId: request.orderId } })) >= MAX_ATTEMPTS_PER_ORDER) {
@@ -157,6 +192,7 @@ export async function issueRefund(
       notify: request.notify,
       refundInput: JSON.stringify({ orderId: order.id, currency, note, notify: request.notify, transactions }),
       refCaptions: JSON.stringify([{ id: order.id, caption: order.name }, ...transactions.map((t) => ({ id: t.parentId, caption: `${t.gateway} payment` }))]),
+      intentKey: request.formToken,
     },
     now,
   );

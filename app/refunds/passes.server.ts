@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readRefunds, type ReadbackBody } from "../shopify/admin/refund-readback.server";
-import { recoverUnsettledRecords } from "./recover.server";
+import { abandonUnsentRecords, recoverUnsettledRecords } from "./recover.server";
 import { syncRecordStatus } from "./sync.server";
 
 /** Refunds issued in the app whose transactions still settle are read again this often. */
@@ -23,6 +23,7 @@ export function issuedRefundsPass(deps: IssuedRefundsDeps): () => Promise<void> 
   let lastSettleAt = -Infinity;
   return async () => {
     const at = deps.now();
+    await abandonUnsentRecords(deps.db, at);
     await recoverUnsettledRecords(deps.db, deps.contract, deps.gateway, at);
     if (at.getTime() - lastSettleAt < SETTLE_INTERVAL_MS) return;
     lastSettleAt = at.getTime();

@@ -37,10 +37,11 @@ export async function rewriteRecord(
 export const formatSysId = (n: number) => `RF-${String(n).padStart(6, "0")}`;
 
 /**
- * Outcomes of a record's call that leave it unsettled: Shopify may hold its refund, so no other
- * refund is issued on the order, and its stored input must stay as sent.
+ * Outcomes of a record's call that leave it unsettled: Shopify may hold its refund (or is about to
+ * be asked for it: `none`, minted and not yet sent), so no other refund is issued on the order,
+ * and its stored input must stay as sent.
  */
-export const UNSETTLED_OUTCOMES = ["unknown", "key_conflict"];
+export const UNSETTLED_OUTCOMES = ["none", "unknown", "key_conflict"];
 export const isUnsettled = (record: Pick<RefundRecord, "shopifyOutcome">) => UNSETTLED_OUTCOMES.includes(record.shopifyOutcome);
 
 /** The seed's bound: at most 64 refund attempts on one order. */

@@ -5,6 +5,7 @@ import { fromMinorUnits } from "../money/currency";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { loadOrderRefunds } from "../shopify/admin/refunds.server";
 import { AUTOMATIC_CALLS_PER_RECORD, callShopify, fail, MAX_CALLS_PER_RECORD, stampRefund, type IssueResult } from "./issue.server";
+import { ORDER_CLAIM_MS } from "./order-claim.server";
 import { isUnsettled, RevisionConflict, rewriteRecord } from "./records.server";
 
 /** Records whose call has no known outcome, left alone long enough that no call of ours is still in flight. */
@@ -71,6 +72,30 @@ export async function recoverRecord(
     return { ok: true, record: stamped };
   }
   return callShopify(db, contract, gateway, record, now, 1, limit);
+}
+
+/**
+ * A record minted and never sent: its request stopped (the process died) between the mint and the
+ * call, under the order's claim. Past the claim's lease nothing can still be sending it, and it
+ * was never sent (a call marks the record `unknown` before it leaves): it fails, saying so, and the
+ * order is open to refunds again. Sending it minutes later, unasked, would surprise the person.
+ */
+export async function abandonUnsentRecords(db: PrismaClient, now: Date): Promise<number> {
+  const stale = await db.refundRecord.findMany({
+    where: { shopifyOutcome: "none", createdAt: { lt: new Date(now.getTime() - ORDER_CLAIM_MS) } },
+    take: 50,
+  });
+  let abandoned = 0;
+  for (const record of stale) {
+    const reason = "Not sent: the app stopped before it called Shopify, so nothing was refunded. Issue the refund again if it is still wanted.";
+    try {
+      await rewriteRecord(db, record, { status: "failed", shopifyOutcome: "refused", failureReason: reason, outcomeDetail: reason }, now);
+      abandoned++;
+    } catch (error) {
+      if (!(error instanceof RevisionConflict)) throw error;
+    }
+  }
+  return abandoned;
 }
 
 /** The worker's pass over unanswered calls; a record another writer moved meanwhile is left for the next pass. */

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import db from "../db.server";
 import { DUPLICATE_REASONS } from "../dashboard/reasons";
 import { REFUND_CREATED } from "../contracts/registry.server";
@@ -68,6 +69,8 @@ export async function refundFormData(shop: string, orderId: string, now = new Da
       };
     }),
     unsettledSysId: unsettled?.sysId ?? null,
+    // One per rendering of the form: submitting it twice (a double click, a retry) is one refund.
+    formToken: randomUUID(),
     sources,
     recentRefund: recent ? { message: recent.message, at: recent.at.toISOString() } : null,
     // Any verdict on the order in which a duplicate held, whatever its first reason was.
@@ -102,7 +105,15 @@ async function runRefundAction(shop: string, orderId: string, form: FormData, ac
         db,
         REFUND_CREATED,
         gateway,
-        { shop, orderId: orderGid(orderId), amount: input.amount, note: input.note, notify: input.notify, confirmAnother: input.confirmAnother },
+        {
+          shop,
+          orderId: orderGid(orderId),
+          amount: input.amount,
+          note: input.note,
+          notify: input.notify,
+          confirmAnother: input.confirmAnother,
+          formToken: input.formToken,
+        },
         now,
       );
   }

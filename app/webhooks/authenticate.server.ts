@@ -1,5 +1,9 @@
 import { ShopifyError } from "@shopify/shopify-api";
+import type { z } from "zod";
+import { logger } from "../logging/logger.server";
 import { authenticate } from "../shopify.server";
+import { parseBody } from "./compliance-payloads";
+import { parseJsonKeepingLongIntegers } from "./lossless-json";
 
 export type AuthenticatedWebhook = Awaited<ReturnType<typeof authenticate.webhook>> & { rawBody: string };
 
@@ -64,6 +68,28 @@ export async function authenticateWebhook(request: Request, expectedTopic?: stri
   if (expectedTopic && webhook.topic !== expectedTopic) throw refuse(400, `This address takes ${expectedTopic} deliveries, not ${webhook.topic}`);
   if (isStaleDelivery(webhook.triggeredAt, Date.now())) throw refuse(400, STALE_DELIVERY);
   return { ...webhook, rawBody };
+}
+
+/**
+ * The delivery's body, parsed, when it is about the shop its header names. Shopify signs the body
+ * only: a signed body of shop X posted with shop Y's X-Shopify-Shop-Domain must not act on Y. A
+ * body that names another shop is refused (401) and logged; nothing is changed.
+ */
+export function bodyOfHeaderShop<T extends z.ZodTypeAny>(webhook: AuthenticatedWebhook, schema: T, shopOf: (body: z.output<T>) => string): z.output<T> {
+  let json: unknown;
+  try {
+    json = parseJsonKeepingLongIntegers(webhook.rawBody);
+  } catch {
+    throw refuse(400, "Webhook body is not JSON");
+  }
+  const parsed = parseBody(schema, json);
+  if (!parsed.ok) throw refuse(400, `${webhook.topic} body: ${parsed.message}`);
+  const named = shopOf(parsed.data).toLowerCase();
+  if (named !== webhook.shop.toLowerCase()) {
+    logger.warn({ topic: webhook.topic, header: webhook.shop, body: named, webhookId: webhook.webhookId }, "webhook refused: its body is another shop's");
+    throw refuse(401, "The delivery's body is about another shop than its X-Shopify-Shop-Domain header");
+  }
+  return parsed.data;
 }
 
 export function badPayload(message: string): Response {

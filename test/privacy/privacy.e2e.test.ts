@@ -27,6 +27,8 @@ async function verifiedRefund(domain = h.domain) {
 async function rowsFor(shop: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const model of Prisma.dmmf.datamodel.models) {
+    // It names no shop: which compliance deliveries (by webhook id) were handled.
+    if (model.name === "ComplianceDelivery") continue;
     const fields = new Set(model.fields.map((f) => f.name));
     const where = fields.has("shop")
       ? { shop }
@@ -56,7 +58,7 @@ describe("customers/data_request", () => {
     expect((await h.deliver(newDelivery("customers/data_request", h.domain, body))).status).toBe(200);
     const request = await h.db.complianceRequest.findFirstOrThrow({ where: { shop: h.domain, topic: "customers/data_request" } });
     const detail = JSON.parse(request.detail);
-    expect(detail.data_request_id).toBe(99);
+    expect(detail.data_request_id).toBe("99");
     expect(detail.refunds).toHaveLength(1);
     expect(detail.refunds[0]).toMatchObject({ refundGid: refundGid(refund.id), status: "VERIFIED", amount: "10.00" });
   });
@@ -109,7 +111,8 @@ describe("app/uninstalled, then shop/redact", () => {
     const pending = shop.createRefund(order.id, { amount: "5.00", visibleAfterMs: 3600_000 });
     await h.deliver(newDelivery("refunds/create", domain, refundWebhookBody(shop, pending)));
 
-    expect((await h.deliver(newDelivery("app/uninstalled", domain, `{"id":1,"domain":"${domain}"}`))).status).toBe(200);
+    await h.app.shopify.uninstall(domain);
+    expect(await h.db.session.count({ where: { shop: domain } })).toBe(0);
     // The delivery stored before the uninstall is opened as uninstall leaves every pending refund: not due.
     await h.worker.runOnce();
     const stopped = await operationFor(h.db, refundGid(pending.id));

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAmount, parseRefundAction, refundAmountSchema, refundFormPath, safeBackPath, splitOverSources, overRefundMessage } from "../../app/refunds/form";
 import { dataPath, embeddedFetch } from "../support/embedded";
@@ -60,11 +61,19 @@ describe("the amount a person types", () => {
 
 describe("the posted form", () => {
   it("parses the three intents and refuses anything else with words", () => {
-    expect(parseRefundAction({ intent: "issue", amount: "10", note: "n", notify: "on", confirmAnother: "yes" })).toEqual({
+    const formToken = "00000000-0000-4000-8000-000000000001";
+    expect(parseRefundAction({ intent: "issue", amount: "10", note: "n", notify: "on", confirmAnother: "yes", formToken })).toEqual({
       ok: true,
-      data: { intent: "issue", amount: "10", note: "n", notify: true, confirmAnother: true },
+      data: { intent: "issue", amount: "10", note: "n", notify: true, confirmAnother: true, formToken },
     });
-    expect(parseRefundAction({ intent: "issue", amount: "10" })).toMatchObject({ ok: true, data: { notify: false, confirmAnother: false, note: "" } });
+    expect(parseRefundAction({ intent: "issue", amount: "10", formToken })).toMatchObject({
+      ok: true,
+      data: { notify: false, confirmAnother: false, note: "" },
+    });
+    expect(parseRefundAction({ intent: "issue", amount: "10" })).toMatchObject({
+      ok: false,
+      fieldErrors: { formToken: "This form is out of date. Reload the page and try again." },
+    });
     expect(parseRefundAction({ intent: "resend", recordId: "r", revision: "v" })).toEqual({
       ok: true,
       data: { intent: "resend", recordId: "r", revision: "v" },
@@ -134,8 +143,12 @@ describe("the refund form's action", () => {
   });
   afterAll(async () => h?.close());
 
+  // Each issue posts a form of its own (a fresh token), as a person reloading the page between refunds does.
   const post = (orderId: bigint, fields: Record<string, string>) =>
-    asShop(dataPath(`/app/orders/${orderId}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", body: new URLSearchParams(fields) });
+    asShop(dataPath(`/app/orders/${orderId}/refund`, "routes/app.orders.$orderId.refund"), {
+      method: "POST",
+      body: new URLSearchParams(fields.intent === "issue" ? { formToken: randomUUID(), ...fields } : fields),
+    });
   const calls = () => h.app.shopify.api(h.domain).stats.refundCreateCalls;
 
   it("answers a field error in words with 422, and malformed input is never a 500", async () => {

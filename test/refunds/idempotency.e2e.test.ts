@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { startVerificationHarness, type VerificationHarness } from "../support/verification";
@@ -15,9 +16,10 @@ const api = () => h.app.shopify.api(h.domain);
 const orderGid = (id: bigint) => `gid://shopify/Order/${id}`;
 const refundForm = (orderId: bigint, fields: Record<string, string>) =>
   asShop(dataPath(`/app/orders/${orderId}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", body: new URLSearchParams(fields) });
-const issue = (orderId: bigint, amount: string) => refundForm(orderId, { intent: "issue", amount, note: "Damaged in transit" });
+const issue = (orderId: bigint, amount: string) => refundForm(orderId, { intent: "issue", amount, note: "Damaged in transit", formToken: randomUUID() });
 /** A further refund on an order refunded minutes ago: the person said "yes, another refund". */
-const issueAnother = (orderId: bigint, amount: string) => refundForm(orderId, { intent: "issue", amount, note: "Damaged in transit", confirmAnother: "yes" });
+const issueAnother = (orderId: bigint, amount: string) =>
+  refundForm(orderId, { intent: "issue", amount, note: "Damaged in transit", confirmAnother: "yes", formToken: randomUUID() });
 const refundsInShopify = (orderId: bigint) => h.shop.orders.get(orderId)!.refundIds.length;
 const recordOn = (orderId: bigint) => h.db.refundRecord.findFirstOrThrow({ where: { orderId: orderGid(orderId) }, orderBy: { createdAt: "desc" } });
 /** The worker's recovery waits 30 s after the last call, so no call of the request itself is still in flight. */

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { installShop } from "../support/sessions";
@@ -17,7 +18,7 @@ const orderGid = (id: bigint) => `gid://shopify/Order/${id}`;
 const issueForm = (orderId: bigint, amount: string) =>
   asShop(dataPath(`/app/orders/${orderId}/refund`, "routes/app.orders.$orderId.refund"), {
     method: "POST",
-    body: new URLSearchParams({ intent: "issue", amount, note: "Damaged in transit" }),
+    body: new URLSearchParams({ intent: "issue", amount, note: "Damaged in transit", formToken: randomUUID() }),
   });
 
 describe("a refund issued in the app", () => {
@@ -86,7 +87,11 @@ describe("a refund issued in the app", () => {
     const order = h.shop.createOrder({ amount: "90.00" });
     const { mintRecord } = await import("../../app/refunds/records.server");
     for (let i = 0; i < 64; i++)
-      await mintRecord(h.db, { shop: h.domain, caption: "old attempt", orderId: orderGid(order.id), amountMinor: 1n, currency: "USD" }, new Date());
+      await mintRecord(
+        h.db,
+        { shop: h.domain, caption: "old attempt", orderId: orderGid(order.id), amountMinor: 1n, currency: "USD", shopifyOutcome: "refused" },
+        new Date(),
+      );
     const before = calls();
     const response = await issueForm(order.id, "1.00");
     expect(response.status).toBe(409);
@@ -101,7 +106,11 @@ describe("the 64-attempt bound", () => {
     const order = h.shop.createOrder({ amount: "90.00" });
     const { mintRecord } = await import("../../app/refunds/records.server");
     for (let i = 0; i < 63; i++)
-      await mintRecord(h.db, { shop: h.domain, caption: "old attempt", orderId: orderGid(order.id), amountMinor: 1n, currency: "USD" }, new Date());
+      await mintRecord(
+        h.db,
+        { shop: h.domain, caption: "old attempt", orderId: orderGid(order.id), amountMinor: 1n, currency: "USD", shopifyOutcome: "refused" },
+        new Date(),
+      );
     const before = calls();
     const responses = await Promise.all([issueForm(order.id, "1.00"), issueForm(order.id, "2.00")]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);

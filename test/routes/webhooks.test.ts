@@ -5,7 +5,7 @@ import { waitFor } from "../support/wait";
 import { startTestApp, type TestApp } from "../support/app-server";
 import { installShop } from "../support/sessions";
 import { TEST_APP } from "../support/credentials";
-import { deliveryHeaders, newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../../fake-shopify/webhooks";
+import { deliveryHeaders, newDelivery, refundWebhookBody, sendDelivery, shopWebhookBody, TOPIC_PATHS } from "../../fake-shopify/webhooks";
 
 const SHOP = "webhook-shop.myshopify.com";
 let app: TestApp;
@@ -106,7 +106,8 @@ describe("POST /webhooks/app/uninstalled", () => {
     const shop = "leaving-shop.myshopify.com";
     await installShop(db, app.shopify, shop);
     expect(await db.session.count({ where: { shop } })).toBe(1);
-    const delivery = newDelivery("app/uninstalled", shop, JSON.stringify({ id: 1, name: "Leaving", domain: shop }));
+    app.shopify.revokeAccessTokens(shop); // the merchant removed the app
+    const delivery = newDelivery("app/uninstalled", shop, shopWebhookBody(app.shopify.shop(shop)));
     for (let i = 0; i < 2; i++) {
       const response = await sendDelivery(app.url, TOPIC_PATHS["app/uninstalled"], delivery, TEST_APP.secret);
       expect(response.status).toBe(200);
@@ -116,7 +117,7 @@ describe("POST /webhooks/app/uninstalled", () => {
   });
 
   it("keeps the sessions when the signature is wrong", async () => {
-    const delivery = newDelivery("app/uninstalled", SHOP, JSON.stringify({ id: 1, domain: SHOP }));
+    const delivery = newDelivery("app/uninstalled", SHOP, shopWebhookBody(app.shopify.shop(SHOP)));
     const response = await sendDelivery(app.url, TOPIC_PATHS["app/uninstalled"], delivery, "wrong");
     expect(response.status).toBe(401);
     expect(await db.session.count({ where: { shop: SHOP } })).toBe(1);
@@ -139,7 +140,9 @@ describe("POST /webhooks/app/scopes_update", () => {
 describe("compliance topics", () => {
   for (const topic of ["customers/data_request", "customers/redact", "shop/redact"]) {
     it(`${topic}: 200 when signed, 401 when not`, async () => {
-      const delivery = newDelivery(topic, SHOP, JSON.stringify({ shop_id: 1, shop_domain: SHOP, customer: { id: 1 }, orders_requested: [] }));
+      const other = "compliance-gone.myshopify.com"; // shop/redact comes 48 hours after an uninstall
+      const domain = topic === "shop/redact" ? other : SHOP;
+      const delivery = newDelivery(topic, domain, JSON.stringify({ shop_id: 1, shop_domain: domain, customer: { id: 1 }, orders_requested: [] }));
       expect((await sendDelivery(app.url, TOPIC_PATHS[topic], delivery, TEST_APP.secret)).status).toBe(200);
       expect((await sendDelivery(app.url, TOPIC_PATHS[topic], delivery, "wrong")).status).toBe(401);
     });

@@ -4,7 +4,7 @@ import { createPrismaClient } from "../../app/db/client";
 import { waitFor } from "../support/wait";
 import { FakeShopify } from "../../fake-shopify/server";
 import { mintSessionToken } from "../../fake-shopify/session-token";
-import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../../fake-shopify/webhooks";
+import { newDelivery, refundWebhookBody, sendDelivery, shopWebhookBody, TOPIC_PATHS } from "../../fake-shopify/webhooks";
 import { installApp, startAppProcess } from "../../scripts/demo-server";
 import { TEST_APP } from "../support/credentials";
 import { createTestDatabase } from "../support/database";
@@ -104,10 +104,10 @@ describe("embedded pages", () => {
 
 describe("uninstall, then reinstall", () => {
   it("starts clean and safe: no session after uninstall, observing again after the new token exchange", async () => {
-    await sendDelivery(app.url, TOPIC_PATHS["app/uninstalled"], newDelivery("app/uninstalled", SHOP, `{"id":1,"domain":"${SHOP}"}`), TEST_APP.secret);
+    shopify.revokeAccessTokens(SHOP);
+    await sendDelivery(app.url, TOPIC_PATHS["app/uninstalled"], newDelivery("app/uninstalled", SHOP, shopWebhookBody(shopify.shop(SHOP))), TEST_APP.secret);
     expect(await db.session.count({ where: { shop: SHOP } })).toBe(0);
     expect((await db.shopState.findUniqueOrThrow({ where: { shop: SHOP } })).uninstalledAt).not.toBeNull();
-    shopify.revokeAccessTokens(SHOP);
     const order = shopify.shop(SHOP).createOrder({ amount: "9.00" });
     const ignored = newDelivery("refunds/create", SHOP, refundWebhookBody(shopify.shop(SHOP), shopify.shop(SHOP).createRefund(order.id, { amount: "1.00" })));
     expect((await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], ignored, TEST_APP.secret)).status).toBe(200);

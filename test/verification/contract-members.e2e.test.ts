@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
@@ -150,7 +151,7 @@ describe("members shown with the verdict", () => {
       h.app.shopify.inject({ kind: "lost_answer", operation: "mutation" }, 3);
       const issue = await asShop(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"), {
         method: "POST",
-        body: new URLSearchParams({ intent: "issue", amount: "30.00" }),
+        body: new URLSearchParams({ intent: "issue", amount: "30.00", formToken: randomUUID() }),
       });
       expect(issue.status).toBe(502);
       const unsettled = await h.db.refundRecord.findFirstOrThrow({ where: { orderId: orderGid(order.id) } });
@@ -201,7 +202,7 @@ describe("a refund record's revision", () => {
     const order = h.shop.createOrder({ amount: "25.00" });
     const issue = await asShop(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"), {
       method: "POST",
-      body: new URLSearchParams({ intent: "issue", amount: "5.00" }),
+      body: new URLSearchParams({ intent: "issue", amount: "5.00", formToken: randomUUID() }),
     });
     expect(issue.status).toBe(200);
     const record = await h.db.refundRecord.findFirstOrThrow({ where: { orderId: orderGid(order.id) } });

@@ -48,10 +48,10 @@ export type Order = RefundFormData["order"];
 export type ActionResult = ReturnType<typeof useActionData<typeof action>>;
 
 export default function IssueRefund() {
-  const { order, records, duplicateOnOrder, unsettledSysId, sources, recentRefund, back } = useLoaderData<typeof loader>();
+  const { order, records, duplicateOnOrder, unsettledSysId, sources, recentRefund, back, formToken } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
-  const form = useRefundForm(order, result);
+  const form = useRefundForm(order, result, formToken);
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
 
   return (

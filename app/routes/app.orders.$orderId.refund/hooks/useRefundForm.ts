@@ -10,7 +10,7 @@ export type Review = { amount: string; minor: bigint };
  * The form's fields and its confirmation step: `openReview` checks the amount before the
  * confirmation opens, `send` submits what was confirmed.
  */
-export function useRefundForm(order: Order, result: ActionResult) {
+export function useRefundForm(order: Order, result: ActionResult, formToken: string) {
   const submit = useSubmit();
   const [amount, setAmount] = useState("");
   const [note, setNote] = useState("");
@@ -47,7 +47,14 @@ export function useRefundForm(order: Order, result: ActionResult) {
   const send = () => {
     if (!review) return;
     submit(
-      { intent: "issue", amount: review.amount, note, ...(notify ? { notify: "on" } : {}), ...(another ? { confirmAnother: "yes" } : {}) },
+      {
+        intent: "issue",
+        amount: review.amount,
+        note,
+        formToken,
+        ...(notify ? { notify: "on" } : {}),
+        ...(another ? { confirmAnother: "yes" } : {}),
+      },
       { method: "post" },
     );
   };

@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+/**
+ * The bodies of the compliance topics and of app/uninstalled, as Shopify documents them. Shopify
+ * signs the body only: the shop a delivery acts on is the one its body names, and the
+ * X-Shopify-Shop-Domain header must agree with it.
+ */
+const shopDomain = z.string({ required_error: "the body names no shop" }).min(1, "the body names no shop");
+const id = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform(String);
+const orderIds = z.array(id).default([]);
+
+export const COMPLIANCE_BODIES = {
+  CUSTOMERS_DATA_REQUEST: z.object({
+    shop_domain: shopDomain,
+    orders_requested: orderIds,
+    customer: z.object({ id: id.optional() }).optional(),
+    data_request: z.object({ id: id.optional() }).optional(),
+  }),
+  CUSTOMERS_REDACT: z.object({ shop_domain: shopDomain, orders_to_redact: orderIds, customer: z.object({ id: id.optional() }).optional() }),
+  SHOP_REDACT: z.object({ shop_domain: shopDomain }),
+} as const;
+
+export type ComplianceTopic = keyof typeof COMPLIANCE_BODIES;
+
+/** app/uninstalled carries the Shop resource: its myshopify domain is the shop's own name. */
+export const UNINSTALLED_BODY = z.object({ myshopify_domain: shopDomain });
+
+/** The body parsed, or why it is refused (in words, for the 400). */
+export function parseBody<T extends z.ZodTypeAny>(schema: T, json: unknown): { ok: true; data: z.output<T> } | { ok: false; message: string } {
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { ok: false, message: `${issue.path.join(".") || "body"}: ${issue.message}` };
+}
