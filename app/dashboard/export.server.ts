@@ -27,11 +27,19 @@ const HEADER = [
   "resolved_by",
 ];
 
-/** RFC 4180 quoting, and a leading ' for text a spreadsheet would run as a formula. */
+/** Where a spreadsheet may start a cell: the text's start, and after a `;` (a semicolon locale), a tab (a paste) or a `|`. */
+const CELL_STARTS = /(^|[;\t|])(\s*)([=+\-@\t\r])/g;
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * One CSV cell: always quoted (RFC 4180, quotes doubled), and text a spreadsheet would run as a
+ * formula (= + - @, a tab or a carriage return where a cell may start) led by a ' so it stays
+ * text, wherever that spreadsheet splits it. A number (-12.50) stays a number.
+ */
 export function csvCell(value: unknown): string {
-  let text = value === null || value === undefined ? "" : String(value);
-  if (/^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const text = value === null || value === undefined ? "" : String(value);
+  const neutral = NUMBER.test(text) ? text : text.replace(CELL_STARTS, (_, before: string, blank: string, lead: string) => `${before}${blank}'${lead}`);
+  return `"${neutral.replace(/"/g, '""')}"`;
 }
 
 /** The filtered list as CSV, streamed a page at a time; amounts are exact decimals. */
@@ -43,7 +51,7 @@ export function exportCsv(db: PrismaClient, contract: Contract, shop: string, fi
     async pull(controller) {
       if (!started) {
         started = true;
-        controller.enqueue(encoder.encode(`${HEADER.join(",")}\r\n`));
+        controller.enqueue(encoder.encode(`${HEADER.map(csvCell).join(",")}\r\n`));
       }
       const page = await listRefunds(db, contract, shop, { ...filters, after, before: undefined, pageSize: 500 });
       const resolved = await resolutions(

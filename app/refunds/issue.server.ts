@@ -130,7 +130,7 @@ export async function prepareRefund(gateway: ShopifyGateway, shop: string, order
  * record's id as its idempotency key (see docs/decisions/008).
  */
 export async function issueRefund(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, request: IssueRequest, now: Date): Promise<IssueResult> {
-  // One request at a time per order, in every process: the checks below and the mint cannot interleave (decision 015).
+  // One request at a time per order, in every process: the checks below and the mint cannot interleave (decision 016).
   const claim = { shop: request.shop, orderId: request.orderId, holder: randomUUID() };
   const claimed = await withOrderClaim(db, claim, () => issueHoldingOrder(db, contract, gateway, request, now));
   if (claimed.claimed) return claimed.value;

@@ -27,7 +27,7 @@ async function redactUninstalledShop(shop: string): Promise<Outcome> {
 
 /**
  * The mandatory compliance topics: authenticated (401 on a bad HMAC, as App Store review
- * requires), about the shop the body names (decision 016), carried out once per webhook id.
+ * requires), about the shop the body names (decision 017), carried out once per webhook id.
  */
 export async function complianceAction({ request }: ActionFunctionArgs) {
   // /webhooks/customers/data_request takes CUSTOMERS_DATA_REQUEST, and so on.

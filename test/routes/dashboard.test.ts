@@ -6,6 +6,7 @@ import { mintSessionToken } from "../../fake-shopify/session-token";
 import { TEST_APP } from "../support/credentials";
 import { refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 import { newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
+import { csvRecords, readCsv } from "../support/csv";
 
 const OTHER = "other-shop.myshopify.com";
 let h: VerificationHarness;
@@ -158,9 +159,9 @@ describe("shop isolation on every screen", () => {
   });
 
   it("the CSV export holds only the shop's own refunds", async () => {
-    const csv = await (await asOther("/app/refunds.csv")).text();
-    expect(csv.trim().split("\r\n")).toHaveLength(2);
-    expect(csv).toContain(",99.00,USD,,,CONTRADICTED,refund_amount_mismatch,");
+    const rows = csvRecords(await (await asOther("/app/refunds.csv")).text());
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ amount: "99.00", currency: "USD", shop_amount: "", verdict: "CONTRADICTED", reason: "refund_amount_mismatch" });
   });
 });
 
@@ -229,13 +230,16 @@ describe("CSV export", () => {
   it("streams the filtered list with exact decimal amounts", async () => {
     const response = await asShop("/app/refunds.csv?verdict=VERIFIED&sort=amount_asc");
     expect(response.headers.get("content-type")).toContain("text/csv");
-    const lines = (await response.text()).trim().split("\r\n");
-    expect(lines[0]).toBe(
-      "order,order_id,amount,currency,shop_amount,shop_currency,verdict,reason,reason_text,classes,origin,started_at,review,matched_by,api_versions_outside_contract,refund_id,recorded_amount,recorded_currency,resolution_note,resolved_by",
+    const text = await response.text();
+    expect(readCsv(text)[0]).toEqual(
+      "order,order_id,amount,currency,shop_amount,shop_currency,verdict,reason,reason_text,classes,origin,started_at,review,matched_by,api_versions_outside_contract,refund_id,recorded_amount,recorded_currency,resolution_note,resolved_by".split(
+        ",",
+      ),
     );
-    expect(lines).toHaveLength(29);
-    expect(lines[1].split(",")[2]).toBe("1.00");
-    expect(lines.slice(1).every((line) => line.includes(",VERIFIED,"))).toBe(true);
+    const rows = csvRecords(text);
+    expect(rows).toHaveLength(28);
+    expect(rows[0].amount).toBe("1.00");
+    expect(rows.every((row) => row.verdict === "VERIFIED")).toBe(true);
   });
 });
 
@@ -249,9 +253,15 @@ describe("CSV export of resolutions", () => {
       note: "Refunded the extra 1.00, note to the customer",
     });
     expect((await asShop(dataPath("/app/review", "routes/app.review"), { method: "POST", body: form })).status).toBe(200);
-    const lines = (await (await asShop("/app/refunds.csv?class=wrong_amount")).text()).trim().split("\r\n");
-    expect(lines).toHaveLength(2);
-    expect(lines[1].endsWith(`,${ids.wrong.split("/").pop()},21.0,USD,"Refunded the extra 1.00, note to the customer",Staff member 101`)).toBe(true);
+    const rows = csvRecords(await (await asShop("/app/refunds.csv?class=wrong_amount")).text());
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      refund_id: ids.wrong.split("/").pop(),
+      recorded_amount: "21.0",
+      recorded_currency: "USD",
+      resolution_note: "Refunded the extra 1.00, note to the customer",
+      resolved_by: "Staff member 101",
+    });
   });
 });
 
