@@ -17,16 +17,21 @@ export function readCsv(text: string, { delimiter = ",", naive = false }: { deli
   for (let i = 0; i < body.length; i++) {
     const ch = body[i];
     if (quoted) {
-      if (ch === '"' && body[i + 1] === '"') ((cell += '"'), i++);
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && body[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === delimiter) (row.push(cell), (cell = ""));
-    else if (ch === "\n" || (ch === "\r" && body[i + 1] === "\n")) {
+    else if (ch === delimiter) {
+      row.push(cell);
+      cell = "";
+    } else if (ch === "\n" || (ch === "\r" && body[i + 1] === "\n")) {
       if (ch === "\r") i++;
       row.push(cell);
       rows.push(row);
-      ((row = []), (cell = ""));
+      row = [];
+      cell = "";
     } else cell += ch;
   }
   if (cell || row.length) rows.push([...row, cell]);
