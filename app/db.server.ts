@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import { createPrismaClient } from "./db/client";
+import { config } from "./config/env.server";
 
 declare global {
   var prismaGlobal: PrismaClient | undefined;
@@ -7,6 +8,6 @@ declare global {
 
 // One client per process; Vite's dev server reloads modules, so keep it on globalThis there.
 const prisma = globalThis.prismaGlobal ?? createPrismaClient();
-if (process.env.NODE_ENV !== "production") globalThis.prismaGlobal = prisma;
+if (config().NODE_ENV !== "production") globalThis.prismaGlobal = prisma;
 
 export default prisma;

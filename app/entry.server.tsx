@@ -11,10 +11,12 @@ import { RequestIdContext } from "./logging/request-id";
 import { randomUUID } from "node:crypto";
 import type { HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 
-startInAppWorker();
-
-// server/listener.mjs serves refunds/create with this handler before Remix.
+// For server/listener.mjs and server/index.mjs: refunds/create is served by this handler before
+// Remix; the configuration (parsed as this module loads: a bad value stops the start); the in-app
+// worker, started by the listener (so that importing the build starts nothing).
 export { handleRefundDeliveryNode } from "./webhooks/node-intake.server";
+export { config as appConfig } from "./config/env.server";
+export { startInAppWorker };
 
 export const streamTimeout = 5000;
 

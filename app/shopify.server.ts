@@ -5,19 +5,20 @@ import { DEFAULT_BACKFILL_DAYS, requestBackfill } from "./backfill/request.serve
 import prisma from "./db.server";
 import { routeShopRequestsTo } from "./shopify/admin-api-origin.server";
 import { ADMIN_API_VERSION } from "./shopify/api-version";
+import { SealedSessionStorage, sessionKeys } from "./shopify/sealed-session-storage.server";
+import { config } from "./config/env.server";
 
-export const DEFAULT_SCOPES = "read_orders,write_orders";
-
-if (process.env.SHOPIFY_ADMIN_API_ORIGIN) routeShopRequestsTo(process.env.SHOPIFY_ADMIN_API_ORIGIN);
+const env = config();
+if (env.SHOPIFY_ADMIN_API_ORIGIN) routeShopRequestsTo(env.SHOPIFY_ADMIN_API_ORIGIN);
 
 const shopify = shopifyApp({
-  apiKey: process.env.SHOPIFY_API_KEY,
-  apiSecretKey: process.env.SHOPIFY_API_SECRET || "",
+  apiKey: env.SHOPIFY_API_KEY,
+  apiSecretKey: env.SHOPIFY_API_SECRET,
   apiVersion: ADMIN_API_VERSION,
-  scopes: (process.env.SCOPES || DEFAULT_SCOPES).split(","),
-  appUrl: process.env.SHOPIFY_APP_URL || "",
+  scopes: env.SCOPES.split(","),
+  appUrl: env.SHOPIFY_APP_URL ?? "",
   authPathPrefix: "/auth",
-  sessionStorage: new PrismaSessionStorage(prisma),
+  sessionStorage: new SealedSessionStorage(new PrismaSessionStorage(prisma), sessionKeys()),
   distribution: AppDistribution.AppStore,
   hooks: {
     // A reinstall after app/uninstalled: observing starts again for the shop.

@@ -6,6 +6,7 @@ import { TEST_APP } from "../test/support/credentials";
 import { installShop } from "../test/support/sessions";
 import { QUERY_COSTS } from "../app/shopify/admin/operations";
 import { fakeShopifyAppEnv, migrate, row, scratchSqlite, type BenchRow } from "./support";
+import { reloadConfig } from "../app/config/env.server";
 
 const SHOP = "bench-readback.myshopify.com";
 /** The same selection as the app's read-back, one refund per request. */
@@ -26,6 +27,7 @@ export async function benchReadback(count: number): Promise<BenchRow[]> {
   const shop = shopify.addShop(SHOP);
   const origin = await shopify.listen();
   Object.assign(process.env, fakeShopifyAppEnv(databaseUrl, origin));
+  reloadConfig();
   const db: PrismaClient = createPrismaClient(databaseUrl);
   try {
     await installShop(db, shopify, SHOP);

@@ -62,6 +62,7 @@ export function fakeShopifyAppEnv(databaseUrl: string, adminOrigin: string): Rec
     DATABASE_URL: databaseUrl,
     SHOPIFY_API_KEY: TEST_APP.apiKey,
     SHOPIFY_API_SECRET: TEST_APP.secret,
+    SESSION_SECRET_KEY: TEST_APP.sessionSecretKey,
     SHOPIFY_APP_URL: "http://127.0.0.1",
     SHOPIFY_ADMIN_API_ORIGIN: adminOrigin,
     VERIFIER_WORKER: "off",

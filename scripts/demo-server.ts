@@ -1,4 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { FakeShopify } from "../fake-shopify/server";
 import { adminSurface } from "../fake-shopify/admin-surface";
@@ -100,6 +101,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       SMTP_URL: mailbox.url,
       SLACK_WEBHOOK_ORIGIN: slack.origin,
       ALERTS_SECRET_KEY: process.env.ALERTS_SECRET_KEY || "d3".repeat(32),
+      // Its own key for the shop's tokens, new with every demo: they are sealed at rest as in production.
+      SESSION_SECRET_KEY: process.env.SESSION_SECRET_KEY || randomBytes(32).toString("hex"),
       ALERT_QUIET_MS: process.env.ALERT_QUIET_MS || "5000",
       // The history backfill the install starts asks Shopify how its bulk read is going every 2 s.
       BACKFILL_POLL_MS: process.env.BACKFILL_POLL_MS || "2000",
@@ -169,6 +172,7 @@ export async function startAppProcess(options: {
       DATABASE_URL: options.databaseUrl,
       SHOPIFY_API_KEY: TEST_APP.apiKey,
       SHOPIFY_API_SECRET: TEST_APP.secret,
+      SESSION_SECRET_KEY: TEST_APP.sessionSecretKey,
       SCOPES: TEST_APP.scopes,
       SHOPIFY_APP_URL: appUrl,
       SHOPIFY_ADMIN_API_ORIGIN: options.shopifyOrigin,

@@ -2,16 +2,24 @@
 // `npm start`: serves the built app (build/server/index.js) on PORT (default 3000), HOST if set.
 // WEB_CONCURRENCY=N runs N app processes on the one port (Node's cluster; a process that dies is
 // replaced, after a pause if it died young). Each runs the in-app worker unless VERIFIER_WORKER=off;
-// `npm run worker` adds more.
+// `npm run worker` adds more. Every setting comes from the app's configuration (app/config/),
+// checked before anything starts: a missing or malformed one stops here with a sentence naming it.
 import cluster from "node:cluster";
-import { createServer } from "node:http";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 process.env.NODE_ENV ??= "production";
-const processes = Math.max(1, Number(process.env.WEB_CONCURRENCY) || 1);
-const port = Number(process.env.PORT) || 3000;
+let build;
+let config;
+try {
+  build = await import(pathToFileURL(fileURLToPath(new URL("../build/server/index.js", import.meta.url))).href);
+  config = build.entry.module.appConfig();
+} catch (error) {
+  if (error?.name !== "ConfigError") throw error;
+  console.error(`[server] ${error.message}`);
+  process.exit(1);
+}
 
-if (cluster.isPrimary && processes > 1) {
+if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
   let stopping = false;
   let alive = 0;
   const started = new Map();
@@ -20,7 +28,7 @@ if (cluster.isPrimary && processes > 1) {
     alive++;
     started.set(worker.id, Date.now());
   };
-  for (let i = 0; i < processes; i++) fork();
+  for (let i = 0; i < config.WEB_CONCURRENCY; i++) fork();
   cluster.on("exit", (worker, code, signal) => {
     alive--;
     if (stopping) {
@@ -40,12 +48,11 @@ if (cluster.isPrimary && processes > 1) {
     });
   }
 } else {
-  const { createAppListener } = await import("./listener.mjs");
-  const build = await import(pathToFileURL(fileURLToPath(new URL("../build/server/index.js", import.meta.url))).href);
-  const server = createServer(createAppListener(build));
-  const onListen = () => console.log(`[server] http://localhost:${port} (process ${process.pid})`);
-  if (process.env.HOST) server.listen(port, process.env.HOST, onListen);
-  else server.listen(port, onListen);
+  const { createAppListener, createAppServer } = await import("./listener.mjs");
+  const server = createAppServer(build, createAppListener(build));
+  const onListen = () => console.log(`[server] http://localhost:${config.PORT} (process ${process.pid})`);
+  if (config.HOST) server.listen(config.PORT, config.HOST, onListen);
+  else server.listen(config.PORT, onListen);
   for (const signal of ["SIGTERM", "SIGINT"]) {
     process.once(signal, () => {
       server.close(() => process.exit(0));

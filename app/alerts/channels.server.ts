@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
-import { loopbackOrigin } from "../shopify/loopback.server";
 import { SLACK_WEBHOOK_ORIGIN } from "./settings-form";
+import { config } from "../config/env.server";
 
 /**
  * What became of one try to send: delivered; not delivered and worth another try; refused for
@@ -12,10 +12,10 @@ export type SendOutcome =
 
 const TIMEOUT_MS = 10_000;
 
-/** SLACK_WEBHOOK_ORIGIN points the app at a local receiver for the demo and the tests (loopback only). */
+/** SLACK_WEBHOOK_ORIGIN points the app at a local receiver for the demo and the tests (loopback only, checked at start). */
 export function slackWebhookOrigin(): string {
-  const override = process.env.SLACK_WEBHOOK_ORIGIN;
-  return override ? loopbackOrigin(override, "SLACK_WEBHOOK_ORIGIN").href.replace(/\/$/, "") : SLACK_WEBHOOK_ORIGIN;
+  const override = config().SLACK_WEBHOOK_ORIGIN;
+  return override ? new URL(override).href.replace(/\/$/, "") : SLACK_WEBHOOK_ORIGIN;
 }
 
 // A connection that never reached Slack: nothing was posted.
@@ -81,11 +81,12 @@ export interface Email {
 }
 
 /** Sends over SMTP_URL (smtp://user:pass@host:port, smtps://…). An SMTP 5xx is a refusal, a 4xx or no connection is tried again. */
-export async function sendEmail(email: Email, env: Record<string, string | undefined> = process.env): Promise<SendOutcome> {
-  if (!env.SMTP_URL) return { kind: "failed", error: "Email is not set up on this app's server (SMTP_URL is not configured)." };
+export async function sendEmail(email: Email): Promise<SendOutcome> {
+  const { SMTP_URL, ALERTS_FROM } = config();
+  if (!SMTP_URL) return { kind: "failed", error: "Email is not set up on this app's server (SMTP_URL is not configured)." };
   try {
-    await mailTransport(env.SMTP_URL).sendMail({
-      from: env.ALERTS_FROM || "Refund Verifier <alerts@refund-verifier.invalid>",
+    await mailTransport(SMTP_URL).sendMail({
+      from: ALERTS_FROM,
       to: email.to,
       subject: email.subject,
       text: email.text,

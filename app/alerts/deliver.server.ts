@@ -3,7 +3,7 @@ import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { receiveFlowTrigger } from "../shopify/admin/flow.server";
 import { postToSlack, sendEmail, type SendOutcome } from "./channels.server";
 import type { AlertMessage } from "./messages";
-import { alertsSecretKey, openSecret } from "./secret-box.server";
+import { alertsSecretKey, openSecret } from "../crypto/secret-box.server";
 import type { AlertSettingsView, Channel } from "./settings.server";
 
 export const MAX_ATTEMPTS = 8;

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { logger } from "../logging/logger.server";
 import { readLimited } from "../webhooks/authenticate.server";
 import { flowTriggerByDefinitionId } from "./flow-triggers";
+import { config } from "../config/env.server";
 
 /** Flow signs its lifecycle callback as Shopify signs webhooks: base64 HMAC-SHA256 of the raw body with the app's secret. */
 export function validShopifyHmac(rawBody: string, header: string | null, secret: string): boolean {
@@ -46,7 +47,7 @@ export async function recordTriggerLifecycle(db: PrismaClient, callback: z.infer
 const answer = (status: number, message: string) => new Response(message, { status, headers: { "Content-Type": "text/plain" } });
 
 /** POST /flow/trigger-lifecycle: a body not signed with the app's secret is refused (401) before it is parsed, and stored nowhere; a malformed one is a 400. */
-export async function handleTriggerLifecycle(db: PrismaClient, request: Request, secret = process.env.SHOPIFY_API_SECRET ?? ""): Promise<Response> {
+export async function handleTriggerLifecycle(db: PrismaClient, request: Request, secret = config().SHOPIFY_API_SECRET): Promise<Response> {
   if (request.method !== "POST") return answer(405, "Method Not Allowed");
   let rawBody: string;
   try {

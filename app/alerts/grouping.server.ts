@@ -7,6 +7,7 @@ import { createOnce } from "../db/create-once";
 import { alertItem, shopNameOf, shopTimeZoneOf } from "./events.server";
 import { instantAlert } from "./messages";
 import { alertSettings, channelsOf } from "./settings.server";
+import { config } from "../config/env.server";
 
 export interface GroupingTiming {
   /** A group closes once no verdict has joined it for this long… */
@@ -17,10 +18,9 @@ export interface GroupingTiming {
 
 export const DEFAULT_GROUPING: GroupingTiming = { quietMs: 30_000, maxWaitMs: 120_000 };
 
-export function groupingFromEnv(env: Record<string, string | undefined> = process.env): GroupingTiming {
-  // Unset, empty, negative or not a number: the default (NaN would silently stop instant alerts).
-  const ms = (value: string | undefined, fallback: number) => (value && Number(value) >= 0 ? Number(value) : fallback);
-  return { quietMs: ms(env.ALERT_QUIET_MS, DEFAULT_GROUPING.quietMs), maxWaitMs: ms(env.ALERT_MAX_WAIT_MS, DEFAULT_GROUPING.maxWaitMs) };
+/** ALERT_QUIET_MS and ALERT_MAX_WAIT_MS (defaults DEFAULT_GROUPING's; a malformed one stops the start). */
+export function configuredGrouping(): GroupingTiming {
+  return { quietMs: config().ALERT_QUIET_MS, maxWaitMs: config().ALERT_MAX_WAIT_MS };
 }
 
 const MAX_PER_MESSAGE = 500;

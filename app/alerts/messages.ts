@@ -103,7 +103,7 @@ export function instantAlert(shopName: string, items: AlertItem[], links: { revi
   const slackLines = listed.slice(0, 10).map(({ item, line }) => `• <${item.evidenceUrl}|${escapeSlack(line.head)}>: ${escapeSlack(line.reason)}`);
   const slackMore = items.length - slackLines.length;
   const slack = {
-    text: subject,
+    text: escapeSlack(subject),
     blocks: [
       { type: "section", text: { type: "mrkdwn", text: `*${escapeSlack(intro)}*` } },
       { type: "section", text: { type: "mrkdwn", text: slackLines.join("\n").slice(0, 2900) } },
@@ -159,7 +159,7 @@ export function digestMessage(summary: DigestSummary, timeZone: string): AlertMe
     .map((line) => `<li>${escapeHtml(line)}</li>`)
     .join("")}</ul><p><a href="${escapeHtml(summary.links.dashboard)}">Dashboard</a> · <a href="${escapeHtml(summary.links.reviewQueue)}">Review queue</a></p>`;
   const slack = {
-    text: subject,
+    text: escapeSlack(subject),
     blocks: [
       { type: "section", text: { type: "mrkdwn", text: `*${escapeSlack(lines[0])}*\n${lines.slice(1).map(escapeSlack).join("\n")}` } },
       { type: "context", elements: [{ type: "mrkdwn", text: `<${summary.links.dashboard}|Dashboard> · <${summary.links.reviewQueue}|Review queue>` }] },
@@ -179,7 +179,7 @@ export function testAlert(shopName: string, verdicts: string[], links: { setting
     text,
     html,
     slack: {
-      text: subject,
+      text: escapeSlack(subject),
       blocks: [{ type: "section", text: { type: "mrkdwn", text: `${escapeSlack(text.split("\n")[0])}\n<${links.settings}|Alert settings>` } }],
     },
   };

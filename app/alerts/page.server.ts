@@ -4,18 +4,12 @@ import { slackWebhookOrigin } from "./channels.server";
 import { shopNameOf, shopTimeZoneOf } from "./events.server";
 import { FLOW_TRIGGERS } from "./flow-triggers";
 import { testAlert } from "./messages";
-import { alertsSecretKey, SecretKeyError } from "./secret-box.server";
+import { alertsSecretKey } from "../crypto/secret-box.server";
 import { parseAlertSettingsForm, type FieldErrors } from "./settings-form";
 import { alertSettings, channelsOf, deliveryLog, queueTestAlert, saveAlertSettings, sendAgain } from "./settings.server";
+import { config } from "../config/env.server";
 
-function secretKeyState(): "ok" | "missing" | "invalid" {
-  try {
-    return alertsSecretKey() ? "ok" : "missing";
-  } catch (error) {
-    if (error instanceof SecretKeyError) return "invalid";
-    throw error;
-  }
-}
+const secretKeyState = (): "ok" | "missing" => (alertsSecretKey() ? "ok" : "missing");
 
 /** Everything the alerts page shows: the settings (the Slack URL only as a hint), the server's readiness, Flow, the delivery log. */
 export async function alertsPage(db: PrismaClient, shop: string) {
@@ -33,7 +27,7 @@ export async function alertsPage(db: PrismaClient, shop: string) {
       const used = usage.find((u) => u.definitionId === trigger.handle);
       return { ...trigger, enabled: used?.enabled ?? false, reportedAt: used?.reportedAt.toISOString() ?? null };
     }),
-    server: { email: Boolean(process.env.SMTP_URL), secretKey: secretKeyState(), slackOrigin: slackWebhookOrigin() },
+    server: { email: Boolean(config().SMTP_URL), secretKey: secretKeyState(), slackOrigin: slackWebhookOrigin() },
   };
 }
 
@@ -46,10 +40,21 @@ export async function alertsAction(db: PrismaClient, shop: string, form: FormDat
     const settings = await alertSettings(db, shop);
     if (!channelsOf(settings).length)
       return { ok: false, status: 422, fieldErrors: { form: "Add an email address or a Slack URL and save before sending a test." } };
-    const channels = await queueTestAlert(db, shop, now, testAlert(shopNameOf(shop), settings.verdicts, { settings: adminAppUrl(shop, "/settings/alerts") }));
+    const { queued, retryAfterMs } = await queueTestAlert(
+      db,
+      shop,
+      now,
+      testAlert(shopNameOf(shop), settings.verdicts, { settings: adminAppUrl(shop, "/settings/alerts") }),
+    );
+    if (!queued.length)
+      return {
+        ok: false,
+        status: 429,
+        fieldErrors: { form: `A test alert was sent less than a minute ago. Try again in ${Math.ceil(retryAfterMs / 1000)} s.` },
+      };
     return {
       ok: true,
-      message: `Test alert queued for ${channels.map((channel) => (channel === "email" ? "email" : "Slack")).join(" and ")}. It appears in the delivery log below.`,
+      message: `Test alert queued for ${queued.map((channel) => (channel === "email" ? "email" : "Slack")).join(" and ")}. It appears in the delivery log below.`,
     };
   }
   if (intent === "resend") {

@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
 import type { AlertSettings, Prisma, PrismaClient } from "@prisma/client";
 import { createOnce } from "../db/create-once";
-import { alertsSecretKey, sealSecret, secretUrlHint } from "./secret-box.server";
+import { alertsSecretKey, sealSecret, secretUrlHint } from "../crypto/secret-box.server";
 import { messageDelivery } from "./deliver.server";
 import type { AlertMessage } from "./messages";
 import { ALERT_VERDICTS, type AlertSettingsInput, type DeliveryMode, type FieldErrors } from "./settings-form";
@@ -92,14 +91,29 @@ export async function saveAlertSettings(db: PrismaClient, shop: string, input: A
 }
 
 /** "Send a test alert": one message per configured channel, through the same delivery log and sender as real alerts. */
-export async function queueTestAlert(db: PrismaClient, shop: string, now: Date, message: AlertMessage): Promise<Channel[]> {
+/** A test goes to real addresses a staff member typed: at most one per shop and channel a minute, however often the button is pressed. */
+export const TEST_ALERT_INTERVAL_MS = 60_000;
+
+/**
+ * Queues a test alert on each channel that had none in the last minute. The minute is in the
+ * delivery's unique key, so requests at once cannot both queue one. Returns the channels queued,
+ * and when the next test may be sent when none was.
+ */
+export async function queueTestAlert(db: PrismaClient, shop: string, now: Date, message: AlertMessage): Promise<{ queued: Channel[]; retryAfterMs: number }> {
   const settings = await alertSettings(db, shop);
-  const id = randomUUID();
-  const channels = channelsOf(settings);
-  for (const channel of channels) {
-    await db.alertDelivery.create({ data: messageDelivery(shop, settings, channel, message, { kind: "test", dedupeKey: `test:${id}:${channel}`, now }) });
+  const since = new Date(now.getTime() - TEST_ALERT_INTERVAL_MS);
+  const recent = await db.alertDelivery.findMany({ where: { shop, kind: "test", createdAt: { gt: since } }, select: { channel: true, createdAt: true } });
+  const minute = Math.floor(now.getTime() / TEST_ALERT_INTERVAL_MS);
+  const queued: Channel[] = [];
+  for (const channel of channelsOf(settings)) {
+    if (recent.some((r) => r.channel === channel)) continue;
+    const dedupeKey = `test:${shop}:${channel}:${minute}`;
+    if (await createOnce(() => db.alertDelivery.create({ data: messageDelivery(shop, settings, channel, message, { kind: "test", dedupeKey, now }) })))
+      queued.push(channel);
   }
-  return channels;
+  const last = Math.max(0, ...recent.map((r) => r.createdAt.getTime()));
+  const retryAfterMs = queued.length ? 0 : Math.max(last + TEST_ALERT_INTERVAL_MS, (minute + 1) * TEST_ALERT_INTERVAL_MS) - now.getTime();
+  return { queued, retryAfterMs };
 }
 
 /** A person's "Send again" for a delivery that failed or whose fate is unknown: it is queued once more, as it was. */

@@ -7,6 +7,7 @@ import { exportCsv } from "./export.server";
 import { shopSettings } from "../shops/profile.server";
 import { interactiveGateway } from "../shopify/admin/interactive.server";
 import { loadBackfillCard } from "../backfill/page.server";
+import { config } from "../config/env.server";
 
 /** The shop's time zone for the screens (UTC while Shopify has not told us). */
 export async function shopTimeZone(shop: string): Promise<string> {
@@ -16,8 +17,8 @@ export async function shopTimeZone(shop: string): Promise<string> {
 /** How often the worker sweeps for lost webhooks, and how far back a shop's first sweep reads. */
 export function sweepSchedule() {
   return {
-    intervalMs: Number(process.env.VERIFIER_SWEEP_INTERVAL_MS) || 900_000,
-    firstLookBackMs: Number(process.env.VERIFIER_FIRST_SWEEP_LOOKBACK_MS) || 86_400_000,
+    intervalMs: config().VERIFIER_SWEEP_INTERVAL_MS,
+    firstLookBackMs: config().VERIFIER_FIRST_SWEEP_LOOKBACK_MS,
   };
 }
 

@@ -1,3 +1,4 @@
+import { config } from "../config/env.server";
 interface Waiting<T> {
   item: T;
   resolve: () => void;
@@ -17,7 +18,7 @@ export class GroupCommit<T> {
   constructor(
     private readonly write: (items: T[]) => Promise<void>,
     private readonly maxBatch = 500,
-    private readonly windowMs = Number(process.env.INTAKE_COMMIT_WINDOW_MS ?? 0),
+    private readonly windowMs = config().INTAKE_COMMIT_WINDOW_MS,
   ) {}
 
   add(item: T): Promise<void> {

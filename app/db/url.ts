@@ -1,9 +1,8 @@
+import { config } from "../config/env.server";
 export type DatabaseKind = "sqlite" | "postgresql";
 
-export const DEFAULT_DATABASE_URL = "file:./prisma/dev.sqlite";
-
-export function databaseUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return env.DATABASE_URL || DEFAULT_DATABASE_URL;
+export function databaseUrl(): string {
+  return config().DATABASE_URL;
 }
 
 export function databaseKind(url: string): DatabaseKind {

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from "pino";
+import { config } from "../config/env.server";
 
 /**
  * Every place a secret can sit in what we log: access and refresh tokens, the API secret,
@@ -28,7 +29,7 @@ export const REDACTED_PATHS = [
 export function createLogger(destination?: DestinationStream): Logger {
   return pino(
     {
-      level: process.env.LOG_LEVEL || "info",
+      level: config().LOG_LEVEL,
       messageKey: "message",
       base: { service: "refund-verifier", pid: process.pid },
       redact: { paths: REDACTED_PATHS, censor: "[redacted]" },

@@ -6,6 +6,7 @@ import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { authenticateAdmin } from "../shopify/admin-auth.server";
 import { NotFoundPage } from "../dashboard/ui";
+import { config } from "../config/env.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
@@ -16,7 +17,7 @@ export const meta: MetaFunction = ({ error, location }) => [
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticateAdmin(request);
-  return { apiKey: process.env.SHOPIFY_API_KEY || "", appBridgeUrl: process.env.APP_BRIDGE_URL || undefined };
+  return { apiKey: config().SHOPIFY_API_KEY, appBridgeUrl: config().APP_BRIDGE_URL };
 };
 
 type LayoutData = { apiKey: string; appBridgeUrl?: string };

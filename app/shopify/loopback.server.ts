@@ -1,3 +1,4 @@
+import { config } from "../config/env.server";
 /**
  * The demo and the tests point the app at a simulated Shopify on this machine. Such overrides are
  * honoured only for loopback origins, so a misconfigured production server cannot send access
@@ -13,7 +14,7 @@ export function loopbackOrigin(value: string, variable: string): URL {
 
 /** SIMULATED_ADMIN_ORIGIN: the demo's simulated Shopify admin may frame the app, next to the shop and admin.shopify.com. */
 export function allowSimulatedAdminToFrame(headers: Headers): void {
-  const origin = process.env.SIMULATED_ADMIN_ORIGIN;
+  const origin = config().SIMULATED_ADMIN_ORIGIN;
   const policy = headers.get("Content-Security-Policy");
   if (!origin || !policy) return;
   const allowed = loopbackOrigin(origin, "SIMULATED_ADMIN_ORIGIN").origin;

@@ -1,7 +1,8 @@
 import type { PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { DEFAULT_FIRST_LOOK_BACK_MS, DEFAULT_SWEEP_INTERVAL_MS, shopsDueForSweep, sweepShop } from "./reconcile.server";
+import { shopsDueForSweep, sweepShop } from "./reconcile.server";
+import { config } from "../config/env.server";
 
 export interface SweepDeps {
   db: PrismaClient;
@@ -14,8 +15,8 @@ export interface SweepDeps {
 
 /** The worker's reconciliation pass: every shop due for a sweep reads its recently updated orders for refunds whose webhook was lost. */
 export function sweepPass(deps: SweepDeps): () => Promise<number> {
-  const intervalMs = deps.sweepIntervalMs ?? Number(process.env.VERIFIER_SWEEP_INTERVAL_MS || DEFAULT_SWEEP_INTERVAL_MS);
-  const firstLookBackMs = Number(process.env.VERIFIER_FIRST_SWEEP_LOOKBACK_MS || DEFAULT_FIRST_LOOK_BACK_MS);
+  const intervalMs = deps.sweepIntervalMs ?? config().VERIFIER_SWEEP_INTERVAL_MS;
+  const firstLookBackMs = config().VERIFIER_FIRST_SWEEP_LOOKBACK_MS;
   return async () => {
     let opened = 0;
     for (const shop of await shopsDueForSweep(deps.db, deps.now(), intervalMs)) {

@@ -5,12 +5,10 @@ import { SWEEP_REFUNDS_PER_ORDER } from "../shopify/admin/operations";
 import { loadOrderRefunds, loadSweepPage, type SweptOrder } from "../shopify/admin/refunds.server";
 import { claimedAmount } from "./claimed-amount";
 import { openOperation } from "./operations.server";
+import { config } from "../config/env.server";
 
 /** Sweeps overlap by this much, so an order updated during the last sweep is not missed. */
 const OVERLAP_MS = 5 * 60_000;
-/** A shop's first sweep looks back this far (older history is the backfill's). */
-export const DEFAULT_FIRST_LOOK_BACK_MS = 24 * 3600_000;
-export const DEFAULT_SWEEP_INTERVAL_MS = 15 * 60_000;
 
 export interface SweepResult {
   /** The sweep reached its last page. */
@@ -78,7 +76,8 @@ export async function sweepShop(
   contract: LoadedContract,
   shop: string,
   now: Date,
-  firstLookBackMs = DEFAULT_FIRST_LOOK_BACK_MS,
+  // A shop's first sweep looks back this far (older history is the backfill's): VERIFIER_FIRST_SWEEP_LOOKBACK_MS.
+  firstLookBackMs = config().VERIFIER_FIRST_SWEEP_LOOKBACK_MS,
 ): Promise<SweepResult> {
   let state = await db.shopState.findUnique({ where: { shop } });
   if (!state?.sweepStartedAt || !state.sweepSince) {

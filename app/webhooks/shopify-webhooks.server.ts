@@ -3,16 +3,17 @@ import { timingSafeEqual } from "node:crypto";
 import { LogSeverity, shopifyApi } from "@shopify/shopify-api";
 import { createSHA256HMAC, HashFormat } from "@shopify/shopify-api/runtime";
 import { ADMIN_API_VERSION } from "../shopify/api-version";
+import { config } from "../config/env.server";
 
 let api: ReturnType<typeof shopifyApi> | undefined;
 
 /** Built on first use, when the app's URL and secret are set; configured as shopify.server.ts configures shopifyApp. */
 function shopifyLibrary() {
   api ??= shopifyApi({
-    apiKey: process.env.SHOPIFY_API_KEY || "",
-    apiSecretKey: process.env.SHOPIFY_API_SECRET || "",
+    apiKey: config().SHOPIFY_API_KEY,
+    apiSecretKey: config().SHOPIFY_API_SECRET,
     apiVersion: ADMIN_API_VERSION,
-    hostName: new URL(process.env.SHOPIFY_APP_URL || "http://localhost").host,
+    hostName: new URL(config().SHOPIFY_APP_URL ?? "http://localhost").host,
     isEmbeddedApp: true,
     logger: { level: LogSeverity.Error },
   });
@@ -37,7 +38,7 @@ export async function checkWebhook(headers: Headers, rawBody: string): Promise<W
   const hmac = headers.get("x-shopify-hmac-sha256");
   if (!rawBody.length) return { valid: false, status: 400, reason: "missing_body" };
   if (!hmac) return { valid: false, status: 400, reason: "missing_hmac" };
-  const expected = Buffer.from(await createSHA256HMAC(process.env.SHOPIFY_API_SECRET || "", rawBody, HashFormat.Base64));
+  const expected = Buffer.from(await createSHA256HMAC(config().SHOPIFY_API_SECRET, rawBody, HashFormat.Base64));
   const given = Buffer.from(hmac);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { valid: false, status: 401, reason: "invalid_hmac" };
   const missing = REQUIRED.filter((name) => !headers.get(name));

@@ -9,12 +9,13 @@ import { offlineGraphql } from "../shopify/admin/offline-client.server";
 import type { ShopGraphql } from "../shopify/admin/transport";
 import { runAlertPasses, type AlertPassResult } from "../alerts/passes.server";
 import { backfillPass } from "../backfill/passes.server";
-import { groupingFromEnv, type GroupingTiming } from "../alerts/grouping.server";
+import { configuredGrouping, type GroupingTiming } from "../alerts/grouping.server";
 import { followReadback, issuedRefundsPass } from "../refunds/passes.server";
 import { nextDueTime, processDue, type RuntimeDeps } from "../verification/runtime.server";
 import { sweepPass } from "../verification/passes.server";
 import { deliveriesWaiting, openDeliveredRefunds } from "../verification/intake.server";
 import { sleepUnlessWoken } from "./wake";
+import { config } from "../config/env.server";
 
 /** The share of each shop's Shopify bucket background work leaves to requests a person waits on. */
 const KEEP_FOR_PEOPLE = 0.1;
@@ -74,14 +75,14 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     gateway,
     now,
     workerId,
-    leaseMs: options.leaseMs ?? Number(process.env.VERIFIER_LEASE_MS || 30_000),
+    leaseMs: options.leaseMs ?? config().VERIFIER_LEASE_MS,
     log,
     afterReadback: followReadback(database),
   };
   const followIssuedRefunds = issuedRefundsPass({ db: database, contract: REFUND_CREATED, gateway, now });
   const sweep = sweepPass({ db: database, contract: REFUND_CREATED, gateway, now, log, sweepIntervalMs: options.sweepIntervalMs });
   const runBackfills = backfillPass({ db: database, gateway, now, workerId, log, leaseMs: deps.leaseMs });
-  const alertGrouping = options.alertGrouping ?? groupingFromEnv();
+  const alertGrouping = options.alertGrouping ?? configuredGrouping();
   const runAlerts = () => runAlertPasses({ db: database, gateway, now, workerId, contract: REFUND_CREATED.contract, grouping: alertGrouping, log });
   const idleMs = options.idleMs ?? 1_000;
   const keepAlive = options.keepProcessAlive ?? true;
@@ -155,7 +156,7 @@ declare global {
 
 /** Called by the server entry: the worker runs inside the app unless VERIFIER_WORKER=off (then run `npm run worker` beside it). */
 export function startInAppWorker(): void {
-  if (process.env.VERIFIER_WORKER === "off" || globalThis.refundVerifierWorker) return;
+  if (config().VERIFIER_WORKER === "off" || globalThis.refundVerifierWorker) return;
   const worker = createWorker({ keepProcessAlive: false });
   globalThis.refundVerifierWorker = worker;
   worker.start();

@@ -13,6 +13,7 @@ import { refundGid, type VerificationHarness } from "../support/verification";
 import { startAlertsHarness, type AlertsHarness } from "../support/alerts";
 import { newDelivery, refundWebhookBody, signBody } from "../../fake-shopify/webhooks";
 import { TEST_APP } from "../support/credentials";
+import { reloadConfig } from "../../app/config/env.server";
 
 let harness: AlertsHarness;
 let h: VerificationHarness;
@@ -258,6 +259,7 @@ describe("email and Slack alerts", () => {
     await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] });
     const smtpUrl = process.env.SMTP_URL;
     process.env.SMTP_URL = "smtp://127.0.0.1:9";
+    reloadConfig();
     try {
       await duplicates(shop, 2);
       await h.settle();
@@ -274,6 +276,7 @@ describe("email and Slack alerts", () => {
       expect(pending[1].error).toBe("Slack answered 503: service_unavailable.");
     } finally {
       process.env.SMTP_URL = smtpUrl;
+      reloadConfig();
     }
     slack.answerWith(404, "no_service");
     h.clock.advance(31_000);
@@ -376,6 +379,7 @@ describe("at most once", () => {
     const dropping = await startDroppingSmtp();
     const smtpUrl = process.env.SMTP_URL;
     process.env.SMTP_URL = dropping.url;
+    reloadConfig();
     try {
       await duplicates(shop, 2);
       await h.settle();
@@ -385,6 +389,7 @@ describe("at most once", () => {
       await h.worker.runAlerts();
     } finally {
       process.env.SMTP_URL = smtpUrl;
+      reloadConfig();
       await dropping.close();
     }
     // Only this shop's message counts: another test's alert may pass through the same server.

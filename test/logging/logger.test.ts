@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../app/logging/logger.server";
+import { reloadConfig } from "../../app/config/env.server";
 
 function capture() {
   const lines: string[] = [];
@@ -44,6 +45,7 @@ describe("the app's logger", () => {
 
   it("honours LOG_LEVEL", () => {
     process.env.LOG_LEVEL = "warn";
+    reloadConfig();
     try {
       const { logger, lines } = capture();
       logger.info("not shown");
@@ -51,6 +53,7 @@ describe("the app's logger", () => {
       expect(lines().map((l) => l.message)).toEqual(["shown"]);
     } finally {
       delete process.env.LOG_LEVEL;
+      reloadConfig();
     }
   });
 });

@@ -6,6 +6,7 @@ import { installShop } from "../support/sessions";
 import { TEST_APP } from "../support/credentials";
 import { mintSessionToken } from "../../fake-shopify/session-token";
 import { CHROME_UA } from "../support/embedded";
+import { storedTokens } from "../support/sessions";
 
 const SHOP = "embedded-shop.myshopify.com";
 let app: TestApp;
@@ -58,8 +59,8 @@ describe("GET /app (embedded)", () => {
     const token = mintSessionToken({ shop, apiKey: TEST_APP.apiKey, secret: TEST_APP.secret });
     const response = await fetch(embeddedUrl(token, shop), { headers: { "User-Agent": CHROME_UA }, redirect: "manual" });
     expect(response.status).toBe(200);
-    const session = await db.session.findUnique({ where: { id: `offline_${shop}` } });
-    expect(session?.accessToken).toMatch(/^shpat_/);
-    expect(session?.refreshToken).toMatch(/^shprt_/);
+    const tokens = await storedTokens(db, shop);
+    expect(tokens.accessToken).toMatch(/^shpat_/);
+    expect(tokens.refreshToken).toMatch(/^shprt_/);
   });
 });

@@ -9,6 +9,7 @@ import { installApp, startAppProcess } from "../../scripts/demo-server";
 import { TEST_APP } from "../support/credentials";
 import { createTestDatabase } from "../support/database";
 import { CHROME_UA, dataPath } from "../support/embedded";
+import { storedTokens } from "../support/sessions";
 
 const SHOP = "secure-shop.myshopify.com";
 let shopify: FakeShopify;
@@ -78,10 +79,10 @@ describe("secrets in logs", () => {
       "the worker to read the three refunds back",
       async () => (await db.observation.count({ where: { channel: "refund_readback", ok: true } })) >= 3,
     );
-    const session = await db.session.findUniqueOrThrow({ where: { id: `offline_${SHOP}` } });
+    const tokens = await storedTokens(db, SHOP);
     const logs = app.output();
     expect(logs.length).toBeGreaterThan(0);
-    for (const secret of [TEST_APP.secret, session.accessToken, session.refreshToken!, used, used.split(".")[2]]) expect(logs).not.toContain(secret);
+    for (const secret of [TEST_APP.secret, tokens.accessToken!, tokens.refreshToken!, used, used.split(".")[2]]) expect(logs).not.toContain(secret);
   });
 });
 
@@ -113,8 +114,7 @@ describe("uninstall, then reinstall", () => {
     expect((await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], ignored, TEST_APP.secret)).status).toBe(200);
     expect(await db.webhookDelivery.count({ where: { webhookId: ignored.webhookId } })).toBe(0);
     await installApp(app.url, SHOP);
-    const session = await db.session.findUniqueOrThrow({ where: { id: `offline_${SHOP}` } });
-    expect(session.accessToken).toMatch(/^shpat_/);
+    expect((await storedTokens(db, SHOP)).accessToken).toMatch(/^shpat_/);
     expect((await db.shopState.findUniqueOrThrow({ where: { shop: SHOP } })).uninstalledAt).toBeNull();
   });
 });

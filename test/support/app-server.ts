@@ -5,6 +5,7 @@ import { FakeShopify } from "../../fake-shopify/server";
 import { toWebRequest } from "../../fake-shopify/node-request";
 import { createTestDatabase } from "./database";
 import { TEST_APP } from "./credentials";
+import { reloadConfig } from "../../app/config/env.server";
 
 export interface TestApp {
   url: string;
@@ -46,6 +47,7 @@ export async function startTestApp(
     DATABASE_URL: database.url,
     SHOPIFY_API_KEY: TEST_APP.apiKey,
     SHOPIFY_API_SECRET: TEST_APP.secret,
+    SESSION_SECRET_KEY: TEST_APP.sessionSecretKey,
     SCOPES: TEST_APP.scopes,
     SHOPIFY_ADMIN_API_ORIGIN: shopifyOrigin,
     ...options.env,
@@ -55,6 +57,7 @@ export async function startTestApp(
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.SHOPIFY_APP_URL = url;
+  reloadConfig();
   // By URL: on a fresh clone the build does not exist until the global setup has run it, and tsc must not look for it.
   const build = (await import(new URL("../../build/server/index.js", import.meta.url).href)) as ServerBuild;
   // The listener `npm start` serves: refunds/create by the intake's Node handler, the rest by Remix.

@@ -1,5 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { FakeShopify } from "../../fake-shopify/server";
+import { openSecret } from "../../app/crypto/secret-box.server";
+import { TEST_APP } from "./credentials";
 
 /** An installed shop: an offline session in the app's database whose token the fake shop accepts. */
 export async function installShop(db: PrismaClient, shopify: FakeShopify, domain: string): Promise<string> {
@@ -22,4 +24,18 @@ export async function installShop(db: PrismaClient, shopify: FakeShopify, domain
     },
   });
   return accessToken;
+}
+
+/** The shop's offline tokens as the database holds them, and opened with the test app's session key (null: not sealed with it). */
+export async function storedTokens(db: PrismaClient, domain: string, key = TEST_APP.sessionSecretKey) {
+  const row = await db.session.findUniqueOrThrow({ where: { id: `offline_${domain}` } });
+  const open = (value: string | null) => {
+    if (!value) return null;
+    try {
+      return openSecret(value, Buffer.from(key, "hex"));
+    } catch {
+      return null;
+    }
+  };
+  return { stored: { accessToken: row.accessToken, refreshToken: row.refreshToken }, accessToken: open(row.accessToken), refreshToken: open(row.refreshToken) };
 }

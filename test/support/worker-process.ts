@@ -13,6 +13,7 @@ export function startWorkerProcess(databaseUrl: string, env: Record<string, stri
       DATABASE_URL: databaseUrl,
       SHOPIFY_API_KEY: TEST_APP.apiKey,
       SHOPIFY_API_SECRET: TEST_APP.secret,
+      SESSION_SECRET_KEY: TEST_APP.sessionSecretKey,
       VERIFIER_LEASE_MS: "1500",
       VERIFIER_SWEEP_INTERVAL_MS: "3600000",
       ...env,

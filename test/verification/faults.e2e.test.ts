@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
+import { reloadConfig } from "../../app/config/env.server";
 
 let h: VerificationHarness;
 beforeAll(async () => {
   process.env.VERIFIER_REQUEST_TIMEOUT_MS = "1000";
+  reloadConfig();
   h = await startVerificationHarness("faults-shop.myshopify.com");
   // The faults are for the read-back: a first sweep would meet them first (and wait them out).
   await h.db.shopState.create({ data: { shop: h.domain, lastSweepAt: h.clock.now() } });

@@ -1,5 +1,6 @@
 import type { AdminFailure, ShopifyGateway } from "./gateway.server";
 import { BULK_OPERATION_STATE_QUERY, BULK_QUERY_RUN_MUTATION, QUERY_COSTS } from "./operations";
+import { config } from "../../config/env.server";
 
 export type BulkStart =
   | { ok: true; id: string }
@@ -60,18 +61,29 @@ export async function bulkOperationState(gateway: ShopifyGateway, shop: string, 
 }
 
 /**
- * Shopify's result files are on HTTPS storage. Plain HTTP only to this machine, and only where the
- * app is pointed at a simulated Shopify on it (SHOPIFY_ADMIN_API_ORIGIN: the tests and the demo).
+ * Shopify's result files are on its Google Cloud Storage buckets (storage.googleapis.com/shopify…),
+ * over HTTPS, at a signed URL. Anything else is refused: the URL came in an answer, and a file from
+ * elsewhere would be taken as the shop's history. Plain HTTP only to this machine, and only where
+ * the app is pointed at a simulated Shopify on it (SHOPIFY_ADMIN_API_ORIGIN: the tests and the demo).
  */
 function allowedResultUrl(url: string): boolean {
   try {
     const parsed = new URL(url);
-    if (parsed.protocol === "https:") return true;
-    return parsed.protocol === "http:" && Boolean(process.env.SHOPIFY_ADMIN_API_ORIGIN) && ["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname);
+    if (parsed.protocol === "https:") return parsed.hostname === "storage.googleapis.com" && /^\/shopify[a-z0-9-]*\//.test(parsed.pathname);
+    return parsed.protocol === "http:" && Boolean(config().SHOPIFY_ADMIN_API_ORIGIN) && ["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname);
   } catch {
     return false;
   }
 }
+
+/** Where a URL points, for a message: its host only (a signed URL is a credential for the file). */
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "an address that is not a URL";
+  }
+};
 
 /** A download that sends nothing for this long is abandoned (and read on from its last stored line later). */
 const IDLE_TIMEOUT_MS = 60_000;
@@ -94,7 +106,7 @@ export class BulkDownloadError extends Error {
  * node:stream's `Readable.fromWeb` refuses.
  */
 export async function* bulkResultLines(url: string, fromLine = 0): AsyncGenerator<{ line: number; text: string }> {
-  if (!allowedResultUrl(url)) throw new BulkDownloadError(`refusing to read a bulk result from ${url}: not an https address`, null);
+  if (!allowedResultUrl(url)) throw new BulkDownloadError(`refusing to read a bulk result from ${hostOf(url)}: not Shopify's result storage`, null);
   const abort = new AbortController();
   let idle = setTimeout(() => abort.abort(), IDLE_TIMEOUT_MS);
   // A redirect could lead the https check elsewhere: the signed URL is the file.

@@ -1,9 +1,7 @@
 import { GraphqlQueryError, HttpResponseError, HttpThrottlingError } from "@shopify/shopify-api";
 import { unauthenticated } from "../../shopify.server";
 import { TransportError, type AdminResponse, type ShopGraphql, type ShopifyGraphqlError } from "./transport";
-
-/** A request Shopify has not answered by then is abandoned (and retried later): a hung answer must not stall the worker. */
-const REQUEST_TIMEOUT_MS = Number(process.env.VERIFIER_REQUEST_TIMEOUT_MS || 10_000);
+import { config } from "../../config/env.server";
 
 function headerValue(headers: unknown, name: string): string | null {
   const value = (headers as Record<string, string | string[] | undefined> | undefined)?.[name];
@@ -24,7 +22,7 @@ export function offlineGraphql(shop: string): Promise<ShopGraphql> {
       throw new TransportError("session", `no offline session for ${shop}: ${(error as Error).message}`);
     }
     try {
-      const response = await admin.graphql(query, { variables, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const response = await admin.graphql(query, { variables, signal: AbortSignal.timeout(config().VERIFIER_REQUEST_TIMEOUT_MS) });
       const body = (await response.json()) as { data?: unknown; extensions?: AdminResponse["extensions"]; headers?: unknown };
       return { data: body.data, extensions: body.extensions, apiVersion: headerValue(body.headers, "X-Shopify-Api-Version") };
     } catch (error) {

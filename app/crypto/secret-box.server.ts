@@ -1,18 +1,21 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { config } from "../config/env.server";
 
-/** Secrets a merchant gives the app (a Slack webhook URL) are stored sealed: AES-256-GCM, the key from the environment. */
+/**
+ * Secrets kept at rest (a merchant's Slack webhook URL, a shop's access and refresh tokens) are
+ * stored sealed: AES-256-GCM, the key from the configuration (each kind of secret its own key).
+ */
 const VERSION = "v1";
 
 export class SecretKeyError extends Error {}
 
-/** ALERTS_SECRET_KEY: 32 bytes as 64 hex characters or base64. Null when unset (the settings page says what to do). */
-export function alertsSecretKey(env: Record<string, string | undefined> = process.env): Buffer | null {
-  const text = env.ALERTS_SECRET_KEY?.trim();
-  if (!text) return null;
-  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, "hex") : Buffer.from(text, "base64");
-  if (key.length !== 32) throw new SecretKeyError("ALERTS_SECRET_KEY must be 32 bytes: 64 hex characters or 44 base64 characters (openssl rand -hex 32).");
-  return key;
+/** ALERTS_SECRET_KEY (parsed at start: a malformed one stops it). Null when unset (the settings page says what to do). */
+export function alertsSecretKey(): Buffer | null {
+  return config().ALERTS_SECRET_KEY ?? null;
 }
+
+/** Whether a stored value is one of ours, sealed (the text `sealSecret` writes), rather than plaintext. */
+export const isSealed = (text: string) => text.startsWith(`${VERSION}:`);
 
 export function sealSecret(plain: string, key: Buffer): string {
   const iv = randomBytes(12);

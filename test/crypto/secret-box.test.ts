@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alertsSecretKey, openSecret, sealSecret, SecretKeyError, secretUrlHint } from "../../app/alerts/secret-box.server";
+import { openSecret, sealSecret, SecretKeyError, secretUrlHint } from "../../app/crypto/secret-box.server";
 
 const URL_TEXT = "https://hooks.slack.com/services/T0001/B0001/abcdefghijklmnop";
 const key = Buffer.alloc(32, 7);
@@ -20,13 +20,6 @@ describe("secrets at rest", () => {
     bytes[bytes.length - 1] ^= 1;
     expect(() => openSecret(`v1:${bytes.toString("base64")}`, key)).toThrow();
     expect(() => openSecret("plain text", key)).toThrow(SecretKeyError);
-  });
-
-  it("read the key from ALERTS_SECRET_KEY as hex or base64, and say what is wrong with a bad one", () => {
-    expect(alertsSecretKey({})).toBeNull();
-    expect(alertsSecretKey({ ALERTS_SECRET_KEY: "ab".repeat(32) })).toEqual(Buffer.alloc(32, 0xab));
-    expect(alertsSecretKey({ ALERTS_SECRET_KEY: Buffer.alloc(32, 1).toString("base64") })).toEqual(Buffer.alloc(32, 1));
-    expect(() => alertsSecretKey({ ALERTS_SECRET_KEY: "short" })).toThrow("ALERTS_SECRET_KEY must be 32 bytes");
   });
 
   it("show a person only the host and the last four characters", () => {

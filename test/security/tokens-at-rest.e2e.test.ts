@@ -1,0 +1,94 @@
+import { spawnSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PrismaClient } from "@prisma/client";
+import { createPrismaClient } from "../../app/db/client";
+import { FakeShopify } from "../../fake-shopify/server";
+import { installApp, startAppProcess } from "../../scripts/demo-server";
+import { freePort } from "../../bench/support";
+import { TEST_APP } from "../support/credentials";
+import { createTestDatabase } from "../support/database";
+import { dataPath, embeddedFetch } from "../support/embedded";
+import { installShop, storedTokens } from "../support/sessions";
+
+// Someone who reads the database (a backup, a replica, a leaked dump) must not get the shops' tokens.
+const SHOP = "at-rest.myshopify.com";
+const OLD_ROW = "plaintext-row.myshopify.com";
+const NEW_KEY = "7a".repeat(32);
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: PrismaClient;
+let shopify: FakeShopify;
+let origin: string;
+let app: Awaited<ReturnType<typeof startAppProcess>>;
+
+const start = async (env: Record<string, string> = {}) =>
+  startAppProcess({ port: await freePort(), databaseUrl: database.url, shopifyOrigin: origin, log: "ignore", env: { VERIFIER_WORKER: "off", ...env } });
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = createPrismaClient(database.url);
+  shopify = new FakeShopify(TEST_APP);
+  shopify.addShop(SHOP);
+  origin = await shopify.listen();
+  app = await start();
+}, 90_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await shopify?.close();
+  await db?.$disconnect();
+  await database?.drop();
+});
+
+const dashboard = (shop: string) => embeddedFetch(app.url, shop)(dataPath("/app", "routes/app._index"));
+
+describe("the shops' tokens in the database", () => {
+  it("are sealed when a shop installs, by their own key: the row holds no token", async () => {
+    await installApp(app.url, SHOP);
+    const tokens = await storedTokens(db, SHOP);
+    expect(tokens.stored.accessToken).not.toMatch(/shpat_|shpua_/);
+    expect(tokens.stored.refreshToken).not.toMatch(/shprt_/);
+    expect(tokens.accessToken).toMatch(/^shpat_/);
+    expect(tokens.refreshToken).toMatch(/^shprt_/);
+    // Not with the alerts key (each kind of secret its own key).
+    expect((await storedTokens(db, SHOP, "d3".repeat(32))).accessToken).toBeNull();
+    expect((await dashboard(SHOP)).status).toBe(200);
+  });
+
+  it("a row stored in plaintext before sealing existed is sealed the first time the app reads it", async () => {
+    const plain = await installShop(db, shopify, OLD_ROW);
+    expect((await storedTokens(db, OLD_ROW)).stored.accessToken).toBe(plain);
+    expect((await dashboard(OLD_ROW)).status).toBe(200);
+    const tokens = await storedTokens(db, OLD_ROW);
+    expect(tokens.stored.accessToken).not.toContain("shpat_");
+    expect(tokens.accessToken).toBe(plain);
+  });
+
+  it("after a key rotation (the old key as SESSION_SECRET_KEY_PREVIOUS), they still work, and are sealed again with the new key", async () => {
+    await app.stop();
+    app = await start({ SESSION_SECRET_KEY: NEW_KEY, SESSION_SECRET_KEY_PREVIOUS: TEST_APP.sessionSecretKey });
+    expect((await dashboard(SHOP)).status).toBe(200);
+    expect((await storedTokens(db, SHOP, NEW_KEY)).accessToken).toMatch(/^shpat_/);
+    expect((await storedTokens(db, SHOP)).accessToken).toBeNull();
+  });
+});
+
+describe("a production start", () => {
+  it("without SESSION_SECRET_KEY stops at once, with a sentence naming it", () => {
+    const result = spawnSync("node", ["server/index.mjs"], {
+      encoding: "utf8",
+      timeout: 30_000,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "production",
+        DATABASE_URL: database.url,
+        SHOPIFY_API_KEY: "k",
+        SHOPIFY_API_SECRET: "s",
+        SHOPIFY_APP_URL: "https://x.example",
+        PORT: "1",
+      },
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("SESSION_SECRET_KEY is required in production");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
