@@ -10,6 +10,8 @@ export default tseslint.config(
       "public/build/**",
       "test-results/**",
       "bench/.generated/**",
+      // What `shopify app build` writes (minified bundles, gitignored).
+      "extensions/*/dist/**",
       "**/node_modules/**",
     ],
   },

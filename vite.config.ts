@@ -8,6 +8,15 @@ declare module "@remix-run/node" {
   }
 }
 
+// `shopify app dev` passes its tunnel's URL as HOST (and APP_URL), never as SHOPIFY_APP_URL, which this file and
+// app/shopify.server.ts read; the Remix dev server, which runs in this process, would also take HOST for an address.
+// A HOST that is an address (`npm start`'s, e.g. 0.0.0.0) is left alone.
+const cliHost = process.env.HOST;
+if (cliHost && /^https?:\/\//.test(cliHost) && (!process.env.SHOPIFY_APP_URL || process.env.SHOPIFY_APP_URL === cliHost)) {
+  process.env.SHOPIFY_APP_URL = cliHost;
+  delete process.env.HOST;
+}
+
 const host = new URL(process.env.SHOPIFY_APP_URL || "http://localhost").hostname;
 const hmrConfig =
   host === "localhost"

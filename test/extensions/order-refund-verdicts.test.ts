@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { blockView } from "../../extensions/order-refund-verdicts/src/verdicts";
 
@@ -48,13 +48,17 @@ describe("the order-page block", () => {
     expect(row).toMatchObject({ url: "app:app/refunds/op-1", amount: "25.00 USD" });
   });
 
-  it("is configured for shopify app deploy: the order details block target, API 2026-10, a module that exists", () => {
+  it("is configured for shopify app deploy: the order details block target, API 2026-10 on Preact, a module that exists", () => {
     const toml = readFileSync("extensions/order-refund-verdicts/shopify.extension.toml", "utf8");
     expect(toml).toMatch(/^api_version = "2026-10"$/m);
     expect(toml).toMatch(/^type = "ui_extension"$/m);
     expect(toml).toMatch(/^target = "admin\.order-details\.block\.render"$/m);
     const module = /^module = "(.+)"$/m.exec(toml)![1];
-    expect(readFileSync(`extensions/order-refund-verdicts/${module}`, "utf8")).toContain("reactExtension(TARGET");
+    expect(existsSync(`extensions/order-refund-verdicts/${module}`)).toBe(true);
+    // From API 2025-10 the CLI builds an admin UI extension as Preact and Polaris web components (decision 015).
+    const { dependencies } = JSON.parse(readFileSync("extensions/order-refund-verdicts/package.json", "utf8")) as { dependencies: Record<string, string> };
+    expect(Object.keys(dependencies).sort()).toEqual(["@preact/signals", "@shopify/ui-extensions", "preact"]);
+    expect(dependencies["@shopify/ui-extensions"]).toMatch(/^2026\./);
     expect(JSON.parse(readFileSync("extensions/order-refund-verdicts/locales/en.default.json", "utf8")).name).toBe("Refund verdicts");
   });
 });

@@ -274,4 +274,23 @@ describe("the order-page block's backend", () => {
     const theirs = await (await asOther(`/app/api/orders/${orderId}/refunds`)).json();
     expect(theirs.refunds).toEqual([]);
   });
+
+  it("answers the block as the admin's extension sandbox asks, from another origin: a CORS preflight, then the GET", async () => {
+    // The block's fetch runs in a worker on Shopify's extension origin; the Authorization header the admin adds makes
+    // the browser ask first (OPTIONS, no token), and read the answer only with Access-Control-Allow-Origin.
+    const op = await h.db.operation.findFirstOrThrow({ where: { refundGid: ids.wrong } });
+    const path = `/app/api/orders/${op.orderGid.split("/").pop()}/refunds`;
+    const origin = "https://extensions.shopifycdn.com";
+    const preflight = await fetch(`${h.app.url}${path}`, {
+      method: "OPTIONS",
+      headers: { Origin: origin, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization", "User-Agent": CHROME_UA },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("Authorization");
+    const answer = await asShop(path, { headers: { Origin: origin } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("access-control-allow-origin")).toBe("*");
+    expect((await answer.json()).refunds).toEqual([expect.objectContaining({ id: op.id, status: "CONTRADICTED" })]);
+  });
 });
