@@ -3,10 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 import { csvRecords } from "../support/csv";
+import { dayIn } from "../../app/dashboard/filters";
 
 let h: VerificationHarness;
 let asShop: ReturnType<typeof embeddedFetch>;
 const SECOND = 1000;
+const HOUR = 3600 * SECOND;
+const DAY = 24 * HOUR;
 const WINDOW = 20 * SECOND;
 const TIMEOUT = 7 * 24 * 3600 * SECOND;
 
@@ -106,6 +109,8 @@ describe("members shown with the verdict", () => {
   it("evidence served by an API version outside the contract's list is flagged on the evidence page, in the CSV and on the dashboard", async () => {
     const { REFUND_CREATED_1_0_0 } = await import("../../app/contracts/registry.server");
     const { openOperation } = await import("../../app/verification/operations.server");
+    // At 02:00 UTC, evening of the day before in the shop's New York: the dashboard's days are the shop's.
+    h.clock.ms = Math.ceil((h.clock.ms - 2 * HOUR) / DAY) * DAY + 2 * HOUR;
     const order = h.shop.createOrder({ amount: "30.00" });
     const refund = h.shop.createRefund(order.id, { amount: "3.00" });
     await openOperation(
@@ -132,8 +137,8 @@ describe("members shown with the verdict", () => {
     expect(page).toContain("They differ: the author hashed the contract with its own tool");
     const csv = csvRecords(await (await asShop("/app/refunds.csv")).text());
     expect(csv.some((row) => row.api_versions_outside_contract === "2026-10")).toBe(true);
-    // The test's clock runs days ahead of the server's: ask for the day the refund happened.
-    const day = op.startedAt.toISOString().slice(0, 10);
+    // The day the refund happened where the shop is (its UTC date, the next day, failed CI at 00:02 UTC).
+    const day = dayIn(op.startedAt, h.shop.ianaTimezone);
     const dashboard = await (await asShop(dataPath(`/app?from=${day}&to=${day}`, "routes/app._index"))).json();
     expect(dashboard.figures.outsideContractVersions).toBeGreaterThanOrEqual(1);
     const current = await (
