@@ -15,10 +15,11 @@ beforeAll(async () => {
 afterAll(async () => h.close());
 
 describe("a backfill killed midway", () => {
-  it("resumes where it stopped and ends with exactly one operation, decided once, per refund", { timeout: 120_000 }, async () => {
+  it("resumes where it stopped and ends with exactly one operation, decided once, per refund", { timeout: 600_000 }, async () => {
     const domain = "history-sigkill.myshopify.com";
     await installShop(h.db, h.app.shopify, domain);
-    const seeded = seedHistory(h.app.shopify.shop(domain), 2000);
+    // Two pages of refunds (500 a page): killed after the first is stored, the second is left to resume.
+    const seeded = seedHistory(h.app.shopify.shop(domain), 800);
     const env = { BACKFILL_POLL_MS: "200" };
     const { backfill } = await requestBackfill(h.db, domain, 60, "cli", new Date());
 
@@ -30,7 +31,7 @@ describe("a backfill killed midway", () => {
         const current = await h.db.backfill.findUniqueOrThrow({ where: { id: backfill.id } });
         return current.state === "verifying" && current.refundsVerified > 0 && current.refundsVerified < current.refundsFound && current;
       },
-      60_000,
+      240_000,
     ).catch(async (error: Error) => {
       await stopWorker(first);
       throw error;
@@ -49,7 +50,7 @@ describe("a backfill killed midway", () => {
           const current = await h.db.backfill.findUniqueOrThrow({ where: { id: backfill.id } });
           return (current.state === "done" || current.state === "failed") && current;
         },
-        90_000,
+        300_000,
       );
       expect([done.state, done.refundsVerified, done.bulkRuns]).toEqual(["done", seeded.inWindow, 1]);
     } finally {
