@@ -162,8 +162,15 @@ export class FakeBulkOperations {
   corruptNextLineOf: string | null = null;
   /** Called when an operation finishes (the FakeShopify sends bulk_operations/finish). */
   onFinished?: (operation: ReturnType<FakeBulkOperations["view"]>) => void;
-  /** Bulk queries started, and results downloaded. */
-  readonly stats = { started: 0, downloads: 0 };
+  /**
+   * How the result store answers downloads, as Google Cloud Storage does unless a test says
+   * otherwise: `ranges` honours `Range: bytes=N-` (206), else sends the whole file (200);
+   * `cutNext` downloads end cleanly after four fifths of the bytes asked for (a proxy that
+   * dropped the tail); `linesPerSecond` paces the file (a slow store), unpaced when 0.
+   */
+  readonly store = { ranges: true, cutNext: 0, linesPerSecond: 0 };
+  /** Bulk queries started, results downloaded, and of those the ones asked for from a byte on. */
+  readonly stats = { started: 0, downloads: 0, rangeDownloads: 0 };
 
   constructor(
     private readonly now: () => Date,

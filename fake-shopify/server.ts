@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { getOperationAST, parse } from "graphql";
@@ -254,7 +254,7 @@ export class FakeShopify {
   /** Serves the fake over HTTP on loopback; `extra` answers first (the demo's simulated admin pages). */
   async listen(port = 0, extra?: (request: Request) => Promise<Response | undefined>): Promise<string> {
     this.server = createServer(async (req, res) => {
-      if (req.method === "GET" && req.url?.startsWith("/bulk-results/")) return this.serveBulkResult(req.url, res);
+      if (req.method === "GET" && req.url?.startsWith("/bulk-results/")) return this.serveBulkResult(req, res);
       const request = toWebRequest(req);
       const respond = async () => (await extra?.(request)) ?? this.handle(request);
       let response: Response;
@@ -273,18 +273,50 @@ export class FakeShopify {
     return this.baseUrl;
   }
 
-  /** A bulk result's JSONL, written line by line as a storage bucket streams it; 404 once expired. */
-  private serveBulkResult(url: string, res: ServerResponse): void {
-    const match = /^\/bulk-results\/([^/]+)\/([0-9a-f]+)\.jsonl$/.exec(url);
-    const lines = match ? this.shops.get(decodeURIComponent(match[1]))?.api.bulk.file(match[2]) : null;
-    if (!lines) {
+  /**
+   * A bulk result's JSONL, written line by line as a storage bucket streams it; 404 once expired.
+   * `Range: bytes=N-` is answered 206 from byte N (416 past the end) where the store honours it;
+   * the store's faults (a cut tail, a slow pace) are FakeBulkOperations' `store`.
+   */
+  private serveBulkResult(req: IncomingMessage, res: ServerResponse): void {
+    const match = /^\/bulk-results\/([^/]+)\/([0-9a-f]+)\.jsonl$/.exec(req.url ?? "");
+    const bulk = match ? this.shops.get(decodeURIComponent(match[1]))?.api.bulk : undefined;
+    const lines = match && bulk ? bulk.file(match[2]) : null;
+    if (!bulk || !lines) {
       res.writeHead(404, { "Content-Type": "application/xml" });
       return void res.end("<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>");
     }
-    res.writeHead(200, { "Content-Type": "application/jsonl" });
-    let i = 0;
+    const file = Buffer.from(lines.map((line) => `${line}\n`).join(""));
+    const range = bulk.store.ranges ? /^bytes=(\d+)-$/.exec(req.headers.range ?? "") : null;
+    const from = range ? Number(range[1]) : 0;
+    if (range) bulk.stats.rangeDownloads++;
+    if (from >= file.length && range) {
+      res.writeHead(416, { "Content-Range": `bytes */${file.length}` });
+      return void res.end();
+    }
+    let body = file.subarray(from);
+    if (bulk.store.cutNext > 0) {
+      bulk.store.cutNext--;
+      body = body.subarray(0, Math.floor((body.length * 4) / 5));
+    }
+    res.writeHead(range ? 206 : 200, {
+      "Content-Type": "application/jsonl",
+      ...(range ? { "Content-Range": `bytes ${from}-${file.length - 1}/${file.length}` } : {}),
+    });
+    // Chunked, without a length: a cut file ends as cleanly as a whole one.
+    const pace = bulk.store.linesPerSecond;
+    const perWrite = pace ? Math.max(1, Math.round(pace / 50)) : Infinity;
+    let at = 0;
     const write = () => {
-      while (i < lines.length) if (!res.write(`${lines[i++]}\n`)) return void res.once("drain", write);
+      while (at < body.length) {
+        let end = at;
+        for (let n = 0; n < perWrite && end < body.length; n++) end = body.indexOf(0x0a, end) === -1 ? body.length : body.indexOf(0x0a, end) + 1;
+        const more = res.write(body.subarray(at, end));
+        at = end;
+        if (res.destroyed) return;
+        if (pace) return void setTimeout(write, (perWrite * 1000) / pace);
+        if (!more) return void res.once("drain", write);
+      }
       res.end();
     };
     write();

@@ -4,7 +4,8 @@ import { createOnce } from "../db/create-once";
 import { contractOf } from "../contracts/registry.server";
 import type { Contract } from "../contracts/schema";
 import { toRow } from "../dashboard/dashboard.server";
-import { reasonInWords } from "../dashboard/reasons";
+import { DUPLICATE_REASONS, reasonInWords } from "../dashboard/reasons";
+import { DUPLICATE_CHANNELS, duplicateOfInWords, parseDuplicates } from "../verdicts/duplicates";
 import { money } from "../evidence/lead";
 import { adminAppUrl, evidencePath } from "./admin-links.server";
 import { flowPayload, flowTriggerFor } from "./flow-triggers";
@@ -15,9 +16,26 @@ import { alertSettings, DEFAULT_ALERT_SETTINGS, wantsInstant } from "./settings.
 /** Final verdicts a person must look at: these alert, reach Flow and fill the digest. */
 export const NEEDS_PERSON: readonly string[] = ALERT_VERDICTS;
 
-export function alertItem(contract: Contract, op: Operation): AlertItem {
-  return { row: toRow(contract, op), evidenceUrl: adminAppUrl(op.shop, evidencePath(op.id)) };
+/**
+ * One verdict as a message lists it. A duplicate found by contract 1.2.0 says which refund it
+ * repeats (its stored duplicates observation, when the caller read it), as the evidence page does.
+ */
+export function alertItem(contract: Contract, op: Operation & { observations?: { channel: string; data: string | null }[] }): AlertItem {
+  const row = toRow(contract, op);
+  const duplicates = DUPLICATE_REASONS.includes(op.reason ?? "")
+    ? parseDuplicates(op.observations?.find((o) => DUPLICATE_CHANNELS.includes(o.channel as never))?.data ?? null)
+    : null;
+  if (duplicates?.refunds.length) {
+    const where = row.orderName ?? `order ${row.orderId}`;
+    row.reasonText = `${upperFirst(duplicateOfInWords(duplicates, (amount, currency) => money(amount, currency), where))}. Do not retry.`;
+  }
+  return { row, evidenceUrl: adminAppUrl(op.shop, evidencePath(op.id)) };
 }
+
+const upperFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** What alertItem reads of an operation's observations: its latest duplicates channel. */
+export const ALERT_ITEM_OBSERVATIONS = { where: { channel: { in: [...DUPLICATE_CHANNELS] } }, orderBy: { observedAt: "desc" as const }, take: 1 };
 
 export async function shopTimeZoneOf(db: PrismaClient, shop: string): Promise<string> {
   return (await db.shopState.findUnique({ where: { shop }, select: { ianaTimezone: true } }))?.ianaTimezone ?? "UTC";

@@ -4,7 +4,7 @@ import type { Contract } from "../contracts/schema";
 import { adminAppUrl } from "./admin-links.server";
 import { messageDelivery } from "./deliver.server";
 import { createOnce } from "../db/create-once";
-import { alertItem, shopNameOf, shopTimeZoneOf } from "./events.server";
+import { ALERT_ITEM_OBSERVATIONS, alertItem, shopNameOf, shopTimeZoneOf } from "./events.server";
 import { instantAlert } from "./messages";
 import { alertSettings, channelsOf } from "./settings.server";
 import { config } from "../config/env.server";
@@ -30,7 +30,11 @@ const ABANDONED_MS = 60_000;
 
 /** Writes a group's message, one per channel (each keyed by the group, so once), then marks its events grouped. */
 async function writeGroup(db: PrismaClient, contract: Contract, shop: string, groupId: string, now: Date): Promise<number> {
-  const events = await db.alertEvent.findMany({ where: { groupId }, include: { operation: true }, orderBy: [{ decidedAt: "asc" }, { id: "asc" }] });
+  const events = await db.alertEvent.findMany({
+    where: { groupId },
+    include: { operation: { include: { observations: ALERT_ITEM_OBSERVATIONS } } },
+    orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
+  });
   const settings = await alertSettings(db, shop);
   const channels = channelsOf(settings);
   let messages = 0;

@@ -1,6 +1,6 @@
 import type { Backfill, BackfillLine, Operation, Prisma, PrismaClient } from "@prisma/client";
 import { evaluate } from "../contracts/evaluate";
-import { REFUND_CREATED, REFUND_HISTORY } from "../contracts/registry.server";
+import { contractByVersion, REFUND_CREATED, REFUND_HISTORY, REFUND_HISTORY_1_0_0 } from "../contracts/registry.server";
 import { isUniqueViolation } from "../db/create-once";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { BulkDownloadError, bulkOperationState, bulkResultLines, startBulkQuery } from "../shopify/admin/bulk.server";
@@ -9,7 +9,8 @@ import { buildBindings } from "../verification/bindings";
 import { claimedAmount } from "../verification/claimed-amount";
 import { openIfDelivered } from "../verification/intake.server";
 import { newOperationData, recordEvaluation, writeEvidence } from "../verification/operations.server";
-import { bulkReadback, readHistoryLine, sameAmountNearby, type HistoryRefund, type HistoryTransaction } from "./history";
+import { earlierDuplicates } from "../verdicts/duplicates";
+import { bulkReadback, isZero, readHistoryLine, sameAmountNearby, type HistoryRefund, type HistoryTransaction } from "./history";
 import { inWindow, summarize } from "./summary.server";
 
 export interface BackfillDeps {
@@ -36,19 +37,33 @@ const ACTIVE_STATES = ["queued", "reading", "verifying"] as const;
 const MAX_BULK_RUNS = 2;
 /** Errors in a row (Shopify refusing or failing, our own step failing) before a backfill stops for good. */
 const MAX_ERRORS = 10;
+/** A result file that ended before Shopify's count of its objects is downloaded again (from where it ended) after this long. */
+const SHORT_FILE_RETRY_MS = 10_000;
 
 class LostClaim extends Error {}
 
-/** A backfill this worker holds: every write checks and bumps the revision it read, and renews the lease. */
+/**
+ * A backfill this worker holds: every write checks and bumps the revision it read, and renews the
+ * lease. Writes go one after another (a renewal between two steps' writes would otherwise take
+ * the revision one of them read).
+ */
 class Claim {
+  private writes: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly deps: BackfillDeps,
     public backfill: Backfill,
   ) {}
 
-  async save(data: Partial<Backfill>): Promise<void> {
+  save(data: Partial<Backfill>, progress = true): Promise<void> {
+    const write = this.writes.then(() => this.write(data, progress));
+    this.writes = write.catch(() => undefined);
+    return write;
+  }
+
+  private async write(data: Partial<Backfill>, progress: boolean): Promise<void> {
     const { db, now } = this.deps;
-    const claimedUntil = new Date(now().getTime() + (this.deps.leaseMs ?? 60_000));
+    const claimedUntil = new Date(now().getTime() + leaseMs(this.deps));
     const revision = this.backfill.revision + 1;
     const { count } = await db.backfill.updateMany({
       where: { id: this.backfill.id, revision: this.backfill.revision },
@@ -56,7 +71,22 @@ class Claim {
     });
     if (count !== 1) throw new LostClaim(`backfill ${this.backfill.id} changed while this worker held it`);
     this.backfill = { ...this.backfill, claimedUntil, ...data, revision };
-    this.deps.onProgress?.(this.backfill);
+    if (progress) this.deps.onProgress?.(this.backfill);
+  }
+
+  /**
+   * Runs `work` while renewing the lease every third of it, on a timer of its own: a download
+   * that skips or waits (a slow store, lines already staged) writes nothing for a long time, and
+   * must not lose the backfill to another worker meanwhile. A renewal that finds the backfill
+   * taken leaves `work` to meet the same LostClaim at its next write.
+   */
+  async keptAlive<T>(work: () => Promise<T>): Promise<T> {
+    const timer = setInterval(() => void this.save({}, false).catch(() => undefined), Math.max(leaseMs(this.deps) / 3, 20));
+    try {
+      return await work();
+    } finally {
+      clearInterval(timer);
+    }
   }
 
   /** Hands the backfill back, due again at `dueAt`; a step that went as it should clears the run of errors. */
@@ -77,6 +107,7 @@ class Claim {
 }
 
 const later = (deps: BackfillDeps, ms: number) => new Date(deps.now().getTime() + ms);
+const leaseMs = (deps: BackfillDeps) => deps.leaseMs ?? 60_000;
 
 async function startReading(deps: BackfillDeps, claim: Claim): Promise<void> {
   const { backfill } = claim;
@@ -125,8 +156,10 @@ function stagedRow(backfillId: string, line: number, text: string): { row?: Pris
 
 /**
  * Streams the result into BackfillLine, a chunk per statement, and stores after each chunk how
- * far it got: a restart (or another worker after the lease) reads on from there. Lines past that
- * point from a chunk whose progress was not stored are removed first, so no line is staged twice.
+ * far it got (line and byte): a restart, another worker after the lease, or a re-download of a
+ * file that ended early reads on from there. Lines past that point from a chunk whose progress
+ * was not stored are removed first, so no line is staged twice. A last line the file ended in the
+ * middle of, that is not JSON, was cut: it is left for the next download.
  */
 async function stage(deps: BackfillDeps, claim: Claim, url: string): Promise<void> {
   const { db } = deps;
@@ -135,18 +168,19 @@ async function stage(deps: BackfillDeps, claim: Claim, url: string): Promise<voi
   await db.backfillLine.deleteMany({ where: { backfillId: id, line: { gte: claim.backfill.linesRead } } });
   let rows: Prisma.BackfillLineCreateManyInput[] = [];
   let bad = 0;
-  let lastLine = claim.backfill.linesRead - 1;
+  let reached = { line: claim.backfill.linesRead, byte: Number(claim.backfill.bytesRead) };
   const flush = async () => {
     if (rows.length) await db.backfillLine.createMany({ data: rows });
-    await claim.save({ linesRead: lastLine + 1, badLines: claim.backfill.badLines + bad });
+    await claim.save({ linesRead: reached.line, bytesRead: BigInt(reached.byte), badLines: claim.backfill.badLines + bad });
     rows = [];
     bad = 0;
   };
-  for await (const { line, text } of bulkResultLines(url, claim.backfill.linesRead)) {
+  for await (const { line, text, next, terminated } of bulkResultLines(url, reached)) {
+    if (!terminated && readHistoryLine(text).kind === "bad") break;
     const staged = stagedRow(id, line, text);
     if (staged.row) rows.push(staged.row);
     if (staged.bad) bad++;
-    lastLine = line;
+    reached = next;
     if (line - claim.backfill.linesRead >= chunkLines - 1) await flush();
   }
   await flush();
@@ -180,8 +214,9 @@ async function read(deps: BackfillDeps, claim: Claim): Promise<void> {
   if (!state.url && state.objectCount > 0) return claim.retryLater("Shopify completed the bulk read but gave no address for its result", 30_000);
   await claim.save({ objectCount: state.objectCount, readAt: state.completedAt ? new Date(state.completedAt) : deps.now() });
   if (state.url) {
+    const url = state.url;
     try {
-      await stage(deps, claim, state.url);
+      await claim.keptAlive(() => stage(deps, claim, url));
     } catch (error) {
       if (!(error instanceof BulkDownloadError)) throw error;
       if (error.status === 404 || error.status === 403)
@@ -189,11 +224,16 @@ async function read(deps: BackfillDeps, claim: Claim): Promise<void> {
       return claim.retryLater(`Reading Shopify's result: ${error.message}`, 30_000);
     }
   }
+  // Shopify counted the objects it wrote: a file that ended before them is read on, never decided short.
+  if (claim.backfill.linesRead < state.objectCount) {
+    const { linesRead } = claim.backfill;
+    return claim.retryLater(`Shopify's result file ended after ${linesRead} of its ${state.objectCount} lines; reading the rest`, SHORT_FILE_RETRY_MS);
+  }
   const found = await deps.db.backfillLine.count({
     where: { backfillId: backfill.id, kind: "refund", createdAt: { gte: backfill.since, lt: backfill.until } },
   });
   await claim.save({ state: "verifying", refundsFound: found, message: null });
-  return verify(deps, claim);
+  return claim.keptAlive(() => verify(deps, claim));
 }
 
 /**
@@ -246,15 +286,19 @@ async function decide(
   if (!found) return;
   const { op } = found;
   const readAt = backfill.readAt ?? deps.now();
-  const observed = { refund_bulk_read: bulkReadback(refund, transactions), order_refunds_in_bulk_read: sameAmountNearby(refund, orderRefunds) };
+  // A history operation opened under 1.0.0 (before the upgrade, resumed after it) keeps its version's channel.
+  const contract = contractByVersion(op.contractId, op.contractVersion) ?? REFUND_HISTORY;
+  const duplicates = contract === REFUND_HISTORY_1_0_0 ? sameAmountNearby(refund, orderRefunds) : earlierDuplicates(refund, orderRefunds);
+  const duplicateChannel = contract === REFUND_HISTORY_1_0_0 ? "order_refunds_in_bulk_read" : "earlier_duplicates_in_bulk_read";
+  const observed = { refund_bulk_read: bulkReadback(refund, transactions), [duplicateChannel]: duplicates };
   const observations = [
     { channel: "refund_bulk_read", observedAt: readAt, ok: true, data: observed.refund_bulk_read },
-    { channel: "order_refunds_in_bulk_read", observedAt: readAt, ok: true, data: observed.order_refunds_in_bulk_read },
+    { channel: duplicateChannel, observedAt: readAt, ok: true, data: duplicates },
   ];
   const now = deps.now();
-  const result = evaluate(REFUND_HISTORY, buildBindings(REFUND_HISTORY, { ...op, actionResult: null }, observed, now));
-  if (found.decided) return writeEvidence(deps.db, REFUND_HISTORY, op, observations, result, op.decidedAt ?? now, op.attempts);
-  await recordEvaluation(deps.db, REFUND_HISTORY, op, observations, result, now, {
+  const result = evaluate(contract, buildBindings(contract, { ...op, actionResult: null }, observed, now));
+  if (found.decided) return writeEvidence(deps.db, contract, op, observations, result, op.decidedAt ?? now, op.attempts);
+  await recordEvaluation(deps.db, contract, op, observations, result, now, {
     kind: "counted",
     retryAfterMs: 0,
     orderName: refund.order.name,
@@ -302,6 +346,7 @@ async function verify(deps: BackfillDeps, claim: Claim): Promise<void> {
     const refunds = page.map((row) => ({ row, refund: JSON.parse(row.data) as HistoryRefund }));
     const byOrder = Map.groupBy(refunds, ({ row }) => row.orderGid!);
     let verified = 0;
+    let withoutTransactions = 0;
     const seen = new Set<string>();
     for (const { row, refund } of refunds) {
       if (!inWindow(backfill, row.createdAt!) || seen.has(refund.id)) continue;
@@ -310,7 +355,13 @@ async function verify(deps: BackfillDeps, claim: Claim): Promise<void> {
       const lines = byAgreement.get(row.agreementGid) ?? [];
       // Part of what Shopify wrote about this refund could not be read: no verdict on half the evidence.
       if (lines.some((line) => line.kind === "unreadable") || (unattributed && lines.length === 0)) continue;
-      const transactions = lines.map((line) => JSON.parse(line.data) as HistoryTransaction);
+      // A line the file repeats is one transaction, not two.
+      const transactions = [...new Map(lines.map((line) => JSON.parse(line.data) as HistoryTransaction).map((t) => [t.id, t])).values()];
+      // Money Shopify says moved with no transaction that moved it: nothing to verify it by.
+      if (!transactions.length && !isZero(refund.totalRefundedSet.presentmentMoney)) {
+        withoutTransactions++;
+        continue;
+      }
       await decide(
         deps,
         backfill,
@@ -320,7 +371,11 @@ async function verify(deps: BackfillDeps, claim: Claim): Promise<void> {
         byOrder.get(row.orderGid!)!.map((r) => r.refund),
       );
     }
-    await claim.save({ verifyCursor: page[page.length - 1].orderGid, refundsVerified: backfill.refundsVerified + verified });
+    await claim.save({
+      verifyCursor: page[page.length - 1].orderGid,
+      refundsVerified: backfill.refundsVerified + verified,
+      withoutTransactions: backfill.withoutTransactions + withoutTransactions,
+    });
   }
   if (!claim.backfill.summary) await claim.save({ summary: JSON.stringify(await summarize(db, claim.backfill)) });
   await db.backfillLine.deleteMany({ where: { backfillId: claim.backfill.id } });
@@ -333,7 +388,7 @@ async function advance(deps: BackfillDeps, claim: Claim): Promise<void> {
   if (shopState?.uninstalledAt) return claim.fail("Stopped: the app was uninstalled.");
   if (claim.backfill.state === "queued") return startReading(deps, claim);
   if (claim.backfill.state === "reading") return read(deps, claim);
-  return verify(deps, claim);
+  return claim.keptAlive(() => verify(deps, claim));
 }
 
 /** The worker's backfill pass: every due backfill moves on as far as it can (reading a whole result, verifying every page). */
@@ -352,7 +407,7 @@ export async function runBackfillPass(deps: BackfillDeps): Promise<number> {
   let advanced = 0;
   for (const candidate of due) {
     // The clock of this claim, not of the pass: a pass that read a long history before it would claim an expired lease.
-    const claimedUntil = new Date(deps.now().getTime() + (deps.leaseMs ?? 60_000));
+    const claimedUntil = new Date(deps.now().getTime() + leaseMs(deps));
     const { count } = await deps.db.backfill.updateMany({
       where: { id: candidate.id, revision: candidate.revision },
       data: { claimedBy: deps.workerId, claimedUntil, revision: candidate.revision + 1 },

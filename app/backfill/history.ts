@@ -1,12 +1,15 @@
 import { toMinorUnits } from "../money/currency";
 
-/** Two refunds of one amount on one order this close together are one refund made twice (the contract's order_refunds_in_bulk_read). */
-export const HISTORY_DUPLICATE_WINDOW_MS = 10 * 60_000;
+/** shopify.refund.history 1.0.0's window (its order_refunds_in_bulk_read); 1.1.0 takes app/verdicts/duplicates.ts's definition. */
+const HISTORY_1_0_0_WINDOW_MS = 10 * 60_000;
 
 export interface HistoryMoney {
   amount: string;
   currencyCode: string;
 }
+
+/** An amount of no money (0.00, or an amount its currency cannot hold, taken as not zero). */
+export const isZero = (money: HistoryMoney) => toMinorUnits(money.amount, money.currencyCode) === 0n;
 
 /** A refund as the bulk query wrote it inside its RefundAgreement's line. */
 export interface HistoryRefund {
@@ -83,8 +86,11 @@ const sameMoney = (a: HistoryMoney, b: HistoryMoney) => {
   return a.currencyCode === b.currencyCode && minor !== undefined && minor === toMinorUnits(b.amount, b.currencyCode);
 };
 
-/** The contract's order_refunds_in_bulk_read: refunds of the order of this amount made within the window of this one, itself included. */
-export function sameAmountNearby(refund: HistoryRefund, orderRefunds: HistoryRefund[], windowMs = HISTORY_DUPLICATE_WINDOW_MS) {
+/**
+ * shopify.refund.history 1.0.0's order_refunds_in_bulk_read, for its operations still undecided
+ * when 1.1.0 came: refunds of the order of this amount within the window either side, itself included.
+ */
+export function sameAmountNearby(refund: HistoryRefund, orderRefunds: HistoryRefund[], windowMs = HISTORY_1_0_0_WINDOW_MS) {
   const at = Date.parse(refund.createdAt);
   const near = orderRefunds.filter(
     (other) =>

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { BackfillSummary } from "./summary.server";
 
 export interface BackfillView {
@@ -18,8 +19,35 @@ export const BACKFILL_STATE_LABELS: Record<string, string> = {
   failed: "Failed",
 };
 
+const count = z.number().int().nonnegative();
+/** A stored summary (Backfill.summary); one written before a field existed reads it as 0. */
+const storedSummary = z.object({
+  days: count,
+  refunds: count,
+  verified: count,
+  contradicted: count,
+  duplicates: count,
+  wrongAmount: count,
+  failed: count,
+  unverifiable: count,
+  pending: count,
+  alreadyWatched: count,
+  outsideWindow: count,
+  badLines: count,
+  unreadable: count,
+  withoutTransactions: count.default(0),
+  readAt: z.string().nullable(),
+}) satisfies z.ZodType<BackfillSummary, z.ZodTypeDef, unknown>;
+
+/** The summary of a finished backfill, or null (none yet, or a column that does not hold one). */
 export function parsedSummary(backfill: Pick<BackfillView, "summary">): BackfillSummary | null {
-  return backfill.summary ? (JSON.parse(backfill.summary) as BackfillSummary) : null;
+  if (!backfill.summary) return null;
+  try {
+    const parsed = storedSummary.safeParse(JSON.parse(backfill.summary));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Where it stands, in a line: the CLI's progress line and the dashboard's card both say this. */

@@ -20,6 +20,8 @@ export interface BackfillSummary {
   badLines: number;
   /** Of `refunds`: not verified, because part of what Shopify wrote about them could not be read. */
   unreadable: number;
+  /** Of `refunds`: not verified, because Shopify's whole record of them holds no transaction for the money it says was refunded. */
+  withoutTransactions: number;
   readAt: string | null;
 }
 
@@ -46,6 +48,7 @@ export async function summarize(db: PrismaClient, backfill: Backfill): Promise<B
     outsideWindow: 0,
     badLines: backfill.badLines,
     unreadable: 0,
+    withoutTransactions: backfill.withoutTransactions,
     readAt: backfill.readAt?.toISOString() ?? null,
   };
   const seen = new Set<string>();
@@ -83,6 +86,8 @@ export async function summarize(db: PrismaClient, backfill: Backfill): Promise<B
       if (classes.includes("wrong amount")) summary.wrongAmount++;
     }
   }
+  // Those were skipped on purpose, not for lines that could not be read.
+  summary.unreadable = Math.max(summary.unreadable - summary.withoutTransactions, 0);
   return summary;
 }
 
@@ -96,6 +101,8 @@ export function summarySentence(summary: BackfillSummary): string {
   if (summary.failed) parts.push(`${summary.failed} ${summary.failed === 1 ? "gateway failure" : "gateway failures"}`);
   if (summary.unverifiable) parts.push(`${summary.unverifiable} unverifiable`);
   if (summary.pending) parts.push(`${summary.pending} still being verified`);
+  if (summary.withoutTransactions)
+    parts.push(`${summary.withoutTransactions} not verified (Shopify's record shows money refunded but no transaction that moved it)`);
   if (summary.unreadable) parts.push(`${summary.unreadable} not verified (Shopify's answer about them could not be read)`);
   return `${summary.refunds} ${summary.refunds === 1 ? "refund" : "refunds"} in ${summary.days} days: ${parts.join(", ")}`;
 }

@@ -1,22 +1,27 @@
 import refundCreated100 from "../../contracts/shopify.refund.created@1.0.0.json";
 import refundCreated110 from "../../contracts/shopify.refund.created@1.1.0.json";
+import refundCreated120 from "../../contracts/shopify.refund.created@1.2.0.json";
 import refundHistory100 from "../../contracts/shopify.refund.history@1.0.0.json";
+import refundHistory110 from "../../contracts/shopify.refund.history@1.1.0.json";
 import { loadContract, type LoadedContract } from "./load";
 import type { Contract } from "./schema";
 
 // Validated once at start-up: an invalid contract stops the server, not a verdict.
 export const REFUND_CREATED_1_0_0: LoadedContract = loadContract(refundCreated100);
 export const REFUND_CREATED_1_1_0: LoadedContract = loadContract(refundCreated110);
+export const REFUND_CREATED_1_2_0: LoadedContract = loadContract(refundCreated120);
+export const REFUND_HISTORY_1_0_0: LoadedContract = loadContract(refundHistory100);
+export const REFUND_HISTORY_1_1_0: LoadedContract = loadContract(refundHistory110);
 
 /** The contract for refunds the shop made before the app watched it, verified from a bulk read of its history. */
-export const REFUND_HISTORY: LoadedContract = loadContract(refundHistory100);
+export const REFUND_HISTORY: LoadedContract = REFUND_HISTORY_1_1_0;
 
 /** The contract every new operation is opened with observed live (operations keep the version they were opened with). */
-export const REFUND_CREATED: LoadedContract = REFUND_CREATED_1_1_0;
+export const REFUND_CREATED: LoadedContract = REFUND_CREATED_1_2_0;
 
 /** Every version the app has run, kept so that a stored verdict can be explained by the contract that decided it. */
 export const CONTRACT_VERSIONS: ReadonlyMap<string, LoadedContract> = new Map(
-  [REFUND_CREATED_1_0_0, REFUND_CREATED_1_1_0, REFUND_HISTORY].map((loaded) => [`${loaded.contract.id}@${loaded.contract.version}`, loaded]),
+  [REFUND_CREATED_1_0_0, REFUND_CREATED_1_1_0, REFUND_CREATED_1_2_0, REFUND_HISTORY_1_0_0, REFUND_HISTORY_1_1_0].map((loaded) => [`${loaded.contract.id}@${loaded.contract.version}`, loaded]),
 );
 
 export function contractByVersion(id: string, version: string): LoadedContract | undefined {

@@ -4,6 +4,8 @@ import type { ConditionResult, Evaluation } from "../contracts/evaluate";
 import { contractByVersion } from "../contracts/registry.server";
 import { toRow } from "./dashboard.server";
 import { evidenceLead, recordedRefundOf, type RelatedRefund } from "../evidence/lead";
+import { DUPLICATE_CHANNELS, parseDuplicates } from "../verdicts/duplicates";
+import { staffNames } from "../review/review.server";
 
 export interface TimelineEntry {
   at: string;
@@ -43,7 +45,10 @@ export async function loadRefundDetail(db: PrismaClient, loaded: LoadedContract,
   // What Shopify recorded, from the latest read-back that returned the refund.
   const readback = [...op.observations].reverse().find((o) => o.channel === "refund_readback" && o.ok && recordedRefundOf(JSON.parse(o.data ?? "null")));
   const recorded = readback ? recordedRefundOf(JSON.parse(readback.data ?? "null")) : null;
-  const related = { id: true, orderName: true, amount: true, currency: true, status: true } as const;
+  const related = { id: true, refundGid: true, orderName: true, amount: true, currency: true, status: true } as const;
+  const latestOf = (channels: readonly string[]) => [...op.observations].reverse().find((o) => channels.includes(o.channel) && o.ok);
+  const duplicateOf = parseDuplicates(latestOf(DUPLICATE_CHANNELS)?.data ?? null);
+  const intended = await db.refundRecord.findFirst({ where: { shop, refundRef: op.refundGid, confirmedAnother: true }, select: { confirmedBy: true } });
   const [sameOrder, recordedOrder]: RelatedRefund[][] = await Promise.all([
     db.operation.findMany({
       where: { shop, orderGid: op.orderGid, id: { not: op.id } },
@@ -74,6 +79,8 @@ export async function loadRefundDetail(db: PrismaClient, loaded: LoadedContract,
     recorded,
     sameOrder,
     recordedOrder,
+    duplicateOf,
+    ...(intended ? { intendedBy: intended.confirmedBy ? ((await staffNames(db, shop, [intended.confirmedBy])).get(intended.confirmedBy) ?? null) : null } : {}),
   });
 
   const timeline: TimelineEntry[] = [

@@ -1,6 +1,7 @@
 import type { Contract } from "../contracts/schema";
 import { reasonInWords, VERDICT_LABELS } from "../dashboard/reasons";
 import { formatMoney, toMinorUnits } from "../money/currency";
+import { duplicateOfInWords, type DuplicatesOutput } from "../verdicts/duplicates";
 import { gatewayInWords, transactionErrorInWords } from "./transaction-errors";
 
 /** What Shopify recorded, from the latest read-back of the refund (null fields when it did not say). */
@@ -15,6 +16,7 @@ export interface RecordedRefund {
 /** Another of the shop's refunds, as the evidence page links to it. */
 export interface RelatedRefund {
   id: string;
+  refundGid: string;
   orderName: string | null;
   amount: string | null;
   currency: string | null;
@@ -33,6 +35,10 @@ export interface LeadInput {
   sameOrder: RelatedRefund[];
   /** The shop's refunds on the order Shopify recorded this refund on, when that is another order. */
   recordedOrder: RelatedRefund[];
+  /** The refunds this one repeats, as the contract's duplicates channel found them in Shopify's record (1.2.0 on). */
+  duplicateOf?: DuplicatesOutput | null;
+  /** Who confirmed it in the app as another refund on the order, when a person did ("Staff member 42"). */
+  intendedBy?: string | null;
 }
 
 export interface EvidenceLink {
@@ -122,6 +128,15 @@ function wrongOrder(input: LeadInput): Part | undefined {
 
 function duplicate(input: LeadInput): Part {
   const where = orderLabel(input.order.name, input.order.gid);
+  const repeated = input.duplicateOf?.refunds.length ? input.duplicateOf : null;
+  if (repeated) {
+    const ids = new Set(repeated.refunds.map((r) => r.id));
+    return {
+      sentence: `This refund of ${money(input.requested.amount, input.requested.currency)} was ${duplicateOfInWords(repeated, money, where)}. Shopify holds both.`,
+      nextStep: "Do not retry. Open the order in Shopify admin and check that the customer was refunded only once.",
+      links: input.sameOrder.filter((r) => ids.has(r.refundGid)).map(relatedLink),
+    };
+  }
   const others = input.sameOrder;
   const amounts = others.map((r) => money(r.amount, r.currency));
   return {
@@ -185,9 +200,13 @@ export function evidenceLead(input: LeadInput): EvidenceLead {
     .filter((r) => r !== reason)
     .flatMap((r) => forReason(r, input)?.links ?? [])
     .filter((l) => !seen.has(l.url) && seen.add(l.url));
+  const intended =
+    input.intendedBy !== undefined
+      ? [`Issued from the app and confirmed as another refund on ${orderLabel(input.order.name, input.order.gid)} by ${input.intendedBy ?? "a staff member"}.`]
+      : [];
   return {
     sentence: main.sentence,
-    details: [...(main.details ?? []), ...others.map((s) => `Also: ${s}`)],
+    details: [...(main.details ?? []), ...others.map((s) => `Also: ${s}`), ...intended],
     nextStep: main.nextStep,
     links: [...main.links, ...moreLinks],
   };

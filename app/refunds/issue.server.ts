@@ -146,6 +146,8 @@ export interface IssueRequest {
   confirmAnother?: boolean;
   /** The one-time token of the form: the same form submitted twice is one intent, one record. */
   formToken: string;
+  /** The staff member asking (their user id), kept with a confirmation of another refund. */
+  actor?: string;
 }
 
 /** What an earlier submit of the same form came to: that record's answer, never a second record. */
@@ -193,6 +195,8 @@ async function issueHoldingOrder(db: PrismaClient, contract: LoadedContract, gat
       refundInput: JSON.stringify({ orderId: order.id, currency, note, notify: request.notify, transactions }),
       refCaptions: JSON.stringify([{ id: order.id, caption: order.name }, ...transactions.map((t) => ({ id: t.parentId, caption: `${t.gateway} payment` }))]),
       intentKey: request.formToken,
+      confirmedAnother: Boolean(request.confirmAnother),
+      confirmedBy: request.confirmAnother ? (request.actor ?? null) : null,
     },
     now,
   );

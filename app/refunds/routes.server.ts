@@ -113,6 +113,7 @@ async function runRefundAction(shop: string, orderId: string, form: FormData, ac
           notify: input.notify,
           confirmAnother: input.confirmAnother,
           formToken: input.formToken,
+          actor,
         },
         now,
       );

@@ -3,10 +3,10 @@ import { evaluate } from "../contracts/evaluate";
 import type { LoadedContract } from "../contracts/load";
 import { buildBindings } from "./bindings";
 import { contractByVersion } from "../contracts/registry.server";
-import { claimDue, recordEvaluation, releaseClaim, StaleClaimError, type ObservationRecord } from "./operations.server";
+import { claimDue, recordEvaluation, releaseClaim, StaleClaimError } from "./operations.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readRefunds, type ReadbackBody } from "../shopify/admin/refund-readback.server";
-import { webhookEvidence } from "./webhook-evidence.server";
+import { observe } from "./observe.server";
 
 export interface RuntimeDeps {
   db: PrismaClient;
@@ -68,22 +68,12 @@ export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
         result.deferred++;
         continue;
       }
-      const webhooks = await webhookEvidence(db, op);
-      const observed: Record<string, unknown> = { refund_events: webhooks.refund_events, order_refund_events: webhooks.order_refund_events };
-      const { apiVersions } = webhooks;
-      const observations: ObservationRecord[] = [
-        readback.ok
-          ? { channel: "refund_readback", observedAt, ok: true, data: readback.body, apiVersion: readback.apiVersion }
-          : { channel: "refund_readback", observedAt, ok: false, error: readback.error, apiVersion: readback.apiVersion },
-        { channel: "refund_events", observedAt, ok: true, data: webhooks.refund_events, apiVersion: apiVersions.refund_events },
-        { channel: "order_refund_events", observedAt, ok: true, data: webhooks.order_refund_events, apiVersion: apiVersions.order_refund_events },
-      ];
       // An operation is judged to its end by the contract version it was opened under.
       const opContract = contractByVersion(op.contractId, op.contractVersion) ?? contract;
       const window = staleWindow(opContract, op, observedAt);
       // Shopify's reads lag its writes: inside the window, "no such refund" is no evidence at all.
       const notYetVisible = readback.ok && !readback.body.data.refund && window.open;
-      if (readback.ok && !notYetVisible) observed.refund_readback = readback.body;
+      const { observed, observations } = await observe(db, opContract, op, readback, { observedAt, windowEnd: window.end, windowOpen: window.open });
       const facts = { ...op, actionResult: op.actionResult ? JSON.parse(op.actionResult) : null };
       const evaluation = evaluate(opContract, buildBindings(opContract, facts, observed, observedAt));
       // Nothing is final before the window has passed: a read inside it may be stale, and another

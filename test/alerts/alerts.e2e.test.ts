@@ -52,12 +52,12 @@ function saveSettings(asStaff: ReturnType<typeof embeddedFetch>, fields: Record<
   return asStaff(dataPath("/app/settings/alerts", ROUTE), { method: "POST", body: form });
 }
 
-/** Two refunds of the same amount on one order inside the window: both CONTRADICTED as duplicates. */
+/** A refund and `count` more of the same amount on its order inside the window: the first VERIFIED, the `count` after it CONTRADICTED as its duplicates. */
 async function duplicates(shop: Awaited<ReturnType<typeof newShop>>, count: number, amount = "10.00") {
   const order = shop.shop.createOrder({ amount: "10000.00" });
-  const refunds = Array.from({ length: count }, () => shop.shop.createRefund(order.id, { amount }));
-  for (const refund of refunds) expect((await shop.deliver(refund)).status).toBe(200);
-  return { order, refunds };
+  const [original, ...refunds] = Array.from({ length: count + 1 }, () => shop.shop.createRefund(order.id, { amount }));
+  for (const refund of [original, ...refunds]) expect((await shop.deliver(refund)).status).toBe(200);
+  return { order, original, refunds };
 }
 
 describe("Shopify Flow triggers", () => {
@@ -81,7 +81,7 @@ describe("Shopify Flow triggers", () => {
     expect(call.payload).toEqual({
       order_id: order.id.toString(),
       verdict: "Contradicted",
-      reasons: expect.stringContaining("more than one refund"),
+      reasons: expect.stringContaining("another refund of the same amount on this order"),
       classes: "duplicate side effect",
       amount: "12.50",
       "currency code": "USD",
@@ -333,8 +333,8 @@ describe("the daily digest", () => {
     await h.newWorker().runAlerts();
     expect(mailbox.messages).toHaveLength(1);
     const mail = mailbox.messages[0];
-    expect(mail.subject).toMatch(/^Refund Verifier · digest: \d{4}-\d{2}-\d{2}, 3 refunds, 2 open reviews$/);
-    expect(mail.text).toContain("Verified: 1 (1 more than the day before)");
+    expect(mail.subject).toMatch(/^Refund Verifier · digest: \d{4}-\d{2}-\d{2}, 4 refunds, 2 open reviews$/);
+    expect(mail.text).toContain("Verified: 2 (2 more than the day before)");
     expect(mail.text).toContain("Contradicted: 2 (2 more than the day before)");
     expect(mail.text).toContain("Money at risk (refunds waiting for review): $14.00.");
     expect(mail.text).toContain("Review queue: 2 open items.");

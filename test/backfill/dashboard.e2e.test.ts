@@ -49,7 +49,8 @@ describe("the dashboard's history card", () => {
     expect(duplicate).toMatchObject({ origin: "backfill", status: "CONTRADICTED", reasonText: expect.stringContaining("another refund of the same amount") });
     expect(rows.find((r: { status: string }) => r.status === "VERIFIED").reasonText).toBe("Shopify holds it as recorded, read from the shop's history.");
     const evidence = await (await app(dataPath(`/app/refunds/${duplicate.id}`, "routes/app.refunds.$id"))).json();
-    expect(evidence.lead.sentence).toMatch(/^Shopify holds 2 refunds on #\d+: this one for \$[\d.]+ and another for \$[\d.]+\.$/);
+    // The second of a pair 90 s apart repeats the first, and says which.
+    expect(evidence.lead.sentence).toMatch(/^This refund of (\$[\d.]+) was made 90 seconds after another refund of \1 on #\d+\. Shopify holds both\.$/);
     expect(evidence.lead.nextStep).toContain("Do not retry");
   });
 

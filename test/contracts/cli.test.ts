@@ -7,6 +7,7 @@ import { allEvidence, bindings, eurRefund } from "./fixtures/bindings";
 
 const SEED = "contracts/shopify.refund.created@1.0.0.json";
 const V110 = "contracts/shopify.refund.created@1.1.0.json";
+const V120 = "contracts/shopify.refund.created@1.2.0.json";
 const dir = mkdtempSync(join(tmpdir(), "rv-cli-"));
 
 /** The real command, as support staff run it: `npm run --silent contract -- …` runs bin/contract.mjs's module. */
@@ -69,6 +70,17 @@ describe("contract CLI", () => {
     expect(stdout).toContain("| Idempotency | `@idempotent(key:)` on `refundCreate`, required from API version `2026-04`; the key is the id of the app's refund record");
     expect(stdout).toContain("`refund_currency_mismatch`");
     expect(stdout).toContain("`$observed.refund_readback.data.refund.transactions[*].status` in");
+  });
+
+  it("renders 1.2.0's duplicate in words, and its rule for a refund Shopify never shows", () => {
+    const { stdout } = contract("render", V120);
+    expect(stdout).toContain(
+      "| `duplicate_refund_present` | duplicate side effect | Shopify holds another refund of the same amount on this order, made within the 10 minutes before this one. Do not retry. | `$observed.earlier_duplicates.count` | `gt` | `0` | `earlier_duplicates` |",
+    );
+    expect(stdout).toContain(
+      "| `refund_not_in_shop` | `$observed.refund_absence.reads_without_refund` gte `10` | UNVERIFIABLE | Shopify does not show this refund in the shop: ten reads after it should have been visible found no such refund. | `refund_absence` |",
+    );
+    expect(stdout).toContain("| `intended_refund` | E1 | none | `app record` |");
   });
 
   it("hash prints the declared and the computed hash, and says whether they differ", () => {

@@ -1,13 +1,30 @@
 import { describe, expect, it } from "vitest";
-import { CONTRACT_VERSIONS, contractByVersion, REFUND_CREATED, REFUND_CREATED_1_0_0, REFUND_CREATED_1_1_0, REFUND_HISTORY } from "../../app/contracts/registry.server";
+import {
+  CONTRACT_VERSIONS,
+  contractByVersion,
+  REFUND_CREATED,
+  REFUND_CREATED_1_0_0,
+  REFUND_CREATED_1_1_0,
+  REFUND_CREATED_1_2_0,
+  REFUND_HISTORY,
+  REFUND_HISTORY_1_0_0,
+} from "../../app/contracts/registry.server";
 
 describe("the contract registry", () => {
-  it("loads every version; new operations are opened with 1.1.0, the history's with shopify.refund.history 1.0.0", () => {
+  it("loads every version; new operations are opened with 1.2.0, the history's with shopify.refund.history 1.1.0", () => {
     expect(REFUND_CREATED_1_0_0.contract.version).toBe("1.0.0");
     expect(REFUND_CREATED_1_1_0.contract.version).toBe("1.1.0");
-    expect(REFUND_CREATED).toBe(REFUND_CREATED_1_1_0);
-    expect([...CONTRACT_VERSIONS.keys()]).toEqual(["shopify.refund.created@1.0.0", "shopify.refund.created@1.1.0", "shopify.refund.history@1.0.0"]);
-    expect([REFUND_HISTORY.declaredHash, REFUND_HISTORY.computedHash]).toEqual(["4fa8f378b7c490f9", "4fa8f378b7c490f9"]);
+    expect(REFUND_CREATED).toBe(REFUND_CREATED_1_2_0);
+    expect([...CONTRACT_VERSIONS.keys()]).toEqual([
+      "shopify.refund.created@1.0.0",
+      "shopify.refund.created@1.1.0",
+      "shopify.refund.created@1.2.0",
+      "shopify.refund.history@1.0.0",
+      "shopify.refund.history@1.1.0",
+    ]);
+    expect([REFUND_CREATED.declaredHash, REFUND_CREATED.computedHash]).toEqual(["25279a719e477d06", "25279a719e477d06"]);
+    expect([REFUND_HISTORY.contract.version, REFUND_HISTORY.declaredHash, REFUND_HISTORY.computedHash]).toEqual(["1.1.0", "c8209f125e9173b1", "c8209f125e9173b1"]);
+    expect([REFUND_HISTORY_1_0_0.declaredHash, REFUND_HISTORY_1_0_0.computedHash]).toEqual(["4fa8f378b7c490f9", "4fa8f378b7c490f9"]);
   });
 
   it("finds the contract that decided a stored verdict by its id and version", () => {

@@ -63,7 +63,7 @@ describe("the evidence page's lead sentence", () => {
     const lead = contradicted("refund_on_wrong_order", {
       order: { gid: "gid://shopify/Order/2001", name: "#1050" },
       recorded: recorded({ orderGid: ORDER, orderName: "#1044" }),
-      recordedOrder: [{ id: "op-9", orderName: "#1044", amount: "12.00", currency: "USD", status: "VERIFIED" }],
+      recordedOrder: [{ id: "op-9", refundGid: "gid://shopify/Refund/9", orderName: "#1044", amount: "12.00", currency: "USD", status: "VERIFIED" }],
     });
     expect(lead.sentence).toBe("Shopify recorded this refund on #1044, not on #1050, the order it was for.");
     expect(lead.links).toEqual([
@@ -72,10 +72,32 @@ describe("the evidence page's lead sentence", () => {
     ]);
   });
 
-  it("duplicate: lists the other refunds on the order with links to their evidence", () => {
+  it("duplicate (1.2.0): names the refund it repeats, by amount and time apart, and links to it", () => {
+    const first = { id: "op-1", refundGid: "gid://shopify/Refund/1", orderName: "#1044", amount: "40.00", currency: "USD", status: "VERIFIED" };
+    const partial = { id: "op-3", refundGid: "gid://shopify/Refund/3", orderName: "#1044", amount: "7.50", currency: "USD", status: "VERIFIED" };
+    const lead = contradicted("duplicate_refund_present", {
+      requested: { amount: "40.00", currency: "USD" },
+      sameOrder: [first, partial],
+      duplicateOf: {
+        count: 1,
+        intended: false,
+        refunds: [{ id: "gid://shopify/Refund/1", created_at: "2026-12-01T10:00:00Z", amount: "40.00", currency: "USD", seconds_before: 4 }],
+      },
+    });
+    expect(lead.sentence).toBe("This refund of $40.00 was made 4 seconds after another refund of $40.00 on #1044. Shopify holds both.");
+    expect(lead.nextStep).toMatch(/^Do not retry\./);
+    expect(lead.links).toEqual([{ label: "Refund of $40.00 on #1044 (Verified)", url: "/app/refunds/op-1" }]);
+  });
+
+  it("a refund a person confirmed as another says who did", () => {
+    const lead = evidenceLead(input({ status: "VERIFIED", reason: "all_conditions_hold", reasons: [], intendedBy: "Staff member 42" }));
+    expect(lead.details).toContain("Issued from the app and confirmed as another refund on #1044 by Staff member 42.");
+  });
+
+  it("duplicate (before 1.2.0): lists the other refunds on the order with links to their evidence", () => {
     const lead = contradicted("duplicate_refund_present", {
       requested: { amount: "12.25", currency: "USD" },
-      sameOrder: [{ id: "op-2", orderName: "#1044", amount: "12.25", currency: "USD", status: "CONTRADICTED" }],
+      sameOrder: [{ id: "op-2", refundGid: "gid://shopify/Refund/2", orderName: "#1044", amount: "12.25", currency: "USD", status: "CONTRADICTED" }],
     });
     expect(lead.sentence).toBe("Shopify holds 2 refunds on #1044: this one for $12.25 and another for $12.25.");
     expect(lead.nextStep).toMatch(/^Do not retry\./);

@@ -26,12 +26,18 @@ describe("a refund observed by webhook", () => {
       provisionalVerdict: null,
     });
     expect(op.contractId).toBe("shopify.refund.created");
-    expect(op.contractDeclaredHash).toBe("69db55d571201139");
-    expect(op.contractVersion).toBe("1.1.0");
+    expect(op.contractDeclaredHash).toBe("25279a719e477d06");
+    expect(op.contractVersion).toBe("1.2.0");
     expect(op.orderName).toBe(order.name);
     const last = JSON.parse(op.evaluations.at(-1)!.result);
     expect(last.conditions.find((c: { id: string }) => c.id === "refund_present").actual).toBe(refundGid(refund.id));
-    expect([...new Set(op.observations.map((o) => o.channel))].sort()).toEqual(["order_refund_events", "refund_events", "refund_readback"]);
+    expect([...new Set(op.observations.map((o) => o.channel))].sort()).toEqual([
+      "earlier_duplicates",
+      "intended_refund",
+      "refund_absence",
+      "refund_events",
+      "refund_readback",
+    ]);
   });
 
   it("an operation opened under contract 1.0.0 is judged to its end by 1.0.0, not by the version new refunds get", async () => {
@@ -102,18 +108,17 @@ describe("a refund observed by webhook", () => {
     expect(op.status).toBe("VERIFIED");
   });
 
-  it("flags two refunds on one order inside the window as duplicate_refund_present", async () => {
+  it("flags the second of two refunds of one amount on one order, within seconds, as duplicate_refund_present; the first is verified", async () => {
     const order = h.shop.createOrder({ amount: "100.00" });
     const first = h.shop.createRefund(order.id, { amount: "40.00" });
     const second = h.shop.createRefund(order.id, { amount: "40.00" });
     await h.deliver(h.refundDelivery(first));
     await h.deliver(h.refundDelivery(second));
     await h.settle();
-    for (const refund of [first, second]) {
-      const op = await operationFor(h.db, refundGid(refund.id));
-      expect(op).toMatchObject({ status: "CONTRADICTED", reason: "duplicate_refund_present", escalate: true, reviewState: "open" });
-      expect(JSON.parse(op.classes)).toEqual(["duplicate side effect"]);
-    }
+    expect(await operationFor(h.db, refundGid(first.id))).toMatchObject({ status: "VERIFIED", escalate: false });
+    const op = await operationFor(h.db, refundGid(second.id));
+    expect(op).toMatchObject({ status: "CONTRADICTED", reason: "duplicate_refund_present", escalate: true, reviewState: "open" });
+    expect(JSON.parse(op.classes)).toEqual(["duplicate side effect"]);
   });
 
   it("a refund whose recorded amount differs is CONTRADICTED refund_amount_mismatch", async () => {
@@ -165,16 +170,19 @@ describe("reconciliation", () => {
 });
 
 describe("the timeout", () => {
-  it("a refund Shopify never confirms ends UNVERIFIABLE after 7 days, escalated", async () => {
+  it("a refund Shopify shows but whose webhook never comes ends UNVERIFIABLE after 7 days, escalated", async () => {
     const order = h.shop.createOrder({ amount: "50.00" });
-    const ghost = h.shop.createRefund(order.id, { amount: "5.00", visibleAfterMs: 30 * 24 * 3600_000 });
-    await h.deliver(h.refundDelivery(ghost));
+    const lost = h.shop.createRefund(order.id, { amount: "5.00" });
+    const { openOperation } = await import("../../app/verification/operations.server");
+    const { REFUND_CREATED } = await import("../../app/contracts/registry.server");
+    const facts = { shop: h.domain, refundGid: refundGid(lost.id), orderGid: `gid://shopify/Order/${order.id}`, origin: "reconciliation" as const };
+    await openOperation(h.db, REFUND_CREATED, { ...facts, amount: "5.00", currency: "USD", startedAt: lost.createdAt }, h.clock.now());
     await h.settle(6 * 24 * 3600_000);
-    const pending = await operationFor(h.db, refundGid(ghost.id));
+    const pending = await operationFor(h.db, refundGid(lost.id));
     expect(pending.status).toBe("PENDING");
     expect(pending.attempts).toBe(40);
     await h.settle();
-    const op = await operationFor(h.db, refundGid(ghost.id));
+    const op = await operationFor(h.db, refundGid(lost.id));
     expect(op).toMatchObject({ status: "UNVERIFIABLE", reason: "evidence_unavailable_before_timeout", escalate: true, reviewState: "open" });
     expect(op.decidedAt!.getTime() - op.startedAt.getTime()).toBeGreaterThanOrEqual(604_800_000);
   });

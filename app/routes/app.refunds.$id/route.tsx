@@ -73,7 +73,10 @@ export default function RefundDetail() {
             {result?.ok ? <Banner tone="success" title={result.message} /> : null}
             {doNotRetry ? (
               <Banner tone="critical" title="Do not retry this refund">
-                <p>Shopify created more than one refund on this order since this one started. Check the order before doing anything else.</p>
+                <p>
+                  Shopify holds another refund of the same amount on this order, made within the 10 minutes before this one. Check the order before doing
+                  anything else.
+                </p>
               </Banner>
             ) : null}
             <Card>

@@ -88,7 +88,7 @@ const hostOf = (url: string) => {
 /** A download that sends nothing for this long is abandoned (and read on from its last stored line later). */
 const IDLE_TIMEOUT_MS = 60_000;
 /** No line of a bulk result is this long: past it the file is not JSONL. */
-const MAX_LINE_CHARS = 16 * 1024 * 1024;
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 export class BulkDownloadError extends Error {
   constructor(
@@ -99,31 +99,68 @@ export class BulkDownloadError extends Error {
   }
 }
 
+/** Where a read of a result stands: the next line's number and the byte it starts at. */
+export interface ResultPosition {
+  line: number;
+  byte: number;
+}
+
+/** A line of the result: its number, its text, and the position after it (where a later read goes on). */
+export interface ResultLine {
+  line: number;
+  text: string;
+  next: ResultPosition;
+  /** False for a last line the file ended in the middle of (no newline after it): maybe cut short. */
+  terminated: boolean;
+}
+
+const NEWLINE = 0x0a;
+
 /**
- * The lines of a bulk result, streamed: never more than one line (and the stream's buffer) in
- * memory, however large the file. Lines before `fromLine` are skipped, so a restart reads on.
- * Read with the body's own reader: the server's global fetch may be a polyfill whose streams
- * node:stream's `Readable.fromWeb` refuses.
+ * The lines of a bulk result from `from` on, streamed: never more than one line (and the
+ * stream's buffer) in memory, however large the file. Past the start it asks for the rest only,
+ * with an HTTP Range request (Google Cloud Storage answers 206); a store that sends the whole
+ * file instead (200) is read from its start, the lines before `from` skipped. Lines are split on
+ * the bytes, so each position is exact whatever the text holds. Read with the body's own reader:
+ * the server's global fetch may be a polyfill whose streams node:stream's `Readable.fromWeb` refuses.
  */
-export async function* bulkResultLines(url: string, fromLine = 0): AsyncGenerator<{ line: number; text: string }> {
+export async function* bulkResultLines(url: string, from: ResultPosition = { line: 0, byte: 0 }): AsyncGenerator<ResultLine> {
   if (!allowedResultUrl(url)) throw new BulkDownloadError(`refusing to read a bulk result from ${hostOf(url)}: not Shopify's result storage`, null);
   const abort = new AbortController();
   let idle = setTimeout(() => abort.abort(), IDLE_TIMEOUT_MS);
+  const headers: Record<string, string> = from.byte > 0 ? { Range: `bytes=${from.byte}-` } : {};
   // A redirect could lead the https check elsewhere: the signed URL is the file.
-  const response = await fetch(url, { redirect: "error", signal: abort.signal }).catch((error: Error) => {
+  const response = await fetch(url, { redirect: "error", signal: abort.signal, headers }).catch((error: Error) => {
     throw new BulkDownloadError(`the bulk result could not be downloaded: ${error.message}`, null);
   });
+  // Asked for the bytes after the end: the file ended exactly where the last read stopped.
+  if (response.status === 416) {
+    clearTimeout(idle);
+    await response.body?.cancel();
+    return;
+  }
   if (!response.ok || !response.body) {
     clearTimeout(idle);
     await response.body?.cancel();
     const expired = response.status === 404 || response.status === 403;
     throw new BulkDownloadError(`the bulk result could not be downloaded: HTTP ${response.status}${expired ? " (its URL has expired)" : ""}`, response.status);
   }
+  const ranged = response.status === 206 && new RegExp(`^bytes ${from.byte}-`).test(response.headers.get("content-range") ?? "");
+  let position = ranged ? { ...from } : { line: 0, byte: 0 };
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
-  let buffered = "";
-  let line = 0;
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
   let finished = false;
+  const take = (chunk: Uint8Array, end: number, terminated: boolean): ResultLine | null => {
+    const bytes = Buffer.concat([...pending, chunk.subarray(0, end)]);
+    pending = [];
+    pendingBytes = 0;
+    const at = position;
+    position = { line: at.line + 1, byte: at.byte + bytes.length + (terminated ? 1 : 0) };
+    const text = decoder.decode(bytes);
+    return at.line >= from.line && text.trim() !== "" ? { line: at.line, text, next: position, terminated } : null;
+  };
   try {
     for (;;) {
       const { done, value } = await reader.read().catch((error: Error) => {
@@ -131,16 +168,20 @@ export async function* bulkResultLines(url: string, fromLine = 0): AsyncGenerato
       });
       clearTimeout(idle);
       idle = setTimeout(() => abort.abort(), IDLE_TIMEOUT_MS);
-      buffered += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      if (buffered.length > MAX_LINE_CHARS && !buffered.includes("\n"))
-        throw new BulkDownloadError("the bulk result is not JSONL: a line longer than 16 MiB", null);
-      const parts = buffered.split("\n");
-      buffered = done ? "" : parts.pop()!;
-      for (const text of parts) {
-        if (line >= fromLine && text.trim() !== "") yield { line, text };
-        line++;
+      if (done) {
+        const last = pendingBytes ? take(new Uint8Array(0), 0, false) : null;
+        if (last) yield last;
+        return void (finished = true);
       }
-      if (done) return void (finished = true);
+      let chunk = value;
+      for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE)) {
+        const line = take(chunk, newline, true);
+        if (line) yield line;
+        chunk = chunk.subarray(newline + 1);
+      }
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes > MAX_LINE_BYTES) throw new BulkDownloadError("the bulk result is not JSONL: a line longer than 16 MiB", null);
     }
   } finally {
     clearTimeout(idle);

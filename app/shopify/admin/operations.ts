@@ -7,7 +7,8 @@
 /**
  * The refund_readback channel: `nodes(ids:)` with the selection a `refund(id:)` read would make,
  * so one request reads back many refunds. Every transaction is read: a refund with more than
- * REFUND_TRANSACTIONS_PAGE of them is completed with REFUND_TRANSACTIONS_QUERY.
+ * REFUND_TRANSACTIONS_PAGE of them is completed with REFUND_TRANSACTIONS_QUERY. The order's
+ * refunds (a list, priced as one element) are Shopify's record for contract 1.2.0's duplicates.
  */
 export const REFUND_READBACK_QUERY = `#graphql
   query RefundReadback($ids: [ID!]!) {
@@ -15,7 +16,11 @@ export const REFUND_READBACK_QUERY = `#graphql
       ... on Refund {
         id
         createdAt
-        order { id name }
+        order {
+          id
+          name
+          refunds { id createdAt totalRefundedSet { presentmentMoney { amount currencyCode } } }
+        }
         totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
         transactions(first: 5) {
           nodes { id kind status gateway errorCode processedAt }
@@ -199,7 +204,7 @@ export function historyBulkQuery(since: Date): string {
  */
 export const QUERY_COSTS = {
   /** Per refund in RefundReadback: nodes(ids:) is priced per id. */
-  refundReadbackPerRefund: 13,
+  refundReadbackPerRefund: 16,
   refundTransactions: 54,
   orderForRefund: 13,
   refundCreate: 22,

@@ -35,7 +35,7 @@ export function RefundBanners({ result, review, unsettledSysId, duplicateOnOrder
       ) : null}
       {duplicateOnOrder ? (
         <Banner tone="critical" title="Do not retry on this order">
-          <p>Shopify created more than one refund on this order. Check it in Shopify admin before refunding again.</p>
+          <p>Shopify holds two refunds of the same amount on this order, made minutes apart. Check it in Shopify admin before refunding again.</p>
         </Banner>
       ) : null}
       {recentRefund && !unsettledSysId ? (

@@ -10,7 +10,13 @@ export type RefundReadbackQueryVariables = AdminTypes.Exact<{
 
 export type RefundReadbackQuery = { nodes: Array<AdminTypes.Maybe<(
     Pick<AdminTypes.Refund, 'id' | 'createdAt'>
-    & { order: Pick<AdminTypes.Order, 'id' | 'name'>, totalRefundedSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'>, presentmentMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, transactions: { nodes: Array<Pick<AdminTypes.OrderTransaction, 'id' | 'kind' | 'status' | 'gateway' | 'errorCode' | 'processedAt'>>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage' | 'endCursor'> } }
+    & { order: (
+      Pick<AdminTypes.Order, 'id' | 'name'>
+      & { refunds: Array<(
+        Pick<AdminTypes.Refund, 'id' | 'createdAt'>
+        & { totalRefundedSet: { presentmentMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> } }
+      )> }
+    ), totalRefundedSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'>, presentmentMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, transactions: { nodes: Array<Pick<AdminTypes.OrderTransaction, 'id' | 'kind' | 'status' | 'gateway' | 'errorCode' | 'processedAt'>>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage' | 'endCursor'> } }
   )>> };
 
 export type RefundTransactionsQueryVariables = AdminTypes.Exact<{
@@ -106,7 +112,7 @@ export type BulkOperationStateQueryVariables = AdminTypes.Exact<{
 export type BulkOperationStateQuery = { node?: AdminTypes.Maybe<Pick<AdminTypes.BulkOperation, 'id' | 'status' | 'errorCode' | 'objectCount' | 'rootObjectCount' | 'url' | 'partialDataUrl' | 'createdAt' | 'completedAt'>> };
 
 interface GeneratedQueryTypes {
-  "#graphql\n  query RefundReadback($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Refund {\n        id\n        createdAt\n        order { id name }\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundReadbackQuery, variables: RefundReadbackQueryVariables},
+  "#graphql\n  query RefundReadback($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Refund {\n        id\n        createdAt\n        order {\n          id\n          name\n          refunds { id createdAt totalRefundedSet { presentmentMoney { amount currencyCode } } }\n        }\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundReadbackQuery, variables: RefundReadbackQueryVariables},
   "#graphql\n  query RefundTransactions($id: ID!, $after: String) {\n    node(id: $id) {\n      ... on Refund {\n        transactions(first: 50, after: $after) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundTransactionsQuery, variables: RefundTransactionsQueryVariables},
   "#graphql\n  query OrderForRefund($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      currencyCode\n      presentmentCurrencyCode\n      totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n      suggestedRefund(suggestFullRefund: true) {\n        maximumRefundableSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        suggestedTransactions {\n          gateway\n          maximumRefundableSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n          parentTransaction { id kind gateway createdAt }\n        }\n      }\n    }\n  }\n": {return: OrderForRefundQuery, variables: OrderForRefundQueryVariables},
   "#graphql\n  query OrderRefunds($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      refunds {\n        id\n        createdAt\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) {\n          nodes { kind status amountSet { presentmentMoney { amount currencyCode } } }\n          pageInfo { hasNextPage }\n        }\n      }\n    }\n  }\n": {return: OrderRefundsQuery, variables: OrderRefundsQueryVariables},
