@@ -166,9 +166,11 @@ export class FakeBulkOperations {
    * How the result store answers downloads, as Google Cloud Storage does unless a test says
    * otherwise: `ranges` honours `Range: bytes=N-` (206), else sends the whole file (200);
    * `cutNext` downloads end cleanly after four fifths of the bytes asked for (a proxy that
-   * dropped the tail); `linesPerSecond` paces the file (a slow store), unpaced when 0.
+   * dropped the tail), anywhere or, with `cutBeforeNewline`, just before the newline that ends a
+   * line there (the line whole, its newline lost); `linesPerSecond` paces the file (a slow
+   * store), unpaced when 0.
    */
-  readonly store = { ranges: true, cutNext: 0, linesPerSecond: 0 };
+  readonly store = { ranges: true, cutNext: 0, cutBeforeNewline: false, linesPerSecond: 0 };
   /** Bulk queries started, results downloaded, and of those the ones asked for from a byte on. */
   readonly stats = { started: 0, downloads: 0, rangeDownloads: 0 };
 

@@ -297,7 +297,8 @@ export class FakeShopify {
     let body = file.subarray(from);
     if (bulk.store.cutNext > 0) {
       bulk.store.cutNext--;
-      body = body.subarray(0, Math.floor((body.length * 4) / 5));
+      const cut = Math.floor((body.length * 4) / 5);
+      body = body.subarray(0, bulk.store.cutBeforeNewline ? Math.max(body.lastIndexOf(0x0a, cut), 0) : cut);
     }
     res.writeHead(range ? 206 : 200, {
       "Content-Type": "application/jsonl",

@@ -6,7 +6,7 @@ import { addDays, dayIn, startOfDay } from "../dashboard/filters";
 import { adminAppUrl } from "./admin-links.server";
 import { messageDelivery } from "./deliver.server";
 import { createOnce } from "../db/create-once";
-import { alertItem, shopNameOf } from "./events.server";
+import { ALERT_ITEM_OBSERVATIONS, alertItem, shopNameOf } from "./events.server";
 import { digestMessage, type DigestSummary } from "./messages";
 import { channelsOf, settingsView } from "./settings.server";
 
@@ -38,7 +38,11 @@ export async function digestSummary(db: PrismaClient, contract: Contract, shop: 
     countsBetween(db, shop, previousStart, dayStart),
     db.operation.groupBy({ by: ["currency"], where: { shop, reviewState: "open", amountMinor: { not: null } }, _sum: { amountMinor: true } }),
     db.operation.count({ where: { shop, reviewState: "open" } }),
-    db.operation.findFirst({ where: { shop, reviewState: "open" }, orderBy: [{ decidedAt: "asc" }, { id: "asc" }] }),
+    db.operation.findFirst({
+      where: { shop, reviewState: "open" },
+      orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
+      include: { observations: ALERT_ITEM_OBSERVATIONS },
+    }),
   ]);
   return {
     shopName: shopNameOf(shop),

@@ -20,7 +20,10 @@ export const NEEDS_PERSON: readonly string[] = ALERT_VERDICTS;
  * One verdict as a message lists it. A duplicate found by contract 1.2.0 says which refund it
  * repeats (its stored duplicates observation, when the caller read it), as the evidence page does.
  */
-export function alertItem(contract: Contract, op: Operation & { observations?: { channel: string; data: string | null }[] }): AlertItem {
+/** An operation as alerts read it: with its latest duplicates observation when the caller loaded it (ALERT_ITEM_OBSERVATIONS). */
+type AlertedOperation = Operation & { observations?: { channel: string; data: string | null }[] };
+
+export function alertItem(contract: Contract, op: AlertedOperation): AlertItem {
   const row = toRow(contract, op);
   const duplicates = DUPLICATE_REASONS.includes(op.reason ?? "")
     ? parseDuplicates(op.observations?.find((o) => DUPLICATE_CHANNELS.includes(o.channel as never))?.data ?? null)
@@ -44,12 +47,15 @@ export async function shopTimeZoneOf(db: PrismaClient, shop: string): Promise<st
 export { storeName as shopNameOf } from "./admin-links.server";
 
 /** The Flow call a verdict owes, when the shop has an enabled workflow on its trigger. */
-function flowDelivery(contract: Contract, op: Operation, eventId: string, enabled: Set<string>, now: Date): Prisma.AlertDeliveryCreateInput | null {
+function flowDelivery(contract: Contract, op: AlertedOperation, eventId: string, enabled: Set<string>, now: Date): Prisma.AlertDeliveryCreateInput | null {
   const trigger = flowTriggerFor(op.status);
   if (!trigger || !enabled.has(trigger.handle)) return null;
   const judgedBy = contractOf(contract, op);
   const item = alertItem(contract, op);
-  const reasons = (JSON.parse(op.reasons) as string[]).map((id) => reasonInWords(judgedBy, op.status, id));
+  // A duplicate's reason says which refund it repeats, as the e-mail and the evidence page do.
+  const reasons = (JSON.parse(op.reasons) as string[]).map((id) =>
+    DUPLICATE_REASONS.includes(id) ? item.row.reasonText : reasonInWords(judgedBy, op.status, id),
+  );
   const payload = flowPayload({
     ...item.row,
     verdict: op.status,
@@ -87,6 +93,7 @@ export async function openAlertEvents(db: PrismaClient, contract: Contract, now:
     where: { OR: NEEDS_PERSON.map((verdict) => ({ status: verdict, OR: [{ alertedVerdict: null }, { alertedVerdict: { not: verdict } }] })) },
     orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
     take: limit,
+    include: { observations: ALERT_ITEM_OBSERVATIONS },
   });
   let opened = 0;
   const shops = new Map<string, { settings: Awaited<ReturnType<typeof alertSettings>>; enabled: Set<string> }>();

@@ -55,8 +55,9 @@ class Claim {
     public backfill: Backfill,
   ) {}
 
-  save(data: Partial<Backfill>, progress = true): Promise<void> {
-    const write = this.writes.then(() => this.write(data, progress));
+  /** `still` is asked when the write's turn comes: a renewal queued behind the last step's write does nothing. */
+  save(data: Partial<Backfill>, progress = true, still: () => boolean = () => true): Promise<void> {
+    const write = this.writes.then(() => (still() ? this.write(data, progress) : undefined));
     this.writes = write.catch(() => undefined);
     return write;
   }
@@ -81,10 +82,20 @@ class Claim {
    * taken leaves `work` to meet the same LostClaim at its next write.
    */
   async keptAlive<T>(work: () => Promise<T>): Promise<T> {
-    const timer = setInterval(() => void this.save({}, false).catch(() => undefined), Math.max(leaseMs(this.deps) / 3, 20));
+    let working = true;
+    let renewing = false;
+    const renew = () => {
+      if (renewing) return; // a slow database: one renewal waiting is enough
+      renewing = true;
+      void this.save({}, false, () => working)
+        .catch(() => undefined)
+        .finally(() => (renewing = false));
+    };
+    const timer = setInterval(renew, Math.max(leaseMs(this.deps) / 3, 20));
     try {
       return await work();
     } finally {
+      working = false;
       clearInterval(timer);
     }
   }
@@ -106,6 +117,14 @@ class Claim {
   }
 }
 
+const isJson = (text: string) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
 const later = (deps: BackfillDeps, ms: number) => new Date(deps.now().getTime() + ms);
 const leaseMs = (deps: BackfillDeps) => deps.leaseMs ?? 60_000;
 
@@ -113,7 +132,10 @@ async function startReading(deps: BackfillDeps, claim: Claim): Promise<void> {
   const { backfill } = claim;
   const started = await startBulkQuery(deps.gateway, backfill.shop, historyBulkQuery(backfill.since));
   if (started.ok) {
-    return claim.release({ state: "reading", bulkOperationGid: started.id, bulkRuns: backfill.bulkRuns + 1, objectCount: 0, message: null }, later(deps, 0));
+    return claim.release(
+      { state: "reading", bulkOperationGid: started.id, bulkRuns: backfill.bulkRuns + 1, objectCount: 0, linesRead: 0, bytesRead: 0n, message: null },
+      later(deps, 0),
+    );
   }
   if (started.refused) {
     if (!started.busy) return claim.fail(`Shopify refused the history query: ${started.message}`);
@@ -126,7 +148,10 @@ async function startReading(deps: BackfillDeps, claim: Claim): Promise<void> {
 async function readAgain(deps: BackfillDeps, claim: Claim, reason: string): Promise<void> {
   if (claim.backfill.bulkRuns >= MAX_BULK_RUNS) return claim.fail(`${reason}, again. Nothing more was read; ask for the backfill again.`);
   await deps.db.backfillLine.deleteMany({ where: { backfillId: claim.backfill.id } });
-  return claim.release({ state: "queued", bulkOperationGid: null, linesRead: 0, badLines: 0, message: `${reason}; reading the history again.` }, deps.now());
+  return claim.release(
+    { state: "queued", bulkOperationGid: null, linesRead: 0, bytesRead: 0n, badLines: 0, message: `${reason}; reading the history again.` },
+    deps.now(),
+  );
 }
 
 function stagedRow(backfillId: string, line: number, text: string): { row?: Prisma.BackfillLineCreateManyInput; bad: boolean } {
@@ -176,7 +201,7 @@ async function stage(deps: BackfillDeps, claim: Claim, url: string): Promise<voi
     bad = 0;
   };
   for await (const { line, text, next, terminated } of bulkResultLines(url, reached)) {
-    if (!terminated && readHistoryLine(text).kind === "bad") break;
+    if (!terminated && !isJson(text)) break;
     const staged = stagedRow(id, line, text);
     if (staged.row) rows.push(staged.row);
     if (staged.bad) bad++;
@@ -344,7 +369,8 @@ async function verify(deps: BackfillDeps, claim: Claim): Promise<void> {
     });
     const byAgreement = Map.groupBy(children, (row) => row.agreementGid);
     const refunds = page.map((row) => ({ row, refund: JSON.parse(row.data) as HistoryRefund }));
-    const byOrder = Map.groupBy(refunds, ({ row }) => row.orderGid!);
+    // A refund line the file repeats is one refund of its order (a duplicate of itself is none).
+    const byOrder = Map.groupBy([...new Map(refunds.map((r) => [r.refund.id, r])).values()], ({ row }) => row.orderGid!);
     let verified = 0;
     let withoutTransactions = 0;
     const seen = new Set<string>();

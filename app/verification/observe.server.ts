@@ -17,6 +17,15 @@ async function intendedRefund(db: PrismaClient, op: Pick<Operation, "shop" | "re
 
 // A stored read-back (an observation's data): only whether it held the refund matters here.
 const storedReadback = z.object({ data: z.object({ refund: z.unknown() }) });
+/** A stored read-back that answered without the refund; one that does not parse ends the run of them. */
+function readWithoutRefund(data: string | null): boolean {
+  try {
+    const parsed = storedReadback.safeParse(JSON.parse(data ?? "null"));
+    return parsed.success && !parsed.data.data.refund;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Consecutive read-backs up to this one, after the stale read window, that Shopify answered without
@@ -31,8 +40,7 @@ async function readsWithoutRefund(db: PrismaClient, op: Pick<Operation, "id">, w
   });
   let count = 1;
   for (const row of earlier) {
-    const parsed = storedReadback.safeParse(JSON.parse(row.data ?? "null"));
-    if (!parsed.success || parsed.data.data.refund) break;
+    if (!readWithoutRefund(row.data)) break;
     count++;
   }
   return count;

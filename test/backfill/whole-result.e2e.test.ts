@@ -78,6 +78,33 @@ describe("a result file that ends before Shopify's count of its objects", () => 
     await expectEachDecidedOnce(domain, seeded);
   });
 
+  it("cut just before a line's newline, the line whole: read on from there with no line counted twice or left out", async () => {
+    const { domain, seeded, backfill, deps, bulk } = await newShop("history-cut-at-newline", 150);
+    bulk.store.cutNext = 1;
+    bulk.store.cutBeforeNewline = true;
+    const done = await passUntilEnded(deps, backfill.id);
+    expect([done.state, done.linesRead]).toEqual(["done", done.objectCount]);
+    expect(bulk.stats.rangeDownloads).toBe(1);
+    await expectEachDecidedOnce(domain, seeded);
+  });
+
+  it("cut, then expired before the rest was read: the history is read again from its start, and decided once", async () => {
+    const { domain, seeded, backfill, deps, bulk } = await newShop("history-cut-then-expired", 150);
+    bulk.store.cutNext = 1;
+    // Passes until the cut file is read: some lines and bytes stored, the rest still to come.
+    for (let i = 0; i < 5 && (await load(backfill.id)).bytesRead === 0n; i++) {
+      await runBackfillPass(deps);
+      h.clock.advance(10_000);
+    }
+    const cut = await load(backfill.id);
+    expect(cut.bytesRead).toBeGreaterThan(0n);
+    expect(cut.linesRead).toBeLessThan(cut.objectCount);
+    bulk.expireResults();
+    const done = await passUntilEnded(deps, backfill.id);
+    expect([done.state, done.bulkRuns, done.linesRead]).toEqual(["done", 2, done.objectCount]);
+    await expectEachDecidedOnce(domain, seeded);
+  });
+
   it("that keeps ending early is never decided: the backfill stops, says why, and opens no operation", async () => {
     const { domain, backfill, deps, bulk } = await newShop("history-always-cut", 60);
     bulk.store.cutNext = 1_000;

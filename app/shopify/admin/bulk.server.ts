@@ -145,7 +145,13 @@ export async function* bulkResultLines(url: string, from: ResultPosition = { lin
     const expired = response.status === 404 || response.status === 403;
     throw new BulkDownloadError(`the bulk result could not be downloaded: HTTP ${response.status}${expired ? " (its URL has expired)" : ""}`, response.status);
   }
-  const ranged = response.status === 206 && new RegExp(`^bytes ${from.byte}-`).test(response.headers.get("content-range") ?? "");
+  const ranged = response.status === 206;
+  // A part of the file that does not start where it was asked to would misnumber every line.
+  if (ranged && !new RegExp(`^bytes ${from.byte}-`).test(response.headers.get("content-range") ?? "")) {
+    clearTimeout(idle);
+    await response.body.cancel();
+    throw new BulkDownloadError(`the bulk result store answered a part of the file that does not start at byte ${from.byte}`, response.status);
+  }
   let position = ranged ? { ...from } : { line: 0, byte: 0 };
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -157,9 +163,12 @@ export async function* bulkResultLines(url: string, from: ResultPosition = { lin
     pending = [];
     pendingBytes = 0;
     const at = position;
-    position = { line: at.line + 1, byte: at.byte + bytes.length + (terminated ? 1 : 0) };
     const text = decoder.decode(bytes);
-    return at.line >= from.line && text.trim() !== "" ? { line: at.line, text, next: position, terminated } : null;
+    // A blank line is no object and takes no number: so the newline that ended a line the last
+    // download stopped just before is not taken for a line when a Range read starts at it.
+    const blank = text.trim() === "";
+    position = { line: at.line + (blank ? 0 : 1), byte: at.byte + bytes.length + (terminated ? 1 : 0) };
+    return !blank && at.line >= from.line ? { line: at.line, text, next: position, terminated } : null;
   };
   try {
     for (;;) {
