@@ -54,11 +54,17 @@ describe("two worker processes on one database", () => {
       const results = await finalEvaluations(gids);
       expect(results).toHaveLength(40);
       expect(results.every((r) => r.status === "VERIFIED" && r.finals === 1)).toBe(true);
-      // Each refund is read exactly twice: once a second after it was created (a provisional
-      // VERIFIED, inside the stale read window) and once when the window has passed. A second
-      // claim of the same attempt by the other worker would add evaluations.
-      const evaluations = await h.db.evaluation.groupBy({ by: ["operationId"], where: { operation: { refundGid: { in: gids } } }, _count: { _all: true } });
-      expect(evaluations.map((e) => e._count._all)).toEqual(Array(40).fill(2));
+      // Each attempt is evaluated once: a second claim of the same attempt by the other worker would
+      // add an evaluation of it. A refund is read a second after it was created (a provisional
+      // VERIFIED, inside the stale read window) and again once the window has passed; on a busy
+      // machine its first read may come after the window, and then that one read decides it.
+      const operations = await h.db.operation.findMany({ where: { refundGid: { in: gids } }, include: { evaluations: true } });
+      const wrong = operations.filter((op) => {
+        const attempts = op.evaluations.map((e) => e.attempt);
+        const firstInWindow = Math.min(...op.evaluations.map((e) => e.evaluatedAt.getTime())) < op.startedAt.getTime() + 20_000;
+        return new Set(attempts).size !== attempts.length || attempts.length !== op.attempts || attempts.length !== (firstInWindow ? 2 : 1);
+      });
+      expect(wrong.map((op) => `${op.refundGid}: attempts ${op.evaluations.map((e) => e.attempt).join(",")}`)).toEqual([]);
     } finally {
       await Promise.all(workers.map(stopWorker));
     }
@@ -110,7 +116,7 @@ describe("a worker process killed mid-attempt", () => {
 });
 
 describe("a burst of refunds", () => {
-  it("is read back in batches: far fewer GraphQL requests than refunds", async () => {
+  it("is read back in batches: far fewer GraphQL requests than refunds", { timeout: 120_000 }, async () => {
     await markSwept();
     const before = { ...h.worker.gateway.stats };
     const gids = await deliverRefunds(200);
@@ -118,8 +124,9 @@ describe("a burst of refunds", () => {
     await h.worker.runOnce();
     // Refunds carry Shopify's whole-second created_at, so they fall due in as many instants as the
     // burst took seconds to deliver (3 here when the machine is quiet, more when it is busy).
+    // (On a busy machine the first refunds may be past their window already, and decided in that pass: one instant more.)
     const dueInstants = new Set(
-      (await h.db.operation.findMany({ where: { refundGid: { in: gids } }, select: { nextDueAt: true } })).map((op) => op.nextDueAt!.getTime()),
+      (await h.db.operation.findMany({ where: { refundGid: { in: gids } }, select: { nextDueAt: true } })).map((op) => op.nextDueAt?.getTime() ?? "decided"),
     ).size;
     await h.settle();
     const results = await finalEvaluations(gids);
