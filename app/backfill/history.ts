@@ -1,4 +1,4 @@
-import { toMinorUnits } from "../money/currency";
+import { sameMoney, toMinorUnits } from "../money/currency";
 
 /** shopify.refund.history 1.0.0's window (its order_refunds_in_bulk_read); 1.1.0 takes app/verdicts/duplicates.ts's definition. */
 const HISTORY_1_0_0_WINDOW_MS = 10 * 60_000;
@@ -80,11 +80,6 @@ export function readHistoryLine(text: string): HistoryLine {
 export function bulkReadback(refund: HistoryRefund, transactions: HistoryTransaction[]) {
   return { data: { refund: { ...refund, transactions: { nodes: transactions, pageInfo: { hasNextPage: false, endCursor: null } } } } };
 }
-
-const sameMoney = (a: HistoryMoney, b: HistoryMoney) => {
-  const minor = toMinorUnits(a.amount, a.currencyCode);
-  return a.currencyCode === b.currencyCode && minor !== undefined && minor === toMinorUnits(b.amount, b.currencyCode);
-};
 
 /**
  * shopify.refund.history 1.0.0's order_refunds_in_bulk_read, for its operations still undecided

@@ -62,3 +62,9 @@ export function formatMoney(minor: bigint, currency: string, locale = "en-US"): 
     return `${decimal} ${currency}`;
   }
 }
+
+/** Two amounts of money are one amount: the same currency and the same minor units (25.0 and 25.00 are one). */
+export function sameMoney(a: { amount: string; currencyCode: string }, b: { amount: string; currencyCode: string }): boolean {
+  const minor = toMinorUnits(a.amount, a.currencyCode);
+  return a.currencyCode === b.currencyCode && minor !== undefined && minor === toMinorUnits(b.amount, b.currencyCode);
+}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { toMinorUnits } from "../money/currency";
+import { sameMoney } from "../money/currency";
 
 /**
  * What a duplicate refund is, once, for every contract that names one (shopify.refund.created
@@ -44,12 +44,6 @@ function isBefore(other: RecordedRefund, refund: RecordedRefund): boolean {
   return a < b || (a === b && legacyId(other.id) < legacyId(refund.id));
 }
 
-function sameMoney(a: RecordedRefund, b: RecordedRefund): boolean {
-  const [x, y] = [a.totalRefundedSet.presentmentMoney, b.totalRefundedSet.presentmentMoney];
-  const minor = toMinorUnits(x.amount, x.currencyCode);
-  return x.currencyCode === y.currencyCode && minor !== undefined && minor === toMinorUnits(y.amount, y.currencyCode);
-}
-
 /** The refunds of the order (`orderRefunds`, this one among them or not) that make `refund` a duplicate. */
 export function earlierDuplicates(refund: RecordedRefund, orderRefunds: RecordedRefund[], intended = false): DuplicatesOutput {
   const at = Date.parse(refund.createdAt ?? "");
@@ -59,7 +53,10 @@ export function earlierDuplicates(refund: RecordedRefund, orderRefunds: Recorded
       : orderRefunds
           .filter(
             (other) =>
-              other.id !== refund.id && isBefore(other, refund) && at - Date.parse(other.createdAt ?? "") <= DUPLICATE_WINDOW_MS && sameMoney(other, refund),
+              other.id !== refund.id &&
+              isBefore(other, refund) &&
+              at - Date.parse(other.createdAt ?? "") <= DUPLICATE_WINDOW_MS &&
+              sameMoney(other.totalRefundedSet.presentmentMoney, refund.totalRefundedSet.presentmentMoney),
           )
           .map((other) => ({
             id: other.id,
