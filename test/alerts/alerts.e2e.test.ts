@@ -24,7 +24,7 @@ const ROUTE = "routes/app.settings.alerts";
 beforeAll(async () => {
   harness = await startAlertsHarness("alerts-shop.myshopify.com", { ALERTS_FROM: "Refund Verifier <alerts@verifier.test>" });
   ({ h, mailbox, slack } = harness);
-}, 120_000);
+});
 
 afterAll(async () => harness?.close());
 

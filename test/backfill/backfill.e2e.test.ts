@@ -45,7 +45,7 @@ describe("a history of 2,000 refunds, backfilled through one bulk operation", ()
     expect(backfill.message).toBeNull();
     expect(backfill.state).toBe("done");
     shopifyRequests = shop.api.stats.graphqlRequests - before;
-  }, 120_000);
+  });
 
   it("gives every refund in the window the verdict the history contract implies, and opens none outside it", async () => {
     const operations = await h.db.operation.findMany({ where: { shop: domain } });

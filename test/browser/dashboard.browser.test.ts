@@ -47,7 +47,7 @@ beforeAll(async () => {
   demo.shopify.addShop(NEW_SHOP, "USD");
   await installApp(demo.appUrl, NEW_SHOP);
   db = createPrismaClient(database.url);
-  await untilDemoDecided(db, { dueOnly: true, timeoutMs: 30_000 });
+  await untilDemoDecided(db, { dueOnly: true });
   // A colleague whose online session the app has seen: their name is known.
   await db.session.create({
     data: { id: "online_303", shop: SHOP, state: "", isOnline: true, accessToken: "online-token", userId: 303n, firstName: "Ada", lastName: "Lovelace" },
@@ -56,7 +56,7 @@ beforeAll(async () => {
   // axe-core needs a page of its own context.
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: CHROME_UA })).newPage();
   app = page.frameLocator("#app-frame");
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -163,9 +163,9 @@ describe("the dashboard", () => {
       TEST_APP.secret,
     );
     expect(response.ok).toBe(true);
-    await expect.poll(matching, { timeout: 25_000, interval: 1_000 }).toBe(before + 1);
+    await expect.poll(matching, { interval: 1_000 }).toBe(before + 1);
     expect(await appFrame().evaluate(() => (window as unknown as { rvMarker?: number }).rvMarker)).toBe(1);
-  }, 40_000);
+  });
 
   it("a row opens the refund's evidence by click and by keyboard; the order and the refund form have their own links", async () => {
     await page.goto(storeUrl(SHOP));

@@ -35,7 +35,7 @@ beforeAll(async () => {
   db = createPrismaClient(database.url);
   await untilDemoDecided(db);
   browser = await launchChromium();
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -80,7 +80,6 @@ async function openOnPhone(id: string): Promise<Page> {
 async function styled(app: FrameLocator | Page) {
   await expect
     .poll(() => app.locator("[data-evidence-lead] p").evaluate((el) => parseFloat(getComputedStyle(el).fontSize)), {
-      timeout: 10_000,
       message: "Polaris styles did not load",
     })
     .toBeGreaterThan(18);
@@ -125,7 +124,7 @@ describe("the evidence page leads with a sentence in the merchant's words", () =
     await check("contradicted", op.id, (lead) =>
       expect(lead).toMatch(/^Shopify recorded \$[\d,]+\.\d\d; the refund asked for \$[\d,]+\.\d\d \(\$5\.00 more\)\.$/),
     );
-  }, 60_000);
+  });
 
   it("duplicate: the refund it repeats, how long before, linked to its evidence", async () => {
     const op = await operation({ status: "CONTRADICTED", reason: "duplicate_refund_present" });
@@ -146,7 +145,7 @@ describe("the evidence page leads with a sentence in the merchant's words", () =
     await app.locator(`a[href*="/app/refunds/${linked[0].id}"]`).click();
     await app.getByText(linked[0].refundGid).first().waitFor({ state: "attached" });
     await page.context().close();
-  }, 60_000);
+  });
 
   it("wrong order: the other order, linked", async () => {
     const op = await operation({ status: "CONTRADICTED", reason: "refund_on_wrong_order" });
@@ -154,7 +153,7 @@ describe("the evidence page leads with a sentence in the merchant's words", () =
     const { page, app } = await openInAdmin(op.id);
     expect(await app.locator('a[href^="shopify://admin/orders/"]').count()).toBeGreaterThanOrEqual(2);
     await page.context().close();
-  }, 60_000);
+  });
 
   it("gateway failure: the gateway, its error in words, the next step", async () => {
     const op = await operation({ status: "FAILED" });
@@ -162,14 +161,14 @@ describe("the evidence page leads with a sentence in the merchant's words", () =
     const { page, app } = await openInAdmin(op.id);
     expect(await app.getByText("Next step:").count()).toBe(1);
     await page.context().close();
-  }, 60_000);
+  });
 
   it("verified and unverifiable: the dashboard's plain words", async () => {
     const verified = await operation({ status: "VERIFIED", currency: "USD" });
     await check("verified", verified.id, (lead) => expect(lead).toBe("Shopify recorded it as claimed; its webhook arrived."));
     const unverifiable = await operation({ status: "UNVERIFIABLE" });
     await check("unverifiable", unverifiable.id, (lead) => expect(lead).toBe("Shopify showed no evidence of this refund within 7 days. Check the order."));
-  }, 90_000);
+  });
 });
 
 describe("technical details, times and the review form", () => {
@@ -212,7 +211,7 @@ describe("technical details, times and the review form", () => {
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await seriousAccessibilityViolations(phone)).toEqual([]);
     await phone.context().close();
-  }, 60_000);
+  });
 
   it("malformed form input is a field error, never a 500", async () => {
     const op = await operation({ status: "FAILED", reviewState: "open" });
@@ -233,5 +232,5 @@ describe("technical details, times and the review form", () => {
     await app.getByText("Write a note that says how this refund was resolved.").first().waitFor();
     expect(await app.getByLabel("Resolution note").getAttribute("aria-invalid")).toBe("true");
     await page.context().close();
-  }, 60_000);
+  });
 });

@@ -11,7 +11,7 @@ let harness: AlertsHarness;
 
 beforeAll(async () => {
   harness = await startAlertsHarness("alerts-abuse.myshopify.com");
-}, 120_000);
+});
 afterAll(async () => harness?.close());
 
 async function shopWithAlerts(name: string) {

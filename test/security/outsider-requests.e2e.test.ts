@@ -27,7 +27,7 @@ beforeAll(async () => {
   // Short timeouts, so that the slow-client attack is over in seconds.
   const env = { VERIFIER_WORKER: "off", HTTP_HEADERS_TIMEOUT_MS: "2000", HTTP_REQUEST_TIMEOUT_MS: "3000" };
   app = await startAppProcess({ port: await freePort(), databaseUrl: database.url, shopifyOrigin: origin, log: "capture", env });
-}, 90_000);
+});
 
 afterAll(async () => {
   await app?.stop();
@@ -116,7 +116,7 @@ describe("bodies", () => {
     });
     expect(closedAfter).toBeLessThan(15_000);
     expect(await serving()).toBe(true);
-  }, 30_000);
+  });
 });
 
 describe("malformed input", () => {

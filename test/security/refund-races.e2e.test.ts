@@ -33,10 +33,12 @@ beforeAll(async () => {
     databaseUrl: database.url,
     shopifyOrigin: origin,
     log: "ignore",
-    env: { VERIFIER_WORKER: "off", WEB_CONCURRENCY: "2" },
+    // Fifty forms at once on a busy machine can keep the fake Shopify from answering within the
+    // production limit (10 s); what is tested here is the race, not a slow Shopify (faults.e2e is).
+    env: { VERIFIER_WORKER: "off", WEB_CONCURRENCY: "2", VERIFIER_REQUEST_TIMEOUT_MS: "60000" },
   });
   asStaff = embeddedFetch(app.url, SHOP);
-}, 90_000);
+});
 
 afterAll(async () => {
   await app?.stop();
@@ -57,7 +59,7 @@ const submit = (orderId: bigint, fields: Record<string, string>) =>
 const refundsInShopify = (orderId: bigint) => shop.orders.get(orderId)!.refundIds.length;
 
 describe("one refund per intent", () => {
-  it("50 submits at once from 50 open forms (tabs, people) make exactly one refund in Shopify", { timeout: 90_000 }, async () => {
+  it("50 submits at once from 50 open forms (tabs, people) make exactly one refund in Shopify", async () => {
     const order = shop.createOrder({ amount: "100.00" });
     const tokens = await Promise.all(Array.from({ length: 50 }, () => openForm(order.id)));
     expect(new Set(tokens).size).toBe(50);
@@ -72,7 +74,7 @@ describe("one refund per intent", () => {
     expect(await db.refundRecord.count({ where: { orderId: `gid://shopify/Order/${order.id}` } })).toBe(1);
   });
 
-  it("a double click (one form sent six times at once) is one refund, and every answer names it", { timeout: 60_000 }, async () => {
+  it("a double click (one form sent six times at once) is one refund, and every answer names it", async () => {
     const order = shop.createOrder({ amount: "80.00" });
     const formToken = await openForm(order.id);
     const answers = await Promise.all(Array.from({ length: 6 }, () => submit(order.id, { amount: "12.50", formToken })));
@@ -82,7 +84,7 @@ describe("one refund per intent", () => {
     expect(refundsInShopify(order.id)).toBe(1);
   });
 
-  it("a deliberate second refund still goes through the confirmation, from a form of its own", { timeout: 60_000 }, async () => {
+  it("a deliberate second refund still goes through the confirmation, from a form of its own", async () => {
     const order = shop.createOrder({ amount: "80.00" });
     expect((await submit(order.id, { amount: "12.50", formToken: await openForm(order.id) })).status).toBe(200);
     const refused = await submit(order.id, { amount: "3.00", formToken: await openForm(order.id) });

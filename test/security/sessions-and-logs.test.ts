@@ -27,7 +27,7 @@ beforeAll(async () => {
   app = await startAppProcess({ port: await freePort(), databaseUrl: database.url, shopifyOrigin: origin, log: "capture" });
   db = createPrismaClient(database.url);
   await installApp(app.url, SHOP);
-}, 60_000);
+});
 afterAll(async () => {
   await db.$disconnect();
   await app.stop();

@@ -30,7 +30,7 @@ beforeAll(async () => {
   shopify.addShop(SHOP);
   origin = await shopify.listen();
   app = await start();
-}, 90_000);
+});
 
 afterAll(async () => {
   await app?.stop();

@@ -9,7 +9,7 @@ type Db = ReturnType<typeof createPrismaClient>;
  * operation is left PENDING (`dueOnly`: none left that is already due, for a test that wants some
  * still waiting out the contract's 20 s stale-read window).
  */
-export async function untilDemoDecided(db: Db, { dueOnly = false, timeoutMs = 60_000 } = {}): Promise<void> {
+export async function untilDemoDecided(db: Db, { dueOnly = false, timeoutMs = 180_000 } = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const unopened = () => db.webhookDelivery.count({ where: { openedAt: null } });
   const pending = () => db.operation.count({ where: { status: "PENDING", ...(dueOnly ? { nextDueAt: { lte: new Date() } } : {}) } });

@@ -6,7 +6,7 @@
 export async function waitFor<T>(
   what: string,
   probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
-  timeoutMs = 20_000,
+  timeoutMs = 120_000,
 ): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {

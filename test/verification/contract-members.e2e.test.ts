@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 import { csvRecords } from "../support/csv";
@@ -23,6 +23,10 @@ afterAll(async () => h.close());
 const orderGid = (id: bigint) => `gid://shopify/Order/${id}`;
 
 describe("the stale read window (20 s)", () => {
+  // Shopify's clock stands still unless the test moves it: "visible after 4 s" and "read at +1 s"
+  // are the test's seconds, not however long a busy machine took between two lines (issue 29).
+  beforeEach(() => h.clock.freeze());
+
   it("a read inside the window that does not show the refund is no evidence and uses no attempt", async () => {
     const order = h.shop.createOrder({ amount: "50.00" });
     const refund = h.shop.createRefund(order.id, { amount: "10.00", visibleAfterMs: 4 * SECOND });

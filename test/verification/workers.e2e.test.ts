@@ -41,7 +41,7 @@ async function finalEvaluations(gids: string[]) {
 const startWorker = () => startWorkerProcess(h.app.databaseUrl);
 
 describe("two worker processes on one database", () => {
-  it("give each operation exactly one verdict", { timeout: 60_000 }, async () => {
+  it("give each operation exactly one verdict", async () => {
     await markSwept();
     const workers = [startWorker(), startWorker()];
     try {
@@ -72,7 +72,7 @@ describe("two worker processes on one database", () => {
 });
 
 describe("a worker process killed mid-attempt", () => {
-  it("loses nothing: the next worker takes the operation over after the lease and verifies it once", { timeout: 60_000 }, async () => {
+  it("loses nothing: the next worker takes the operation over after the lease and verifies it once", async () => {
     const order = h.shop.createOrder({ amount: "50.00" });
     const refund = h.shop.createRefund(order.id, { amount: "12.00" });
     const requestsBefore = h.app.shopify.api(h.domain).stats.graphqlRequests;
@@ -116,7 +116,7 @@ describe("a worker process killed mid-attempt", () => {
 });
 
 describe("a burst of refunds", () => {
-  it("is read back in batches: far fewer GraphQL requests than refunds", { timeout: 120_000 }, async () => {
+  it("is read back in batches: far fewer GraphQL requests than refunds", async () => {
     await markSwept();
     const before = { ...h.worker.gateway.stats };
     const gids = await deliverRefunds(200);
