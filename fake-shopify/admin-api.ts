@@ -31,6 +31,8 @@ export interface AdminApiStats {
   refundCreateCalls: number;
   /** Refunds refundCreate actually created: a replayed idempotency key adds none. */
   refundsCreated: number;
+  /** Requests executed, by operation name (OrderNames: 2). */
+  byOperation: Record<string, number>;
 }
 
 type JsonBody = Record<string, unknown>;
@@ -66,6 +68,7 @@ export class AdminApi implements RefundCreateHost {
     requestedCost: 0,
     refundCreateCalls: 0,
     refundsCreated: 0,
+    byOperation: {},
   };
   /** Each request that found the bucket short of its cost: when (the bucket's clock), its cost, what the bucket held. */
   readonly throttleLog: { atMs: number; cost: number; available: number }[] = [];
@@ -183,6 +186,8 @@ export class AdminApi implements RefundCreateHost {
     this.stats.requestedCost += cost;
     const counter = { actual: 0 };
     const context: RequestContext = { apiVersion: options.apiVersion ?? ADMIN_API_VERSION };
+    const name = operation.name?.value ?? "anonymous";
+    this.stats.byOperation[name] = (this.stats.byOperation[name] ?? 0) + 1;
     const result = await execute({
       schema,
       document,

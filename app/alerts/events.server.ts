@@ -4,6 +4,9 @@ import { createOnce } from "../db/create-once";
 import { contractOf } from "../contracts/registry.server";
 import type { Contract } from "../contracts/schema";
 import { toRow } from "../dashboard/dashboard.server";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { withOperationOrderNames } from "../verdicts/order-names.server";
+import { orderLabel, upperFirst } from "../verdicts/words";
 import { DUPLICATE_REASONS, reasonInWords } from "../dashboard/reasons";
 import { DUPLICATE_CHANNELS, duplicateOfInWords, parseDuplicates } from "../verdicts/duplicates";
 import { money } from "../evidence/lead";
@@ -29,13 +32,11 @@ export function alertItem(contract: Contract, op: AlertedOperation): AlertItem {
     ? parseDuplicates(op.observations?.find((o) => DUPLICATE_CHANNELS.includes(o.channel as never))?.data ?? null)
     : null;
   if (duplicates?.refunds.length) {
-    const where = row.orderName ?? `order ${row.orderId}`;
+    const where = orderLabel(row);
     row.reasonText = `${upperFirst(duplicateOfInWords(duplicates, (amount, currency) => money(amount, currency), where))}. Do not retry.`;
   }
   return { row, evidenceUrl: adminAppUrl(op.shop, evidencePath(op.id)) };
 }
-
-const upperFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** What alertItem reads of an operation's observations: its latest duplicates channel. */
 export const ALERT_ITEM_OBSERVATIONS = { where: { channel: { in: [...DUPLICATE_CHANNELS] } }, orderBy: { observedAt: "desc" as const }, take: 1 };
@@ -69,7 +70,7 @@ function flowDelivery(contract: Contract, op: AlertedOperation, eventId: string,
     kind: "flow",
     channel: "flow",
     target: trigger.handle,
-    subject: `${trigger.name}: ${money(item.row.amount, item.row.currency)} on ${item.row.orderName ?? `order ${item.row.orderId}`}`,
+    subject: `${trigger.name}: ${money(item.row.amount, item.row.currency)} on ${orderLabel(item.row)}`,
     body: Object.entries(payload)
       .map(([key, value]) => `${key}: ${value}`)
       .join("\n"),
@@ -88,13 +89,15 @@ function flowDelivery(contract: Contract, op: AlertedOperation, eventId: string,
  * worker changes nothing, and the mark comes last. A worker killed after the verdict and before
  * this pass leaves the mark unset: the next pass does it, late and once.
  */
-export async function openAlertEvents(db: PrismaClient, contract: Contract, now: Date, limit = 500): Promise<number> {
-  const owed = await db.operation.findMany({
+export async function openAlertEvents(db: PrismaClient, gateway: ShopifyGateway, contract: Contract, now: Date, limit = 500): Promise<number> {
+  const unnamed = await db.operation.findMany({
     where: { OR: NEEDS_PERSON.map((verdict) => ({ status: verdict, OR: [{ alertedVerdict: null }, { alertedVerdict: { not: verdict } }] })) },
     orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
     take: limit,
     include: { observations: ALERT_ITEM_OBSERVATIONS },
   });
+  // An alert, its Flow payload and the digest name the order as people know it (#1340), also for a refund never read back.
+  const owed = await withOperationOrderNames(db, gateway, unnamed);
   let opened = 0;
   const shops = new Map<string, { settings: Awaited<ReturnType<typeof alertSettings>>; enabled: Set<string> }>();
   for (const op of owed) {

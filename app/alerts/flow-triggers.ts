@@ -1,4 +1,5 @@
 import { VERDICT_LABELS } from "../dashboard/reasons";
+import { orderLabel } from "../verdicts/words";
 
 /** The app's Flow triggers (extensions/flow-refund-*): one per verdict that needs a person. */
 export const FLOW_TRIGGERS = [
@@ -22,6 +23,8 @@ export function flowTriggerByDefinitionId(definitionId: string): FlowTrigger | u
 }
 
 export interface FlowRefund {
+  orderName: string | null;
+  orderId: string;
   verdict: string;
   reasons: string[];
   classes: string[];
@@ -50,6 +53,7 @@ export function flowResourceId(gid: string): number | string {
 export function flowPayload(refund: FlowRefund): Record<string, string | number> {
   return {
     order_id: flowResourceId(refund.orderGid),
+    "order name": orderLabel(refund),
     verdict: VERDICT_LABELS[refund.verdict] ?? refund.verdict,
     reasons: refund.reasons.join(" | "),
     classes: refund.classes.join(", "),

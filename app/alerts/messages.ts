@@ -4,6 +4,7 @@ import { classLabel, VERDICT_LABELS } from "../dashboard/reasons";
 import { money } from "../evidence/lead";
 import { formatMoney, toMinorUnits } from "../money/currency";
 import { formatInstant } from "../time/format";
+import { orderLabel } from "../verdicts/words";
 
 /** One refund in an alert: its dashboard row and where its evidence page is in Shopify admin. */
 export interface AlertItem {
@@ -30,7 +31,6 @@ export function whatHappened(row: Pick<RefundRow, "status" | "classes">): string
   return VERDICT_LABELS[row.status] ?? row.status;
 }
 
-const orderLabel = (row: RefundRow) => row.orderName ?? `order ${row.orderId}`;
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** "2 duplicate refunds, 1 failed at the payment gateway": what a group holds, most frequent first. */

@@ -28,7 +28,7 @@ export async function runAlertPasses(
       return fallback;
     }
   };
-  const events = await stage("events", () => openAlertEvents(deps.db, deps.contract, deps.now()), 0);
+  const events = await stage("events", () => openAlertEvents(deps.db, deps.gateway, deps.contract, deps.now()), 0);
   const messages = await stage("grouping", () => groupInstantAlerts(deps.db, deps.contract, deps.now(), deps.grouping), 0);
   const digests = await stage("digest", () => queueDueDigests(deps.db, deps.gateway, deps.contract, deps.now()), 0);
   const sent = await stage("delivery", () => deliverDue(deps), { delivered: 0, failed: 0 });

@@ -5,6 +5,8 @@ import { formatMoney, fromMinorUnits } from "../money/currency";
 import { CLASSES, dateBounds, period, VERDICTS, type DashboardFilters } from "./filters";
 import { reasonInWords } from "./reasons";
 import { periodTotals } from "./rollups.server";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { withOrderNames } from "../verdicts/order-names.server";
 
 export interface RefundRow {
   id: string;
@@ -88,8 +90,11 @@ function sortOf(filters: DashboardFilters): { key: SortKey; descending: boolean 
 
 const cursorValue = (key: SortKey, v: string) => (key === "startedAt" ? new Date(v) : BigInt(v));
 
-/** Keyset pagination on (sort key, id): a page costs the same on page 1 and page 4,000. */
-export async function listRefunds(db: PrismaClient, contract: Contract, shop: string, filters: DashboardFilters) {
+/**
+ * Keyset pagination on (sort key, id): a page costs the same on page 1 and page 4,000. With a
+ * gateway, rows whose order has no name yet are named from Shopify first (one batched read).
+ */
+export async function listRefunds(db: PrismaClient, contract: Contract, shop: string, filters: DashboardFilters, gateway?: ShopifyGateway) {
   const { key, descending } = sortOf(filters);
   const backwards = Boolean(filters.before) && !filters.after;
   const cursor = decodeCursor(backwards ? filters.before : filters.after);
@@ -110,9 +115,10 @@ export async function listRefunds(db: PrismaClient, contract: Contract, shop: st
   const more = found.length > filters.pageSize;
   const page = found.slice(0, filters.pageSize);
   if (backwards) page.reverse();
+  const rows = page.map((op) => toRow(contract, op));
   const cursorOf = (op: Operation) => encodeCursor({ v: key === "startedAt" ? op.startedAt.toISOString() : String(op.amountMinor), id: op.id });
   return {
-    rows: page.map((op) => toRow(contract, op)),
+    rows: gateway ? await withOrderNames(db, gateway, shop, rows) : rows,
     pageInfo: {
       hasNext: backwards ? Boolean(cursor) : more,
       hasPrevious: backwards ? more : Boolean(cursor),

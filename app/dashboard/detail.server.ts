@@ -3,6 +3,8 @@ import type { LoadedContract } from "../contracts/load";
 import type { ConditionResult, Evaluation } from "../contracts/evaluate";
 import { contractByVersion } from "../contracts/registry.server";
 import { toRow } from "./dashboard.server";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { withOrderNames } from "../verdicts/order-names.server";
 import { evidenceLead, recordedRefundOf, type RelatedRefund } from "../evidence/lead";
 import { DUPLICATE_CHANNELS, parseDuplicates } from "../verdicts/duplicates";
 import { staffNames } from "../review/review.server";
@@ -20,7 +22,7 @@ export interface ConditionView extends ConditionResult {
 }
 
 /** Everything the detail page shows about one of the shop's refunds; undefined for another shop's id. */
-export async function loadRefundDetail(db: PrismaClient, loaded: LoadedContract, shop: string, id: string, now: Date) {
+export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway, loaded: LoadedContract, shop: string, id: string, now: Date) {
   const op = await db.operation.findFirst({
     where: { id, shop },
     include: {
@@ -66,9 +68,11 @@ export async function loadRefundDetail(db: PrismaClient, loaded: LoadedContract,
       : Promise.resolve([]),
   ]);
   const reasons = JSON.parse(op.reasons) as string[];
-  // The stored order name comes from the read-back: on a refund Shopify recorded on another order it is that order's name.
-  const orderName = recorded?.orderGid && recorded.orderGid !== op.orderGid && recorded.orderName === op.orderName ? null : op.orderName;
-  const row = toRow(contract, op);
+  // Before the read-back named only the refund's own order, a refund Shopify recorded on another
+  // order stored that order's name: such a name is not this order's, and it is asked for afresh.
+  const storedName = recorded?.orderGid && recorded.orderGid !== op.orderGid && recorded.orderName === op.orderName ? null : op.orderName;
+  const [row] = await withOrderNames(db, gateway, shop, [{ ...toRow(contract, op), orderName: storedName }]);
+  const orderName = row.orderName;
   const lead = evidenceLead({
     contract,
     status: op.status,

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
 import { listRefunds } from "./dashboard.server";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { resolutions } from "../review/review.server";
 import type { DashboardFilters } from "./filters";
 
@@ -43,7 +44,7 @@ export function csvCell(value: unknown): string {
 }
 
 /** The filtered list as CSV, streamed a page at a time; amounts are exact decimals. */
-export function exportCsv(db: PrismaClient, contract: Contract, shop: string, filters: DashboardFilters): ReadableStream<Uint8Array> {
+export function exportCsv(db: PrismaClient, gateway: ShopifyGateway, contract: Contract, shop: string, filters: DashboardFilters): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let after: string | undefined;
   let started = false;
@@ -53,7 +54,7 @@ export function exportCsv(db: PrismaClient, contract: Contract, shop: string, fi
         started = true;
         controller.enqueue(encoder.encode(`${HEADER.map(csvCell).join(",")}\r\n`));
       }
-      const page = await listRefunds(db, contract, shop, { ...filters, after, before: undefined, pageSize: 500 });
+      const page = await listRefunds(db, contract, shop, { ...filters, after, before: undefined, pageSize: 500 }, gateway);
       const resolved = await resolutions(
         db,
         shop,

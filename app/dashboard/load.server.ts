@@ -27,7 +27,7 @@ export async function loadDashboard(shop: string, params: URLSearchParams, now: 
   const filters = parseFilters(params, { now, timeZone });
   const [figureData, page, total, state, any, backfill] = await Promise.all([
     figures(db, shop, filters, now),
-    listRefunds(db, REFUND_CREATED.contract, shop, filters),
+    listRefunds(db, REFUND_CREATED.contract, shop, filters, interactiveGateway()),
     countRows(db, shop, filters),
     db.shopState.findUnique({ where: { shop }, select: { sweepCompletedAt: true, sweepStartedAt: true } }),
     db.operation.findFirst({ where: { shop }, select: { id: true } }),
@@ -45,7 +45,7 @@ export async function loadDashboard(shop: string, params: URLSearchParams, now: 
 
 export async function csvExportResponse(shop: string, params: URLSearchParams, now: Date): Promise<Response> {
   const timeZone = await shopTimeZone(shop);
-  return new Response(exportCsv(db, REFUND_CREATED.contract, shop, parseFilters(params, { now, timeZone })), {
+  return new Response(exportCsv(db, interactiveGateway(), REFUND_CREATED.contract, shop, parseFilters(params, { now, timeZone })), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="refunds-${now.toISOString().slice(0, 10)}.csv"`,

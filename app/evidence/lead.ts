@@ -121,8 +121,12 @@ function wrongOrder(input: LeadInput): Part | undefined {
   const other = orderLabel(recorded.orderName, recorded.orderGid);
   return {
     sentence: `Shopify recorded this refund on ${other}, not on ${orderLabel(order.name, order.gid)}, the order it was for.`,
-    nextStep: `Check both orders in Shopify admin: the customer of ${orderLabel(order.name, order.gid)} may not have been refunded.`,
-    links: [{ label: `${other} in Shopify admin`, url: adminOrderLink(recorded.orderGid), admin: true }, ...input.recordedOrder.map(relatedLink)],
+    nextStep: `Check both orders in Shopify admin: the customer of ${orderLabel(order.name, order.gid)} may not have been refunded, and ${other} has a refund it was not meant to have. A refund issued from this page goes to ${orderLabel(order.name, order.gid)}.`,
+    links: [
+      { label: `${orderLabel(order.name, order.gid)} (the order it was for) in Shopify admin`, url: adminOrderLink(order.gid), admin: true },
+      { label: `${other} (where Shopify recorded it) in Shopify admin`, url: adminOrderLink(recorded.orderGid), admin: true },
+      ...input.recordedOrder.map(relatedLink),
+    ],
   };
 }
 

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
 import { markDue } from "../verification/operations.server";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { listRefunds, rowFilter, toRow, type RefundRow } from "../dashboard/dashboard.server";
 import { parseFilters } from "../dashboard/filters";
 
@@ -142,14 +143,22 @@ export type ReviewItem = RefundRow & { resolution: Resolution | null };
  * One page of the review queue: open (needs review, oldest first) or resolved (newest first),
  * with the dashboard's filters, sorts and keyset pages; resolved items carry who resolved them and their note.
  */
-export async function reviewPage(db: PrismaClient, contract: Contract, shop: string, params: URLSearchParams, now: Date, timeZone: string) {
+export async function reviewPage(
+  db: PrismaClient,
+  gateway: ShopifyGateway,
+  contract: Contract,
+  shop: string,
+  params: URLSearchParams,
+  now: Date,
+  timeZone: string,
+) {
   const view: ReviewView = params.get("view") === "resolved" ? "resolved" : "open";
   const withDefaults = new URLSearchParams(params);
   if (!withDefaults.get("sort")) withDefaults.set("sort", view === "open" ? "oldest" : "newest");
   withDefaults.set("review", view);
   const filters = parseFilters(withDefaults, { now, timeZone });
   const [page, total, open, resolved] = await Promise.all([
-    listRefunds(db, contract, shop, filters),
+    listRefunds(db, contract, shop, filters, gateway),
     db.operation.count({ where: rowFilter(shop, filters) }),
     db.operation.count({ where: { shop, reviewState: "open" } }),
     db.operation.count({ where: { shop, reviewState: "resolved" } }),

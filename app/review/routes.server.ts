@@ -3,13 +3,14 @@ import db from "../db.server";
 import { REFUND_CREATED } from "../contracts/registry.server";
 import { loadRefundDetail } from "../dashboard/detail.server";
 import { httpStatus } from "../http/status";
+import { interactiveGateway } from "../shopify/admin/interactive.server";
 import { requestRecheck, resolveReview, reviewQueue } from "./review.server";
 
 const notFound = () => new Response("No such refund in this shop", { status: 404 });
 
 /** The detail page's data; another shop's refund id is a 404, never data. */
 export async function refundDetail(shop: string, id: string, now: Date) {
-  const detail = await loadRefundDetail(db, REFUND_CREATED, shop, id, now);
+  const detail = await loadRefundDetail(db, interactiveGateway(), REFUND_CREATED, shop, id, now);
   if (!detail) throw notFound();
   return detail;
 }

@@ -37,10 +37,14 @@ function staleWindow(loaded: LoadedContract, op: Pick<Operation, "startedAt">, n
   return { open: now.getTime() < end.getTime(), end };
 }
 
-/** What the read-back tells about the refund beyond the verdict: the order's name, and the shop-money amount. */
-function readbackFacts(body: ReadbackBody) {
+/**
+ * What the read-back tells about the refund beyond the verdict: the shop-money amount, and the
+ * name of the operation's order when the refund is on it. A refund Shopify recorded on another
+ * order names that order, not this one: the rows would call the refund's order by the wrong name.
+ */
+function readbackFacts(body: ReadbackBody, orderGid: string) {
   const refund = body.data.refund;
-  return { orderName: refund?.order.name, shopMoney: refund?.totalRefundedSet.shopMoney };
+  return { orderName: refund?.order.id === orderGid ? refund.order.name : undefined, shopMoney: refund?.totalRefundedSet.shopMoney };
 }
 
 /**
@@ -86,7 +90,7 @@ export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
           retryAfterMs: readback.ok ? 0 : readback.retryAfterMs,
           dueAt: provisional ? window.end : notYetVisible ? new Date(observedAt.getTime() + opContract.contract.timing.poll_interval_ms) : undefined,
           provisional,
-          ...(readback.ok ? readbackFacts(readback.body) : {}),
+          ...(readback.ok ? readbackFacts(readback.body, op.orderGid) : {}),
         });
         if (readback.ok) await deps.afterReadback?.(op, readback.body, deps.now());
         if (recorded.verdict !== "PENDING") {

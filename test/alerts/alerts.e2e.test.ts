@@ -80,6 +80,7 @@ describe("Shopify Flow triggers", () => {
     expect(call).toMatchObject({ handle: "refund-contradicted", ranWorkflows: true });
     expect(call.payload).toEqual({
       order_id: order.id.toString(),
+      "order name": order.name,
       verdict: "Contradicted",
       // Which refund it repeats, as the e-mail says (the pair was made within a second).
       reasons: expect.stringMatching(

@@ -5,6 +5,8 @@ import { FLOW_TRIGGERS, flowPayload, flowTriggerByDefinitionId } from "../../app
 import { FakeFlow, loadFlowTriggers } from "../../fake-shopify/flow";
 
 const refund = {
+  orderName: "#1340",
+  orderId: "5555",
   verdict: "FAILED",
   reasons: ["The refund record exists, but its transaction failed at the gateway."],
   classes: [],
@@ -46,6 +48,7 @@ describe("the Flow trigger extensions", () => {
   it("the payload keeps money a decimal string with its currency, and an id above 2^53 exact", () => {
     expect(flowPayload(refund)).toMatchObject({
       order_id: 5555,
+      "order name": "#1340",
       amount: "19.99",
       "currency code": "EUR",
       verdict: "Failed",

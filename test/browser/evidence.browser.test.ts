@@ -149,7 +149,7 @@ describe("the evidence page leads with a sentence in the merchant's words", () =
 
   it("wrong order: the other order, linked", async () => {
     const op = await operation({ status: "CONTRADICTED", reason: "refund_on_wrong_order" });
-    await check("wrong-order", op.id, (lead) => expect(lead).toMatch(/^Shopify recorded this refund on #\d+, not on order \d+, the order it was for\.$/));
+    await check("wrong-order", op.id, (lead) => expect(lead).toMatch(/^Shopify recorded this refund on #\d+, not on #\d+, the order it was for\.$/));
     const { page, app } = await openInAdmin(op.id);
     expect(await app.locator('a[href^="shopify://admin/orders/"]').count()).toBeGreaterThanOrEqual(2);
     await page.context().close();

@@ -59,15 +59,17 @@ describe("the evidence page's lead sentence", () => {
     expect(lead.sentence).toBe("Shopify recorded the refund in EUR (€20.00); the refund asked for USD ($20.00).");
   });
 
-  it("wrong order: names the other order and links to it and its refunds", () => {
+  it("wrong order: names both orders, links to both and to the other's refunds, and says which one a new refund goes to", () => {
     const lead = contradicted("refund_on_wrong_order", {
       order: { gid: "gid://shopify/Order/2001", name: "#1050" },
       recorded: recorded({ orderGid: ORDER, orderName: "#1044" }),
       recordedOrder: [{ id: "op-9", refundGid: "gid://shopify/Refund/9", orderName: "#1044", amount: "12.00", currency: "USD", status: "VERIFIED" }],
     });
     expect(lead.sentence).toBe("Shopify recorded this refund on #1044, not on #1050, the order it was for.");
+    expect(lead.nextStep).toContain("A refund issued from this page goes to #1050.");
     expect(lead.links).toEqual([
-      { label: "#1044 in Shopify admin", url: "shopify://admin/orders/1044", admin: true },
+      { label: "#1050 (the order it was for) in Shopify admin", url: "shopify://admin/orders/2001", admin: true },
+      { label: "#1044 (where Shopify recorded it) in Shopify admin", url: "shopify://admin/orders/1044", admin: true },
       { label: "Refund of $12.00 on #1044 (Verified)", url: "/app/refunds/op-9" },
     ]);
   });

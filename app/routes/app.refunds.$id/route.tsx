@@ -16,6 +16,7 @@ import { money } from "../../evidence/lead";
 import { Instant } from "./components/Instant";
 import { KeepWhole } from "./components/KeepWhole";
 import { TechnicalDetails } from "./components/TechnicalDetails";
+import { orderLabel } from "../../verdicts/words";
 
 export const links = () => [{ rel: "stylesheet", href: conditionStyles }];
 
@@ -28,9 +29,7 @@ async function timeZoneOf(shop: string): Promise<string> {
   }
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `${data?.refund.orderName ? `Refund on ${data.refund.orderName}` : "Refund"} · Refund Verifier` },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `Refund on ${orderLabel(data.refund)}` : "Refund"} · Refund Verifier` }];
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticateAdmin(request);
@@ -61,7 +60,7 @@ export default function RefundDetail() {
   return (
     <Page
       backAction={{ content: "Refunds", url: "/app" }}
-      title={`Refund on ${detail.orderName ?? `order ${refund.orderId}`}`}
+      title={`Refund on ${orderLabel(refund)}`}
       titleMetadata={<VerdictBadge status={refund.status} />}
       subtitle={`${refund.amountDisplay ?? "—"} ${refund.currency ?? ""} · ${ORIGIN_LABELS[refund.origin] ?? refund.origin}`}
     >
@@ -212,7 +211,7 @@ export default function RefundDetail() {
               <Link url={adminOrderUrl(refund.orderId)} target="_top">
                 Open the order in Shopify admin
               </Link>
-              {doNotRetry ? null : <Link url={`/app/orders/${refund.orderId}/refund`}>Issue a refund on this order</Link>}
+              {doNotRetry ? null : <Link url={`/app/orders/${refund.orderId}/refund`}>{`Issue a refund on ${orderLabel(refund)}`}</Link>}
               {refund.status === "PENDING" || refund.status === "UNVERIFIABLE" ? (
                 <Form method="post">
                   <input type="hidden" name="intent" value="recheck" />

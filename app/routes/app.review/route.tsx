@@ -9,6 +9,7 @@ import { authenticateAdmin } from "../../shopify/admin-auth.server";
 import { refundAction } from "../../review/routes.server";
 import { resolutions, reviewPage } from "../../review/review.server";
 import { shopTimeZone } from "../../dashboard/load.server";
+import { interactiveGateway } from "../../shopify/admin/interactive.server";
 import { ReviewItem } from "./components/ReviewItem";
 import { QueueTabs } from "./components/QueueTabs";
 import { QueueFilters } from "./components/QueueFilters";
@@ -20,7 +21,7 @@ export const meta: MetaFunction = () => [{ title: "Review queue · Refund Verifi
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticateAdmin(request);
   const timeZone = await shopTimeZone(session.shop);
-  return reviewPage(db, REFUND_CREATED.contract, session.shop, new URL(request.url).searchParams, new Date(), timeZone);
+  return reviewPage(db, interactiveGateway(), REFUND_CREATED.contract, session.shop, new URL(request.url).searchParams, new Date(), timeZone);
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {

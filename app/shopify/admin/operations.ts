@@ -130,6 +130,18 @@ export const REFUND_SWEEP_QUERY = `#graphql
 `;
 export const SWEEP_REFUNDS_PER_ORDER = 5;
 
+/**
+ * The names people know orders by (#1340), for orders whose refunds the app has not read back
+ * (new, or never shown by Shopify): nodes(ids:), priced per id, up to 250 a request.
+ */
+export const ORDER_NAMES_QUERY = `#graphql
+  query OrderNames($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      ... on Order { id name }
+    }
+  }
+`;
+
 /** What the screens need of the shop itself: its time zone (dates are shown in it) and its currency. */
 export const SHOP_PROFILE_QUERY = `#graphql
   query ShopProfile {
@@ -212,6 +224,8 @@ export const QUERY_COSTS = {
   orderRefunds: 23,
   refundSweep: 963,
   shopProfile: 1,
+  /** Per order in OrderNames: nodes(ids:) is priced per id. */
+  orderNamesPerOrder: 1,
   /** 10 for a mutation, 1 for its userErrors. */
   flowTriggerReceive: 11,
   /** 10 for a mutation, 1 each for the operation and its userErrors. */

@@ -2,6 +2,7 @@ import { InlineStack, Link, Text } from "@shopify/polaris";
 import { VerdictBadge, adminOrderUrl, age, refundFormUrl } from "../../../dashboard/ui";
 import { formatInstant } from "../../../time/format";
 import type { Row } from "../route";
+import { orderLabel, upperFirst } from "../../../verdicts/words";
 
 /** Links inside a clickable row must not also trigger the row's own click. */
 function Own({ children }: { children: React.ReactNode }) {
@@ -12,17 +13,13 @@ function Own({ children }: { children: React.ReactNode }) {
   );
 }
 
-function orderLabel(row: Row) {
-  return row.orderName ?? `Order ${row.orderId}`;
-}
-
 export function OrderLink({ row }: { row: Row }) {
   return (
     <Own>
       <span data-refund-link={row.id}>
         <Link url={`/app/refunds/${row.id}`} removeUnderline monochrome>
           <Text as="span" fontWeight="semibold">
-            {orderLabel(row)}
+            {upperFirst(orderLabel(row))}
           </Text>
         </Link>
       </span>
@@ -37,7 +34,7 @@ export function RowLinks({ row }: { row: Row }) {
         <Link url={adminOrderUrl(row.orderId)} target="_top" accessibilityLabel={`Order in admin: ${orderLabel(row)}`}>
           Order in admin
         </Link>
-        <Link url={refundFormUrl(row.orderId)} accessibilityLabel={`Refund order ${orderLabel(row)} again`}>
+        <Link url={refundFormUrl(row.orderId)} accessibilityLabel={`Refund ${orderLabel(row)} again`}>
           Refund
         </Link>
       </InlineStack>

@@ -4,7 +4,7 @@ import { Banner, BlockStack, Box, Button, Card, InlineStack, Link, Text, TextFie
 import { Instant, VerdictBadge, age } from "../../../dashboard/ui";
 import type { action, Item } from "../route";
 
-const orderLabel = (item: Item) => item.orderName ?? `Order ${item.orderId}`;
+import { orderLabel, upperFirst } from "../../../verdicts/words";
 
 export function ReviewItem({ item, now, timeZone }: { item: Item; now: string; timeZone: string }) {
   const fetcher = useFetcher<typeof action>();
@@ -20,7 +20,7 @@ export function ReviewItem({ item, now, timeZone }: { item: Item; now: string; t
             <InlineStack gap="200" blockAlign="center">
               <Link url={`/app/refunds/${item.id}`}>
                 <Text as="span" variant="headingSm">
-                  {orderLabel(item)}
+                  {upperFirst(orderLabel(item))}
                 </Text>
               </Link>
               <VerdictBadge status={item.status} />

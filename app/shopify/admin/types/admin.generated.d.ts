@@ -84,6 +84,13 @@ export type RefundSweepQuery = { orders: { nodes: Array<(
       )> }
     )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage' | 'endCursor'> } };
 
+export type OrderNamesQueryVariables = AdminTypes.Exact<{
+  ids: Array<AdminTypes.Scalars['ID']['input']> | AdminTypes.Scalars['ID']['input'];
+}>;
+
+
+export type OrderNamesQuery = { nodes: Array<AdminTypes.Maybe<Pick<AdminTypes.Order, 'id' | 'name'>>> };
+
 export type ShopProfileQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
 
 
@@ -117,6 +124,7 @@ interface GeneratedQueryTypes {
   "#graphql\n  query OrderForRefund($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      currencyCode\n      presentmentCurrencyCode\n      totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n      suggestedRefund(suggestFullRefund: true) {\n        maximumRefundableSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        suggestedTransactions {\n          gateway\n          maximumRefundableSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n          parentTransaction { id kind gateway createdAt }\n        }\n      }\n    }\n  }\n": {return: OrderForRefundQuery, variables: OrderForRefundQueryVariables},
   "#graphql\n  query OrderRefunds($id: ID!) {\n    order(id: $id) {\n      id\n      name\n      refunds {\n        id\n        createdAt\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) {\n          nodes { kind status amountSet { presentmentMoney { amount currencyCode } } }\n          pageInfo { hasNextPage }\n        }\n      }\n    }\n  }\n": {return: OrderRefundsQuery, variables: OrderRefundsQueryVariables},
   "#graphql\n  query RefundSweep($query: String!, $after: String) {\n    orders(first: 10, after: $after, query: $query, sortKey: UPDATED_AT) {\n      nodes {\n        id\n        name\n        updatedAt\n        refunds(first: 5) {\n          id\n          createdAt\n          transactions(first: 5) {\n            nodes { kind status amountSet { presentmentMoney { amount currencyCode } } }\n            pageInfo { hasNextPage }\n          }\n        }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": {return: RefundSweepQuery, variables: RefundSweepQueryVariables},
+  "#graphql\n  query OrderNames($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Order { id name }\n    }\n  }\n": {return: OrderNamesQuery, variables: OrderNamesQueryVariables},
   "#graphql\n  query ShopProfile {\n    shop { name ianaTimezone currencyCode }\n  }\n": {return: ShopProfileQuery, variables: ShopProfileQueryVariables},
   "#graphql\n  query BulkOperationState($id: ID!) {\n    node(id: $id) {\n      ... on BulkOperation { id status errorCode objectCount rootObjectCount url partialDataUrl createdAt completedAt }\n    }\n  }\n": {return: BulkOperationStateQuery, variables: BulkOperationStateQueryVariables},
 }
