@@ -164,13 +164,14 @@ async function measure(db: PrismaClient, label: string, seededSeconds: number, d
   const now = new Date();
   const all = parseFilters(new URLSearchParams());
   const filtered = parseFilters(new URLSearchParams("verdict=CONTRADICTED&class=wrong_amount"));
-  const { from, to } = period(all, now);
+  // The dashboard's default period: the last 30 days in the shop's zone.
+  const { from, to } = period(parseFilters(new URLSearchParams("range=30d"), { now }));
   const contract = REFUND_CREATED.contract;
   const page = (filters: typeof all) => listRefunds(db, contract, SHOP, filters);
   const runs = 15;
   const withReadModel = {
     firstPage: await timeMs(() => Promise.all([page(all), countRows(db, SHOP, all)]), runs),
-    figures: await timeMs(() => figures(db, SHOP, all, now), runs),
+    figures: await timeMs(() => figures(db, SHOP, parseFilters(new URLSearchParams("range=30d"), { now })), runs),
   };
   // The same answers without the rollup: the count and the period's totals from the rows.
   const withoutReadModel = {

@@ -2,7 +2,7 @@ import type { Operation, Prisma, PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
 import { contractOf } from "../contracts/registry.server";
 import { formatMoney, fromMinorUnits } from "../money/currency";
-import { CLASSES, dateBounds, period, VERDICTS, type DashboardFilters } from "./filters";
+import { CLASSES, dateBounds, figureLink, period, VERDICTS, type DashboardFilters } from "./filters";
 import { reasonInWords } from "./reasons";
 import { periodTotals } from "./rollups.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
@@ -38,7 +38,7 @@ export interface RefundRow {
   revision: number;
 }
 
-/** Filters that select rows; the period applies to figures only unless dates were chosen. */
+/** Filters that select rows: the same dates as the figures (the dashboard defaults to 30 days; the review queue and scripts to every date). */
 export function rowFilter(shop: string, filters: DashboardFilters): Prisma.OperationWhereInput {
   const and: Prisma.OperationWhereInput[] = [{ shop }];
   if (filters.verdicts.length) and.push({ status: { in: filters.verdicts } });
@@ -159,6 +159,8 @@ export interface Figures {
   from: string;
   to: string;
   counts: Record<string, number>;
+  /** Each count's table: the same dates, that verdict (its count is the table's). */
+  links: Record<string, string>;
   waitingForReview: number;
   /** Refunds of the period whose evidence an API version outside their contract served. */
   outsideContractVersions: number;
@@ -166,8 +168,8 @@ export interface Figures {
 }
 
 /** Counts per verdict and money per currency for the period (from the rollup), and the review queue's length. */
-export async function figures(db: PrismaClient, shop: string, filters: DashboardFilters, now: Date): Promise<Figures> {
-  const { from, to } = period(filters, now);
+export async function figures(db: PrismaClient, shop: string, filters: DashboardFilters): Promise<Figures> {
+  const { from, to } = period(filters);
   const [totals, waitingForReview] = await Promise.all([periodTotals(db, shop, from, to), db.operation.count({ where: { shop, reviewState: "open" } })]);
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
   for (const row of totals) counts[row.status] = (counts[row.status] ?? 0) + row.refunds;
@@ -175,6 +177,7 @@ export async function figures(db: PrismaClient, shop: string, filters: Dashboard
     from: from.toISOString(),
     to: to.toISOString(),
     counts,
+    links: Object.fromEntries(VERDICTS.map((v) => [v, figureLink(filters, v)])),
     waitingForReview,
     outsideContractVersions: totals.reduce((sum, row) => sum + row.outsideVersions, 0),
     money: totals
@@ -189,9 +192,6 @@ export async function figures(db: PrismaClient, shop: string, filters: Dashboard
   };
 }
 
-/** The earliest and latest instants a filter without dates covers. */
-const ALL_TIME = { from: new Date(0), to: new Date(Date.UTC(9999, 0, 1)) };
-
 /**
  * How many rows the filters select. Verdicts and dates alone are answered from the rollup (a
  * count of a million rows takes longer than the page itself); any other filter is counted on the rows.
@@ -199,7 +199,7 @@ const ALL_TIME = { from: new Date(0), to: new Date(Date.UTC(9999, 0, 1)) };
 export async function countRows(db: PrismaClient, shop: string, filters: DashboardFilters): Promise<number> {
   const rollupAnswers = !filters.classes.length && !filters.gatewayFailures && !filters.origins.length && !filters.review && !filters.query;
   if (!rollupAnswers) return db.operation.count({ where: rowFilter(shop, filters) });
-  const bounds = dateBounds(filters);
-  const totals = await periodTotals(db, shop, bounds.gte ?? ALL_TIME.from, bounds.lt ?? ALL_TIME.to);
+  const { from, to } = period(filters);
+  const totals = await periodTotals(db, shop, from, to);
   return totals.filter((row) => !filters.verdicts.length || filters.verdicts.includes(row.status as never)).reduce((sum, row) => sum + row.refunds, 0);
 }

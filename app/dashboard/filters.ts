@@ -12,8 +12,10 @@ export const CLASSES = {
 export const SORTS = ["newest", "oldest", "amount_desc", "amount_asc"] as const;
 /** Review states a person filters by: open is "Needs review". */
 export const REVIEW_STATES = ["open", "resolved"] as const;
-/** Date presets, in the shop's time zone; custom is the from/to dates. */
-export const RANGES = ["today", "7d", "30d", "custom"] as const;
+/** Date presets, in the shop's time zone; custom is the from/to dates, all is every date. */
+export const RANGES = ["today", "7d", "30d", "all", "custom"] as const;
+/** The dashboard's period when none was chosen: its figures and its table cover the same days. */
+export const DEFAULT_DASHBOARD_RANGE = "30d" satisfies RangeKey;
 
 export type Verdict = (typeof VERDICTS)[number];
 export type ClassKey = keyof typeof CLASSES;
@@ -91,14 +93,20 @@ export function startOfDay(dayText: string, timeZone: string): Date {
   return new Date(start);
 }
 
-/** The dashboard's filters from the URL; anything unknown is ignored, never an error. Presets are resolved to days in the shop's time zone. */
-export function parseFilters(params: URLSearchParams, context: { now?: Date; timeZone?: string } = {}): DashboardFilters {
+/**
+ * The dashboard's filters from the URL; anything unknown is ignored, never an error. Presets are
+ * resolved to days in the shop's time zone; without dates, `defaultRange` applies (every date when none).
+ */
+export function parseFilters(params: URLSearchParams, context: { now?: Date; timeZone?: string; defaultRange?: RangeKey } = {}): DashboardFilters {
   const timeZone = context.timeZone ?? "UTC";
   const sort = params.get("sort");
-  let range = oneOf(params.get("range"), RANGES);
   let from = day(params.get("from"));
   let to = day(params.get("to"));
-  if (range && range !== "custom") {
+  let range = oneOf(params.get("range"), RANGES) ?? (from || to ? undefined : context.defaultRange);
+  if (range === "all") {
+    from = undefined;
+    to = undefined;
+  } else if (range && range !== "custom") {
     const today = dayIn(context.now ?? new Date(), timeZone);
     to = today;
     from = range === "today" ? today : addDays(today, range === "7d" ? -6 : -29);
@@ -131,10 +139,23 @@ export function dateBounds(filters: Pick<DashboardFilters, "from" | "to" | "time
   };
 }
 
-/** The period the figures cover: the chosen dates, else the last 30 days. */
-export function period(filters: DashboardFilters, now: Date): { from: Date; to: Date } {
+/** The earliest and latest instants a filter without dates covers. */
+const ALL_TIME = { from: new Date(0), to: new Date(Date.UTC(9999, 0, 1)) };
+
+/** The instants the figures and the table's count cover: the chosen days, or all time. */
+export function period(filters: Pick<DashboardFilters, "from" | "to" | "timeZone">): { from: Date; to: Date } {
   const bounds = dateBounds(filters);
-  const to = bounds.lt ?? now;
-  const from = bounds.gte ?? new Date(to.getTime() - 30 * 86_400_000);
-  return { from, to };
+  return { from: bounds.gte ?? ALL_TIME.from, to: bounds.lt ?? ALL_TIME.to };
+}
+
+/** The URL of the table a figure counts: the same dates, that verdict, nothing else. */
+export function figureLink(filters: DashboardFilters, verdict: string): string {
+  const params = new URLSearchParams();
+  if (filters.range && filters.range !== "custom") params.set("range", filters.range);
+  else {
+    if (filters.from) params.set("from", filters.from);
+    if (filters.to) params.set("to", filters.to);
+  }
+  params.set("verdict", verdict);
+  return `/app?${params}`;
 }

@@ -2,7 +2,7 @@ import db from "../db.server";
 import { contractOf, REFUND_CREATED } from "../contracts/registry.server";
 import { countRows, figures, listRefunds, toRow } from "./dashboard.server";
 import { DUPLICATE_REASONS, reasonInWords } from "./reasons";
-import { parseFilters } from "./filters";
+import { DEFAULT_DASHBOARD_RANGE, parseFilters } from "./filters";
 import { exportCsv } from "./export.server";
 import { shopSettings } from "../shops/profile.server";
 import { interactiveGateway } from "../shopify/admin/interactive.server";
@@ -24,9 +24,9 @@ export function sweepSchedule() {
 
 /** The dashboard's data for one shop: figures for the period, one page of rows, and the filters as understood. */
 export async function loadDashboard(shop: string, params: URLSearchParams, now: Date, timeZone = "UTC") {
-  const filters = parseFilters(params, { now, timeZone });
+  const filters = parseFilters(params, { now, timeZone, defaultRange: DEFAULT_DASHBOARD_RANGE });
   const [figureData, page, total, state, any, backfill] = await Promise.all([
-    figures(db, shop, filters, now),
+    figures(db, shop, filters),
     listRefunds(db, REFUND_CREATED.contract, shop, filters, interactiveGateway()),
     countRows(db, shop, filters),
     db.shopState.findUnique({ where: { shop }, select: { sweepCompletedAt: true, sweepStartedAt: true } }),
@@ -45,13 +45,16 @@ export async function loadDashboard(shop: string, params: URLSearchParams, now: 
 
 export async function csvExportResponse(shop: string, params: URLSearchParams, now: Date): Promise<Response> {
   const timeZone = await shopTimeZone(shop);
-  return new Response(exportCsv(db, interactiveGateway(), REFUND_CREATED.contract, shop, parseFilters(params, { now, timeZone })), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="refunds-${now.toISOString().slice(0, 10)}.csv"`,
-      "Cache-Control": "no-store",
+  return new Response(
+    exportCsv(db, interactiveGateway(), REFUND_CREATED.contract, shop, parseFilters(params, { now, timeZone, defaultRange: DEFAULT_DASHBOARD_RANGE })),
+    {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="refunds-${now.toISOString().slice(0, 10)}.csv"`,
+        "Cache-Control": "no-store",
+      },
     },
-  });
+  );
 }
 
 /** One order's refunds and verdicts, for the order-page block; an unknown or foreign order has none. */

@@ -95,7 +95,7 @@ describe("the demo in Chromium", () => {
 
   it("a filter narrows the table", async () => {
     await app.getByRole("button", { name: "Verdict" }).click();
-    await app.getByLabel("Contradicted").click();
+    await app.getByRole("checkbox", { name: "Contradicted", exact: true }).click();
     await page.keyboard.press("Escape");
     await expect.poll(async () => app.locator("tbody tr").count()).toBeLessThan(25);
     const badges = await app.locator("tbody tr td:nth-child(3)").allTextContents();

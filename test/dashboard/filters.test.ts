@@ -37,8 +37,13 @@ describe("the dashboard's filters from the URL", () => {
   it("bounds the rows and the figures' period by whole days", () => {
     const filters = parseFilters(new URLSearchParams("range=today"), { now: NOW, timeZone: "America/New_York" });
     expect(dateBounds(filters)).toEqual({ gte: new Date("2026-11-29T05:00:00Z"), lt: new Date("2026-11-30T05:00:00Z") });
-    expect(period(filters, NOW)).toEqual({ from: new Date("2026-11-29T05:00:00Z"), to: new Date("2026-11-30T05:00:00Z") });
-    const none = parseFilters(new URLSearchParams(""), { now: NOW });
-    expect(period(none, NOW)).toEqual({ from: new Date(NOW.getTime() - 30 * 86_400_000), to: NOW });
+    expect(period(filters)).toEqual({ from: new Date("2026-11-29T05:00:00Z"), to: new Date("2026-11-30T05:00:00Z") });
+    // The dashboard's default (30 days) unless dates were chosen; "all" is every date, as is no default (the review queue).
+    const dashboard = parseFilters(new URLSearchParams(""), { now: NOW, timeZone: "America/New_York", defaultRange: "30d" });
+    expect(dashboard).toMatchObject({ range: "30d", from: "2026-10-31", to: "2026-11-29" });
+    expect(parseFilters(new URLSearchParams("from=2026-11-01"), { now: NOW, defaultRange: "30d" })).toMatchObject({ range: "custom", from: "2026-11-01" });
+    const all = parseFilters(new URLSearchParams("range=all&from=2026-11-01"), { now: NOW, defaultRange: "30d" });
+    expect([all.range, all.from, all.to]).toEqual(["all", undefined, undefined]);
+    expect(period(parseFilters(new URLSearchParams(""), { now: NOW }))).toEqual({ from: new Date(0), to: new Date(Date.UTC(9999, 0, 1)) });
   });
 });

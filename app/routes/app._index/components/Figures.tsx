@@ -15,9 +15,12 @@ export function Figures({ figures }: { figures: DashboardData["figures"] }) {
             <InlineStack gap="100" blockAlign="center">
               <VerdictBadge status={status} />
             </InlineStack>
-            <Text as="p" variant="heading2xl" id={`figure-${status.toLowerCase()}`}>
-              {figures.counts[status] ?? 0}
-            </Text>
+            {/* The number is the table's count for the same dates: it opens that table. */}
+            <Link url={figures.links[status]} removeUnderline accessibilityLabel={`${label}: ${figures.counts[status] ?? 0}, show them`}>
+              <Text as="p" variant="heading2xl" id={`figure-${status.toLowerCase()}`}>
+                {figures.counts[status] ?? 0}
+              </Text>
+            </Link>
             <Text as="p" tone="subdued" variant="bodySm">
               {label}
             </Text>

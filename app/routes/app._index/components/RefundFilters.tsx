@@ -6,6 +6,7 @@ import { ORIGIN_LABELS } from "../../../dashboard/ui";
 import { VERDICT_LABELS } from "../../../dashboard/reasons";
 import type { DashboardData } from "../route";
 import { RANGE_LABELS, REVIEW_LABELS } from "./labels";
+import { DEFAULT_DASHBOARD_RANGE } from "../../../dashboard/filters";
 
 type Update = ReturnType<typeof useUrlFilters>["update"];
 type FilterValues = DashboardData["filters"];
@@ -30,7 +31,10 @@ export function appliedFiltersOf(filters: FilterValues, update: Update) {
     ...(filters.origins.length
       ? [{ key: "origin", label: `Origin: ${filters.origins.map((o) => ORIGIN_LABELS[o]).join(", ")}`, onRemove: () => update({ origin: undefined }) }]
       : []),
-    ...(filters.range ? [{ key: "dates", label: `Dates: ${dateLabel}`, onRemove: () => update({ range: undefined, from: undefined, to: undefined }) }] : []),
+    // The default period (30 days) is not a filter to remove: it is where removing one leads.
+    ...(filters.range && filters.range !== DEFAULT_DASHBOARD_RANGE
+      ? [{ key: "dates", label: `Dates: ${dateLabel}`, onRemove: () => update({ range: undefined, from: undefined, to: undefined }) }]
+      : []),
   ];
 }
 
