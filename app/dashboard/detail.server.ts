@@ -87,6 +87,12 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
     ...(intended ? { intendedBy: intended.confirmedBy ? ((await staffNames(db, shop, [intended.confirmedBy])).get(intended.confirmedBy) ?? null) : null } : {}),
   });
 
+  // People by name where Shopify gave it (an online session of theirs), "Staff member 42" only where it did not.
+  const people = await staffNames(
+    db,
+    shop,
+    op.reviewEvents.map((r) => r.actor),
+  );
   const timeline: TimelineEntry[] = [
     ...deliveries.map((d) => ({
       at: d.receivedAt.toISOString(),
@@ -114,7 +120,7 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
     ...op.reviewEvents.map((r) => ({
       at: r.createdAt.toISOString(),
       kind: "review" as const,
-      title: r.action === "resolved" ? `Resolved by staff member ${r.actor}` : `Re-check requested by staff member ${r.actor}`,
+      title: r.action === "resolved" ? `Resolved by ${people.get(r.actor)}` : `Re-check requested by ${people.get(r.actor)}`,
       detail: r.note ?? "",
       tone: "info" as const,
     })),

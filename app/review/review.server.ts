@@ -3,7 +3,7 @@ import type { Contract } from "../contracts/schema";
 import { markDue } from "../verification/operations.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { listRefunds, rowFilter, toRow, type RefundRow } from "../dashboard/dashboard.server";
-import { parseFilters } from "../dashboard/filters";
+import { ORIGINS, parseFilters, type DashboardFilters } from "../dashboard/filters";
 
 export type ReviewCode = "NOT_FOUND" | "INVALID_NOTE" | "CONFLICT";
 export type ReviewOutcome =
@@ -136,12 +136,26 @@ export async function reviewQueue(db: PrismaClient, contract: Contract, shop: st
   return ops.map((op) => ({ ...toRow(contract, op), revision: op.revision, decidedAt: op.decidedAt?.toISOString() ?? null }));
 }
 
-export type ReviewView = "open" | "resolved";
+export const REVIEW_VIEWS = ["open", "history", "resolved"] as const;
+export type ReviewView = (typeof REVIEW_VIEWS)[number];
 export type ReviewItem = RefundRow & { resolution: Resolution | null };
 
+/** Refunds made since the app was installed; "backfill" is the shop's history, verified on install. */
+const LIVE_ORIGINS = ORIGINS.filter((origin) => origin !== "backfill");
+
+/** Which open items a view holds: what happens now first, the shop's past in its own tab. */
+function viewFilter(view: ReviewView, filters: DashboardFilters): DashboardFilters {
+  if (view === "resolved") return filters;
+  const allowed: readonly string[] = view === "history" ? ["backfill"] : LIVE_ORIGINS;
+  const chosen = filters.origins.length ? filters.origins.filter((origin) => allowed.includes(origin)) : [...allowed];
+  // A chosen origin the view does not hold selects nothing, not everything.
+  return { ...filters, origins: chosen.length ? chosen : ["none"] };
+}
+
 /**
- * One page of the review queue: open (needs review, oldest first) or resolved (newest first),
- * with the dashboard's filters, sorts and keyset pages; resolved items carry who resolved them and their note.
+ * One page of the review queue: needs review (refunds since install), history (the shop's past,
+ * verified on install) or resolved; newest first unless sorted otherwise, with the dashboard's
+ * filters, sorts and keyset pages; resolved items carry who resolved them and their note.
  */
 export async function reviewPage(
   db: PrismaClient,
@@ -152,15 +166,16 @@ export async function reviewPage(
   now: Date,
   timeZone: string,
 ) {
-  const view: ReviewView = params.get("view") === "resolved" ? "resolved" : "open";
-  const withDefaults = new URLSearchParams(params);
-  if (!withDefaults.get("sort")) withDefaults.set("sort", view === "open" ? "oldest" : "newest");
-  withDefaults.set("review", view);
-  const filters = parseFilters(withDefaults, { now, timeZone });
-  const [page, total, open, resolved] = await Promise.all([
-    listRefunds(db, contract, shop, filters, gateway),
-    db.operation.count({ where: rowFilter(shop, filters) }),
-    db.operation.count({ where: { shop, reviewState: "open" } }),
+  const view: ReviewView = REVIEW_VIEWS.find((v) => v === params.get("view")) ?? "open";
+  const withState = new URLSearchParams(params);
+  withState.set("review", view === "resolved" ? "resolved" : "open");
+  const filters = parseFilters(withState, { now, timeZone });
+  const selected = viewFilter(view, filters);
+  const [page, total, open, history, resolved] = await Promise.all([
+    listRefunds(db, contract, shop, selected, gateway),
+    db.operation.count({ where: rowFilter(shop, selected) }),
+    db.operation.count({ where: { shop, reviewState: "open", origin: { in: LIVE_ORIGINS } } }),
+    db.operation.count({ where: { shop, reviewState: "open", origin: "backfill" } }),
     db.operation.count({ where: { shop, reviewState: "resolved" } }),
   ]);
   const resolvedBy =
@@ -172,5 +187,5 @@ export async function reviewPage(
         )
       : new Map<string, Resolution>();
   const items: ReviewItem[] = page.rows.map((row) => ({ ...row, resolution: resolvedBy.get(row.id) ?? null }));
-  return { view, items, pageInfo: page.pageInfo, total, counts: { open, resolved }, filters, now: now.toISOString(), timeZone };
+  return { view, items, pageInfo: page.pageInfo, total, counts: { open, history, resolved }, filters, now: now.toISOString(), timeZone };
 }

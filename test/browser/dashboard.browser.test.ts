@@ -219,7 +219,7 @@ describe("the review queue", () => {
   it("names the refund on each Resolve button, and works at 1280 and 390 px", async () => {
     await page.goto(storeUrl(SHOP, "/review"));
     await hydrated();
-    await app.getByText("Refunds a person must look at").waitFor();
+    await app.getByText("that a person must look at").waitFor();
     await landmarksAndTitle(/^Review queue · Refund Verifier$/);
     const items = await app.locator("[data-review-item]").count();
     expect(items).toBeGreaterThan(0);

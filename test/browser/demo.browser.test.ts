@@ -152,7 +152,7 @@ describe("the demo in Chromium", () => {
 
   it("resolving from the review queue removes the refund from the queue", async () => {
     await page.getByText("Review queue", { exact: true }).click();
-    await app.getByText("Refunds a person must look at").waitFor();
+    await app.getByText("that a person must look at").waitFor();
     const before = await app.locator("[data-review-item]").count();
     expect(before).toBeGreaterThan(0);
     const first = app.locator("[data-review-item]").first();

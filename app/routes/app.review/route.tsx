@@ -50,7 +50,13 @@ export default function ReviewQueue() {
     <Page
       backAction={{ content: "Refunds", url: "/app" }}
       title="Review queue"
-      subtitle={view === "open" ? "Refunds a person must look at, oldest first" : "Refunds a person has resolved, with their notes"}
+      subtitle={
+        view === "open"
+          ? "Refunds since the app was installed that a person must look at, newest first"
+          : view === "history"
+            ? "Refunds from before the app was installed, found when it verified the shop's history"
+            : "Refunds a person has resolved, with their notes"
+      }
     >
       <TitleBar title="Review queue" />
       <BlockStack gap="300">
@@ -58,7 +64,7 @@ export default function ReviewQueue() {
           <QueueTabs view={view} counts={counts} smDown={smDown} update={update} />
           <QueueFilters filters={filters} smDown={smDown} query={query} setQuery={setQuery} update={update} />
         </Card>
-        <div id="review-panel" role="tabpanel" aria-label={view === "open" ? "Needs review" : "Resolved"}>
+        <div id="review-panel" role="tabpanel" aria-label={view === "open" ? "Needs review" : view === "history" ? "From before install" : "Resolved"}>
           <BlockStack gap="300">
             {items.length === 0 ? <EmptyQueue view={view} /> : items.map((item) => <ReviewItem key={item.id} item={item} now={now} timeZone={timeZone} />)}
             <ResultsPagination

@@ -2,7 +2,7 @@ import { Tabs } from "@shopify/polaris";
 import type { useUrlFilters } from "../../../dashboard/use-url-filters";
 import type { ReviewData } from "../route";
 
-/** Needs review or resolved; the tabs share one panel, the list below. */
+/** Needs review (since install), history (the shop's past) or resolved; the tabs share one panel, the list below. */
 export function QueueTabs({
   view,
   counts,
@@ -16,13 +16,15 @@ export function QueueTabs({
 }) {
   const tabs = [
     { id: "open", content: `Needs review (${counts.open})`, panelID: "review-panel" },
+    { id: "history", content: `From before install (${counts.history})`, panelID: "review-panel" },
     { id: "resolved", content: `Resolved (${counts.resolved})`, panelID: "review-panel" },
   ];
+  const views = ["open", "history", "resolved"] as const;
   return (
     <Tabs
       tabs={tabs}
-      selected={view === "resolved" ? 1 : 0}
-      onSelect={(index) => update({ view: index === 1 ? "resolved" : undefined, sort: undefined })}
+      selected={views.indexOf(view)}
+      onSelect={(index) => update({ view: index === 0 ? undefined : views[index], sort: undefined })}
       fitted={smDown}
     />
   );

@@ -26,12 +26,14 @@ export function ReviewItem({ item, now, timeZone }: { item: Item; now: string; t
               <VerdictBadge status={item.status} />
               <Text as="span">{item.amountDisplay ? `${item.amountDisplay} ${item.currency ?? ""}` : ""}</Text>
             </InlineStack>
-            {item.decidedAt ? (
+            {/* The refund's own date first: a history item decided minutes ago may be a refund of two months ago. */}
+            <span data-refund-made>
               <Text as="span" tone="subdued" variant="bodySm">
-                {`decided ${age(item.decidedAt, now)} · `}
-                <Instant iso={item.decidedAt} timeZone={timeZone} />
+                {"Refund made "}
+                <Instant iso={item.startedAt} timeZone={timeZone} />
+                {item.decidedAt ? ` · checked ${age(item.decidedAt, now)}` : ""}
               </Text>
-            ) : null}
+            </span>
           </InlineStack>
           <Text as="p">{item.reasonText}</Text>
           {item.resolution ? (
