@@ -43,6 +43,7 @@ describe(`Shopify's published Admin API schema ${ADMIN_API_VERSION}`, () => {
       "BulkQueryRun",
       "FlowTriggerReceive",
       "OrderForRefund",
+      "OrderNames",
       "OrderRefunds",
       "RefundCreate",
       "RefundReadback",
