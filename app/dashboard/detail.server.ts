@@ -8,12 +8,19 @@ import { withOrderNames } from "../verdicts/order-names.server";
 import { evidenceLead, recordedRefundOf, type RelatedRefund } from "../evidence/lead";
 import { DUPLICATE_CHANNELS, parseDuplicates } from "../verdicts/duplicates";
 import { staffNames } from "../review/review.server";
+import { VERDICT_LABELS } from "./reasons";
 
+/**
+ * One step of a refund's story. `title` and `detail` are a merchant's words, shown on the page;
+ * `technical` holds the engine's (delivery ids, API versions, verdict codes, attempts), shown only
+ * inside "Technical details" and the JSON view.
+ */
 export interface TimelineEntry {
   at: string;
   kind: "webhook" | "observation" | "evaluation" | "review";
   title: string;
   detail: string;
+  technical: string;
   tone: "success" | "critical" | "warning" | "info" | undefined;
 }
 
@@ -97,24 +104,34 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
     ...deliveries.map((d) => ({
       at: d.receivedAt.toISOString(),
       kind: "webhook" as const,
-      title: "refunds/create webhook received",
-      detail: `delivery ${d.webhookId}, API ${d.apiVersion}${d.redeliveries ? `; ${d.redeliveries} redelivery${d.redeliveries > 1 ? "ies" : ""} of it dropped as duplicates` : ""}`,
+      title: "Shopify told the app about this refund",
+      detail: d.redeliveries ? `Shopify sent the same notice ${d.redeliveries} more time${d.redeliveries > 1 ? "s" : ""}; it counts once.` : "",
+      technical: `refunds/create webhook ${d.webhookId}, API ${d.apiVersion}${d.redeliveries ? `; ${d.redeliveries} redeliver${d.redeliveries > 1 ? "ies" : "y"} dropped as duplicates` : ""}`,
       tone: "info" as const,
     })),
     ...op.observations
       .filter((o) => o.channel === "refund_readback")
-      .map((o) => ({
-        at: o.observedAt.toISOString(),
-        kind: "observation" as const,
-        title: o.ok ? "Read back from Shopify" : "Shopify read-back failed (not evidence)",
-        detail: `${o.ok ? (JSON.parse(o.data ?? "{}")?.data?.refund ? "the refund record was returned" : "Shopify did not show the refund yet") : (o.error ?? "")}${o.apiVersion ? ` (answered by API ${o.apiVersion})` : ""}`,
-        tone: o.ok ? undefined : ("warning" as const),
-      })),
+      .map((o) => {
+        const shown = o.ok && Boolean(JSON.parse(o.data ?? "{}")?.data?.refund);
+        return {
+          at: o.observedAt.toISOString(),
+          kind: "observation" as const,
+          title: !o.ok ? "Shopify did not answer" : shown ? "Found in Shopify" : "Not in Shopify yet",
+          detail: !o.ok
+            ? "This does not count for or against the refund; the app asks again."
+            : shown
+              ? ""
+              : "Shopify can take a few seconds to show a new refund; the app looks again.",
+          technical: `refund_readback ${o.ok ? (shown ? "returned the refund" : "returned no refund") : `failed: ${o.error ?? "no error"}`}${o.apiVersion ? `, API ${o.apiVersion}` : ""}`,
+          tone: o.ok ? undefined : ("warning" as const),
+        };
+      }),
     ...op.evaluations.map((e) => ({
       at: e.evaluatedAt.toISOString(),
       kind: "evaluation" as const,
-      title: `Evaluated: ${e.verdict}`,
-      detail: `attempt ${e.attempt}`,
+      title: e.verdict === "PENDING" ? "Checked: not decided yet" : `Checked: ${VERDICT_LABELS[e.verdict] ?? e.verdict}`,
+      detail: "",
+      technical: `evaluation ${e.verdict}, attempt ${e.attempt}`,
       tone: e.verdict === "VERIFIED" ? ("success" as const) : e.verdict === "PENDING" ? undefined : ("critical" as const),
     })),
     ...op.reviewEvents.map((r) => ({
@@ -122,6 +139,7 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
       kind: "review" as const,
       title: r.action === "resolved" ? `Resolved by ${people.get(r.actor)}` : `Re-check requested by ${people.get(r.actor)}`,
       detail: r.note ?? "",
+      technical: `review ${r.action} by ${r.actor}`,
       tone: "info" as const,
     })),
   ].sort((a, b) => a.at.localeCompare(b.at));

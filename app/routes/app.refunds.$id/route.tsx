@@ -29,6 +29,9 @@ async function timeZoneOf(shop: string): Promise<string> {
   }
 }
 
+/** Who a step of the timeline came from, in a merchant's words (the engine's names are in Technical details). */
+const STEP_LABELS = { webhook: "Shopify", observation: "Shopify", evaluation: "Verdict", review: "Staff" } as const;
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `Refund on ${orderLabel(data.refund)}` : "Refund"} · Refund Verifier` }];
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
@@ -173,7 +176,7 @@ export default function RefundDetail() {
                         <Text as="span" fontWeight="semibold">
                           {entry.title}
                         </Text>
-                        {entry.tone ? <Badge tone={entry.tone}>{entry.kind}</Badge> : <Badge>{entry.kind}</Badge>}
+                        {entry.tone ? <Badge tone={entry.tone}>{STEP_LABELS[entry.kind]}</Badge> : <Badge>{STEP_LABELS[entry.kind]}</Badge>}
                       </InlineStack>
                       <Text as="span" variant="bodySm" tone="subdued">
                         {at(entry.at)}
@@ -198,6 +201,7 @@ export default function RefundDetail() {
                   { label: "Gives up", iso: detail.timeoutAt },
                 ],
                 conditions: detail.conditions,
+                steps: detail.timeline.map((entry) => ({ iso: entry.at, text: entry.technical })),
               }}
             />
           </BlockStack>

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from "react";
 import { BlockStack, Box, Button, Card, Collapsible, Text } from "@shopify/polaris";
 import { utcTitle } from "../../../time/format";
 import { ConditionsTable, type ConditionRow } from "./ConditionsTable";
+import { KeepWhole } from "./KeepWhole";
 
 export interface TechnicalFacts {
   contract: { id: string; version: string; hash: string; declaredHash: string; summary: string };
@@ -11,6 +12,8 @@ export interface TechnicalFacts {
   apiVersions: { channel: string; apiVersion: string }[];
   instants: { label: string; iso: string }[];
   conditions: ConditionRow[];
+  /** The timeline in the engine's words: channels, delivery ids, API versions, verdict codes, attempts. */
+  steps: { iso: string; text: string }[];
 }
 
 const ID = "technical-details";
@@ -83,6 +86,18 @@ export function TechnicalDetails({ facts }: { facts: TechnicalFacts }) {
               ))}
               {facts.apiVersions.map((v) => (
                 <Text key={v.channel} as="p" variant="bodySm" tone="subdued">{`${v.channel}: answered by Admin API ${v.apiVersion}`}</Text>
+              ))}
+            </BlockStack>
+            <Text as="h3" variant="headingSm">
+              Steps
+            </Text>
+            <BlockStack gap="050">
+              {/* Running text that wraps on a phone (a scrolling line there is a region a keyboard cannot reach); ids stay whole. */}
+              {facts.steps.map((step, i) => (
+                <Text key={i} as="p" variant="bodySm">
+                  <Text as="span" tone="subdued">{`${utcTitle(step.iso)}: `}</Text>
+                  <KeepWhole text={step.text} />
+                </Text>
               ))}
             </BlockStack>
             <Text as="h3" variant="headingSm">

@@ -4,8 +4,9 @@ import { csvRecords } from "../support/csv";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 
-// Issue 26, item 1: an order is its name (#1340) wherever a person reads it, never the number
-// only the admin's address knows (9007199255858359), and never another order's name.
+// Issue 26, items 1 and 4: an order is its name (#1340) wherever a person reads it, never the number
+// only the admin's address knows (9007199255858359), and never another order's name; the evidence
+// page's story is told in a merchant's words, the engine's kept for Technical details.
 let h: VerificationHarness;
 let asShop: ReturnType<typeof embeddedFetch>;
 beforeAll(async () => {
@@ -85,5 +86,30 @@ describe("a refund Shopify recorded on another order", () => {
     ]);
     const page = await (await asShop(`/app/refunds/${op.id}`)).text();
     expect(page).toContain(`Issue a refund on ${meant.name}`);
+  });
+});
+
+describe("the evidence page's timeline", () => {
+  it("tells the story in a merchant's words; the engine's words are inside Technical details only", async () => {
+    const order = h.shop.createOrder({ amount: "70.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "7.00" });
+    expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
+    await h.settle();
+    const op = await operationFor(h.db, refundGid(refund.id));
+    const html = await (await asShop(`/app/refunds/${op.id}`)).text();
+    // What a person reads: the page's text, without its scripts (the loader's data rides along in one).
+    const text = html
+      .replace(/<script[\s\S]*?<\/script>/g, "")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/\s+/g, " ");
+    const story = text.slice(text.indexOf("Timeline"), text.indexOf("Technical details"));
+    const technical = text.slice(text.indexOf("Technical details"));
+    expect(story).toContain("Shopify told the app about this refund");
+    expect(story).toContain("Found in Shopify");
+    expect(story).toContain("Checked: Verified");
+    for (const engineWord of ["refunds/create", "webhook", "observation", "evaluation", "attempt", "API 2026-10", "VERIFIED"])
+      expect(story).not.toContain(engineWord);
+    expect(technical).toContain("refunds/create webhook");
+    expect(technical).toContain("evaluation VERIFIED, attempt");
   });
 });
