@@ -219,13 +219,14 @@ export async function recordEvaluation(
     },
   });
   if (count !== 1) throw new StaleClaimError(`operation ${claimed.id} changed while it was being evaluated`);
-  await writeEvidence(db, contract, claimed, observations, result, now, attempts);
+  await writeEvidence(db, contract, { ...claimed, revision: claimed.revision + 1 }, observations, result, now, attempts);
 }
 
 /**
  * The rows that explain an evaluation: the reasons of a final verdict, the observations, the
  * engine's result. Written after the verdict itself; a verdict whose writer died before them
  * gets them from whoever decides it again from the same evidence (the history backfill does).
+ * `operation` is the row as the verdict left it: its revision names the evaluation.
  */
 export async function writeEvidence(
   db: PrismaClient,
@@ -254,15 +255,24 @@ export async function writeEvidence(
       apiVersion: observation.apiVersion ?? null,
     })),
   });
-  await db.evaluation.create({
-    data: {
-      operationId: operation.id,
-      evaluatedAt: now,
-      attempt,
-      verdict: result.verdict,
-      result: JSON.stringify(result),
-      observationIds: JSON.stringify(ids),
-    },
-    select: { id: true },
-  });
+  // The evaluation's id is the operation's revision it recorded: a second writer of the same
+  // verdict (a worker that lost its backfill's lease, repairing what it took for a crash) finds it
+  // taken and takes back its copy of the observations, so a verdict has one evaluation.
+  try {
+    await db.evaluation.create({
+      data: {
+        id: `${operation.id}:${operation.revision}`,
+        operationId: operation.id,
+        evaluatedAt: now,
+        attempt,
+        verdict: result.verdict,
+        result: JSON.stringify(result),
+        observationIds: JSON.stringify(ids),
+      },
+      select: { id: true },
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    await db.observation.deleteMany({ where: { id: { in: ids } } });
+  }
 }
