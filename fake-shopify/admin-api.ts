@@ -136,7 +136,7 @@ export class AdminApi implements RefundCreateHost {
   /**
    * Executes one GraphQL request body as Shopify does: validation errors and THROTTLED come back
    * as HTTP 200 with `errors`. The bucket is charged the requested cost; Shopify refunds the
-   * difference to the actual cost afterwards, which this fake does not model.
+   * difference to the actual cost afterwards, as this fake does (an app that counts the refund, as the shared bucket does, would otherwise see throttles Shopify never sends).
    */
   async graphql(body: { query?: unknown; variables?: unknown; operationName?: unknown }, options: { apiVersion?: string } = {}): Promise<JsonBody> {
     this.stats.graphqlRequests++;
@@ -197,6 +197,9 @@ export class AdminApi implements RefundCreateHost {
       operationName: operation.name?.value,
       fieldResolver: costCountingResolver(counter, schema.getMutationType()),
     });
+    // "The bucket is refunded the difference between the requested cost and the actual cost"
+    // (Shopify's rate-limit guide), before the answer reports what is left.
+    this.bucket.currentlyAvailable = Math.min(this.bucket.maximumAvailable, this.bucket.currentlyAvailable + Math.max(0, cost - counter.actual));
     const response: JsonBody = { data: result.data ?? null, extensions: this.costExtension(cost, counter.actual) };
     if (result.errors?.length) response.errors = graphqlErrors(result.errors, "INTERNAL_SERVER_ERROR");
     return response;

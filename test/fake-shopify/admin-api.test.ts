@@ -146,7 +146,7 @@ describe("the fake Admin API", () => {
     expect(status).toBe(401);
   });
 
-  it("throttles when the bucket cannot cover the requested cost, and counts it", async () => {
+  it("charges the requested cost, refunds the difference to the actual cost, and throttles what the bucket cannot cover", async () => {
     const shopify = new FakeShopify(TEST_APP, { maximumAvailable: 20, restoreRate: 1 });
     shopify.addShop(SHOP).createOrder({ amount: "10.00" });
     shopify.grantAccessToken(SHOP, "token");
@@ -155,7 +155,20 @@ describe("the fake Admin API", () => {
     const query = `{ orders(first: 10) { nodes { id } } }`;
     const first = await graphql(shopify, query);
     expect(first.body.data.orders.nodes).toHaveLength(1);
-    const second = await graphql(shopify, query);
+    // Asked for 12 points, cost 3 (one order): 20 - 12 + 9 = 17 left, as Shopify's guide describes.
+    expect(first.body.extensions.cost).toMatchObject({ requestedQueryCost: 12, actualQueryCost: 3, throttleStatus: { currentlyAvailable: 17 } });
+    const second = await graphql(
+      shopify,
+      `
+        {
+          orders(first: 16) {
+            nodes {
+              id
+            }
+          }
+        }
+      `,
+    ); // asks for 18
     expect(second.body.errors[0].extensions.code).toBe("THROTTLED");
     expect(shopify.api(SHOP).stats.throttled).toBe(1);
     now += 30_000;
