@@ -95,25 +95,34 @@ export async function saveAlertSettings(db: PrismaClient, shop: string, input: A
 export const TEST_ALERT_INTERVAL_MS = 60_000;
 
 /**
- * Queues a test alert on each channel that had none in the last minute. The minute is in the
- * delivery's unique key, so requests at once cannot both queue one. Returns the channels queued,
- * and when the next test may be sent when none was.
+ * Queues a test alert on each channel that had none in the last minute. Each test names the one
+ * before it in its unique key, so requests at once, which all read the same newest test, cannot
+ * both queue its successor (a key by the minute let two presses a millisecond apart, on either
+ * side of a minute's edge, queue two). Returns the channels queued, and when the next test may be
+ * sent when none was.
  */
 export async function queueTestAlert(db: PrismaClient, shop: string, now: Date, message: AlertMessage): Promise<{ queued: Channel[]; retryAfterMs: number }> {
   const settings = await alertSettings(db, shop);
-  const since = new Date(now.getTime() - TEST_ALERT_INTERVAL_MS);
-  const recent = await db.alertDelivery.findMany({ where: { shop, kind: "test", createdAt: { gt: since } }, select: { channel: true, createdAt: true } });
-  const minute = Math.floor(now.getTime() / TEST_ALERT_INTERVAL_MS);
   const queued: Channel[] = [];
+  let nextAllowedAt = 0;
   for (const channel of channelsOf(settings)) {
-    if (recent.some((r) => r.channel === channel)) continue;
-    const dedupeKey = `test:${shop}:${channel}:${minute}`;
+    // One statement: the newest test and whether it is recent come from the same snapshot.
+    const newest = await db.alertDelivery.findFirst({
+      where: { shop, kind: "test", channel },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      select: { id: true, createdAt: true },
+    });
+    const allowedAt = newest ? newest.createdAt.getTime() + TEST_ALERT_INTERVAL_MS : 0;
+    if (allowedAt > now.getTime()) {
+      nextAllowedAt = Math.max(nextAllowedAt, allowedAt);
+      continue;
+    }
+    const dedupeKey = `test:${shop}:${channel}:after:${newest?.id ?? "none"}`;
     if (await createOnce(() => db.alertDelivery.create({ data: messageDelivery(shop, settings, channel, message, { kind: "test", dedupeKey, now }) })))
       queued.push(channel);
+    else nextAllowedAt = Math.max(nextAllowedAt, now.getTime() + TEST_ALERT_INTERVAL_MS);
   }
-  const last = Math.max(0, ...recent.map((r) => r.createdAt.getTime()));
-  const retryAfterMs = queued.length ? 0 : Math.max(last + TEST_ALERT_INTERVAL_MS, (minute + 1) * TEST_ALERT_INTERVAL_MS) - now.getTime();
-  return { queued, retryAfterMs };
+  return { queued, retryAfterMs: queued.length ? 0 : Math.max(0, nextAllowedAt - now.getTime()) };
 }
 
 /** A person's "Send again" for a delivery that failed or whose fate is unknown: it is queued once more, as it was. */

@@ -3,6 +3,7 @@ import { newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
 import { startAlertsHarness, type AlertsHarness } from "../support/alerts";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { installShop } from "../support/sessions";
+import { alertsAction } from "../../app/alerts/page.server";
 
 // Alerts go to real people: a staff member's button, and names merchants choose, must not become
 // a spam cannon or a channel-wide ping.
@@ -48,7 +49,23 @@ describe("Send a test alert", () => {
     const tests = await harness.h.db.alertDelivery.findMany({ where: { shop: domain, kind: "test" } });
     expect(tests.map((t) => t.channel).sort()).toEqual(["email", "slack"]);
   });
+
+  it("two presses a millisecond apart across a minute's edge still send one test per channel", async () => {
+    const { domain } = await shopWithAlerts("test-minute-edge");
+    const edge = Math.ceil(Date.now() / 60_000) * 60_000;
+    const press = (at: number) => alertsAction(harness.h.db, domain, formData({ intent: "test" }), new Date(at));
+    const answers = await Promise.all([press(edge - 1), press(edge + 1)]);
+    const tests = await harness.h.db.alertDelivery.findMany({ where: { shop: domain, kind: "test" } });
+    expect(tests.map((t) => t.channel).sort()).toEqual(["email", "slack"]);
+    expect(answers.some((a) => a.ok)).toBe(true);
+  });
 });
+
+function formData(fields: Record<string, string>) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  return form;
+}
 
 describe("names merchants choose", () => {
   it("an order named with a Slack mention pings nobody: the message's text is escaped like its blocks", async () => {
