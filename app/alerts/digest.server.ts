@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { shopSettings } from "../shops/profile.server";
-import { addDays, dayIn, startOfDay } from "../dashboard/filters";
+import { addDays, dayIn, startOfDay } from "../verdicts/filters";
 import { adminAppUrl } from "./admin-links.server";
 import { messageDelivery } from "./deliver.server";
 import { createOnce } from "../db/create-once";

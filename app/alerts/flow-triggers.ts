@@ -1,4 +1,4 @@
-import { VERDICT_LABELS } from "../dashboard/reasons";
+import { VERDICT_LABELS } from "../verdicts/words";
 import { orderLabel } from "../verdicts/words";
 
 /** The app's Flow triggers (extensions/flow-refund-*): one per verdict that needs a person. */

@@ -1,7 +1,7 @@
 import { FINAL_VERDICTS } from "../contracts/schema";
-import type { RefundRow } from "../dashboard/dashboard.server";
-import { classLabel, VERDICT_LABELS } from "../dashboard/reasons";
-import { money } from "../evidence/lead";
+import type { RefundRow } from "../verdicts/rows.server";
+import { classLabel, VERDICT_LABELS } from "../verdicts/words";
+import { money } from "../verdicts/words";
 import { formatMoney, toMinorUnits } from "../money/currency";
 import { formatInstant } from "../time/format";
 import { orderLabel } from "../verdicts/words";

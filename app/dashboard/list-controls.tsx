@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Box, ChoiceList, InlineStack, Pagination, Select, Text, type BoxProps } from "@shopify/polaris";
-import { CLASSES } from "./filters";
-import { CLASS_LABELS } from "./reasons";
+import { CLASSES } from "../verdicts/filters";
+import { CLASS_LABELS } from "../verdicts/words";
 import type { useUrlFilters } from "./use-url-filters";
 
 type Update = ReturnType<typeof useUrlFilters>["update"];

@@ -1,9 +1,10 @@
 import db from "../db.server";
 import { contractOf, REFUND_CREATED } from "../contracts/registry.server";
-import { countRows, figures, listRefunds, toRow } from "./dashboard.server";
-import { DUPLICATE_REASONS, reasonInWords } from "./reasons";
-import { DEFAULT_DASHBOARD_RANGE, parseFilters } from "./filters";
-import { exportCsv } from "./export.server";
+import { countRows, figures } from "./dashboard.server";
+import { listRefunds, toRow } from "../verdicts/rows.server";
+import { DUPLICATE_REASONS, reasonInWords } from "../verdicts/words";
+import { DEFAULT_DASHBOARD_RANGE, parseFilters } from "../verdicts/filters";
+import { exportCsv } from "../exports/refunds-csv.server";
 import { shopSettings } from "../shops/profile.server";
 import { interactiveGateway } from "../shopify/admin/interactive.server";
 import { loadBackfillCard } from "../backfill/page.server";

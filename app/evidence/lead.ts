@@ -1,6 +1,7 @@
 import type { Contract } from "../contracts/schema";
-import { reasonInWords, VERDICT_LABELS } from "../dashboard/reasons";
+import { reasonInWords, VERDICT_LABELS } from "../verdicts/words";
 import { formatMoney, toMinorUnits } from "../money/currency";
+import { money } from "../verdicts/words";
 import { duplicateOfInWords, type DuplicatesOutput } from "../verdicts/duplicates";
 import { gatewayInWords, transactionErrorInWords } from "./transaction-errors";
 
@@ -55,14 +56,6 @@ export interface EvidenceLead {
   details: string[];
   nextStep: string | null;
   links: EvidenceLink[];
-}
-
-/** "$25.00" from a decimal string, exactly; the amount and its code when it cannot be read as money. */
-export function money(amount: string | null, currency: string | null): string {
-  if (amount === null) return "an unknown amount";
-  if (!currency) return amount;
-  const minor = toMinorUnits(amount, currency);
-  return minor === undefined ? `${amount} ${currency}` : formatMoney(minor, currency);
 }
 
 export const legacyId = (gid: string) => gid.split("/").pop() ?? gid;

@@ -1,5 +1,5 @@
 import { BlockStack, Box, Button, Card, InlineStack, List, Text } from "@shopify/polaris";
-import { VerdictBadge } from "../dashboard/ui";
+import { VerdictBadge } from "../components/ui";
 import { nextSteps, VERDICT_MEANINGS, WHAT_IT_DOES } from "./content";
 
 export interface FirstRunProps {

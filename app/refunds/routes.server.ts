@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import db from "../db.server";
-import { DUPLICATE_REASONS } from "../dashboard/reasons";
+import { DUPLICATE_REASONS } from "../verdicts/words";
 import { REFUND_CREATED } from "../contracts/registry.server";
 import { fromMinorUnits, toMinorUnits } from "../money/currency";
 import { loadOrderForRefund } from "../shopify/admin/refunds.server";

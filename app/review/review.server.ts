@@ -2,8 +2,8 @@ import type { PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
 import { markDue } from "../verification/operations.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { listRefunds, rowFilter, toRow, type RefundRow } from "../dashboard/dashboard.server";
-import { ORIGINS, parseFilters, type DashboardFilters } from "../dashboard/filters";
+import { listRefunds, rowFilter, toRow, type RefundRow } from "../verdicts/rows.server";
+import { ORIGINS, parseFilters, type DashboardFilters } from "../verdicts/filters";
 
 export type ReviewCode = "NOT_FOUND" | "INVALID_NOTE" | "CONFLICT";
 export type ReviewOutcome =

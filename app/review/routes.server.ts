@@ -1,7 +1,7 @@
 import { z } from "zod";
 import db from "../db.server";
 import { REFUND_CREATED } from "../contracts/registry.server";
-import { loadRefundDetail } from "../dashboard/detail.server";
+import { loadRefundDetail } from "../evidence/detail.server";
 import { httpStatus } from "../http/status";
 import { interactiveGateway } from "../shopify/admin/interactive.server";
 import { requestRecheck, resolveReview, reviewQueue } from "./review.server";

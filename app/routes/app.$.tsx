@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { authenticateAdmin } from "../shopify/admin-auth.server";
-import { NotFoundPage } from "../dashboard/ui";
+import { NotFoundPage } from "../components/ui";
 
 export const meta: MetaFunction = () => [{ title: "Page not found · Refund Verifier" }];
 

@@ -5,7 +5,7 @@ import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { authenticateAdmin } from "../shopify/admin-auth.server";
-import { NotFoundPage } from "../dashboard/ui";
+import { NotFoundPage } from "../components/ui";
 import { config } from "../config/env.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { digestMessage, instantAlert, totals, whatHappened, type AlertItem } from "../../app/alerts/messages";
-import type { RefundRow } from "../../app/dashboard/dashboard.server";
+import type { RefundRow } from "../../app/verdicts/rows.server";
 
 function item(overrides: Partial<RefundRow>, id = "op-1"): AlertItem {
   const row = {

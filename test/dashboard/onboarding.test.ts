@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { nextSteps, VERDICT_MEANINGS } from "../../app/onboarding/content";
-import { VERDICTS } from "../../app/dashboard/filters";
+import { VERDICTS } from "../../app/verdicts/filters";
 
 describe("the first-run page's words", () => {
   it("explains every verdict", () => {

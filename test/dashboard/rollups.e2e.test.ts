@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REFUND_CREATED } from "../../app/contracts/registry.server";
 import { countRows, figures } from "../../app/dashboard/dashboard.server";
-import { parseFilters, period } from "../../app/dashboard/filters";
+import { parseFilters, period } from "../../app/verdicts/filters";
 import { liveTotals, rollupDrift } from "../../app/dashboard/rollups.server";
 import { databaseKind } from "../../app/db/url";
 import { redactShop } from "../../app/privacy/privacy.server";

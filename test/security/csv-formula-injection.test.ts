@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvCell } from "../../app/dashboard/export.server";
+import { csvCell } from "../../app/exports/refunds-csv.server";
 import { liveFormulas, readCsv } from "../support/csv";
 
 /** One CSV line as the export writes it. */

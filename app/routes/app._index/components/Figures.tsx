@@ -1,6 +1,6 @@
 import { Banner, BlockStack, Card, InlineGrid, InlineStack, Link, Text } from "@shopify/polaris";
-import { VerdictBadge } from "../../../dashboard/ui";
-import { VERDICT_LABELS } from "../../../dashboard/reasons";
+import { VerdictBadge } from "../../../components/ui";
+import { VERDICT_LABELS } from "../../../verdicts/words";
 import { FINAL_VERDICTS } from "../../../contracts/schema";
 import type { DashboardData } from "../route";
 

@@ -2,7 +2,7 @@ import { useFetcher } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, InlineStack, ProgressBar, Select, Text } from "@shopify/polaris";
 import { useState } from "react";
 import type { BackfillCardData } from "../../../backfill/page.server";
-import { Instant } from "../../../dashboard/ui";
+import { Instant } from "../../../components/ui";
 import type { action } from "../route";
 
 const DAY_CHOICES = ["30", "60", "90", "180", "365"].map((value) => ({ value, label: `Last ${value} days` }));

@@ -1,5 +1,5 @@
 import { Box, InlineStack, Text } from "@shopify/polaris";
-import { Instant } from "../../../dashboard/ui";
+import { Instant } from "../../../components/ui";
 import { formatInstant } from "../../../time/format";
 import type { DashboardData } from "../route";
 import { RANGE_LABELS } from "./labels";

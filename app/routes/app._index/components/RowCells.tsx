@@ -1,5 +1,6 @@
 import { BlockStack, IndexTable, InlineStack, Text } from "@shopify/polaris";
-import { ReviewBadge, age, ORIGIN_LABELS } from "../../../dashboard/ui";
+import { ReviewBadge, age } from "../../../components/ui";
+import { ORIGIN_LABELS } from "../../../verdicts/words";
 import type { Row } from "../route";
 import { Age, Amount, OrderLink, RowLinks, Verdict } from "./RowParts";
 

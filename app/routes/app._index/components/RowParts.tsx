@@ -1,5 +1,5 @@
 import { InlineStack, Link, Text } from "@shopify/polaris";
-import { VerdictBadge, adminOrderUrl, age, refundFormUrl } from "../../../dashboard/ui";
+import { VerdictBadge, adminOrderUrl, age, refundFormUrl } from "../../../components/ui";
 import { formatInstant } from "../../../time/format";
 import type { Row } from "../route";
 import { orderLabel, upperFirst } from "../../../verdicts/words";

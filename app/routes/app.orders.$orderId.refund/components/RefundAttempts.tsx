@@ -1,6 +1,6 @@
 import { Form, Link as RemixLink } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, InlineStack, Text } from "@shopify/polaris";
-import { VerdictBadge, adminOrderUrl } from "../../../dashboard/ui";
+import { VerdictBadge, adminOrderUrl } from "../../../components/ui";
 import type { Order, RefundFormData } from "../route";
 
 const STATUS_TONE = { created: "info", succeeded: "success", failed: "critical" } as const;

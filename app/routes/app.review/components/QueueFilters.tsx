@@ -1,7 +1,7 @@
 import { ChoiceList, Filters } from "@shopify/polaris";
 import type { useUrlFilters } from "../../../dashboard/use-url-filters";
 import { FilterBar, problemChip, problemFilter } from "../../../dashboard/list-controls";
-import { VERDICT_LABELS } from "../../../dashboard/reasons";
+import { VERDICT_LABELS } from "../../../verdicts/words";
 import type { ReviewData } from "../route";
 
 const SORT_OPTIONS = [

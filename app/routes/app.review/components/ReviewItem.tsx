@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useFetcher, useRevalidator } from "@remix-run/react";
 import { Banner, BlockStack, Box, Button, Card, InlineStack, Link, Text, TextField } from "@shopify/polaris";
-import { Instant, VerdictBadge, age } from "../../../dashboard/ui";
+import { Instant, VerdictBadge, age } from "../../../components/ui";
 import type { action, Item } from "../route";
 
 import { orderLabel, upperFirst } from "../../../verdicts/words";

@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, EmptyState, InlineStack, Text } from "@shopify/polaris";
-import { Instant } from "../../../dashboard/ui";
+import { Instant } from "../../../components/ui";
 
 interface Delivery {
   id: string;

@@ -1,5 +1,5 @@
 import { Badge, BlockStack, Card, InlineStack, Text } from "@shopify/polaris";
-import { Instant } from "../../../dashboard/ui";
+import { Instant } from "../../../components/ui";
 
 interface Trigger {
   handle: string;

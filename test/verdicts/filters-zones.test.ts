@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, dateBounds, dayIn, parseFilters, period, startOfDay } from "../../app/dashboard/filters";
+import { addDays, dateBounds, dayIn, parseFilters, period, startOfDay } from "../../app/verdicts/filters";
 
 const parse = (query: string, context: { now?: Date; timeZone?: string } = {}) => parseFilters(new URLSearchParams(query), context);
 const NY = "America/New_York";

@@ -1,6 +1,6 @@
 import { Badge, BlockStack, Button, Card, InlineStack, Page, Text } from "@shopify/polaris";
 import { formatInstant, utcTitle } from "../time/format";
-import { VERDICT_LABELS, VERDICT_TONES } from "./reasons";
+import { VERDICT_LABELS, VERDICT_TONES } from "../verdicts/words";
 
 export function VerdictBadge({ status }: { status: string }) {
   const tone = VERDICT_TONES[status as keyof typeof VERDICT_TONES];
@@ -41,8 +41,6 @@ export function when(iso: string): string {
 export function adminOrderUrl(orderId: string): string {
   return `shopify://admin/orders/${orderId}`;
 }
-
-export const ORIGIN_LABELS: Record<string, string> = { webhook: "Webhook", reconciliation: "Found by sweep", app: "Issued in app", backfill: "From history" };
 
 /** An instant in the shop's time zone, the exact UTC instant on hover. */
 export function Instant({ iso, timeZone }: { iso: string; timeZone: string }) {

@@ -1,9 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
-import { listRefunds } from "./dashboard.server";
+import { listRefunds } from "../verdicts/rows.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { resolutions } from "../review/review.server";
-import type { DashboardFilters } from "./filters";
+import type { DashboardFilters } from "../verdicts/filters";
 
 const HEADER = [
   "order",

@@ -2,13 +2,13 @@ import type { PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import type { ConditionResult, Evaluation } from "../contracts/evaluate";
 import { contractByVersion } from "../contracts/registry.server";
-import { toRow } from "./dashboard.server";
+import { toRow } from "../verdicts/rows.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { withOrderNames } from "../verdicts/order-names.server";
-import { evidenceLead, recordedRefundOf, type RelatedRefund } from "../evidence/lead";
+import { evidenceLead, recordedRefundOf, type RelatedRefund } from "./lead";
 import { DUPLICATE_CHANNELS, parseDuplicates } from "../verdicts/duplicates";
 import { staffNames } from "../review/review.server";
-import { VERDICT_LABELS } from "./reasons";
+import { VERDICT_LABELS } from "../verdicts/words";
 
 /**
  * One step of a refund's story. `title` and `detail` are a merchant's words, shown on the page;

@@ -1,0 +1,159 @@
+import type { Operation, Prisma, PrismaClient } from "@prisma/client";
+import type { Contract } from "../contracts/schema";
+import { contractOf } from "../contracts/registry.server";
+import { formatMoney, fromMinorUnits } from "../money/currency";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { CLASSES, dateBounds, type DashboardFilters } from "./filters";
+import { withOrderNames } from "./order-names.server";
+import { reasonInWords } from "./words";
+
+/**
+ * The read model of a refund: one row as the dashboard, the review queue, the evidence page,
+ * alerts and the CSV show it, and the one query that pages through them.
+ */
+export interface RefundRow {
+  id: string;
+  orderName: string | null;
+  orderId: string;
+  amount: string | null;
+  amountDisplay: string | null;
+  currency: string | null;
+  /** What Shopify recorded in the shop's currency, when it differs from the refund's. */
+  shopAmount: string | null;
+  shopCurrency: string | null;
+  origin: string;
+  status: string;
+  reason: string | null;
+  reasonText: string;
+  classes: string[];
+  startedAt: string;
+  reviewState: string;
+  /** resource_id, or fingerprint: matched by order and amount only. */
+  correlation: string;
+  /** Admin API versions outside the contract's that served the evidence, if any. */
+  apiVersionsOutside: string | null;
+  /** Shopify's refund id (the number in its admin), and what Shopify recorded once read back, in the shop's currency. */
+  refundId: string;
+  recordedAmount: string | null;
+  recordedCurrency: string | null;
+  decidedAt: string | null;
+  /** The record's revision token, for a resolve that must not overwrite someone else's. */
+  revision: number;
+}
+
+/** Filters that select rows: the same dates as the figures (the dashboard defaults to 30 days; the review queue and scripts to every date). */
+export function rowFilter(shop: string, filters: DashboardFilters): Prisma.OperationWhereInput {
+  const and: Prisma.OperationWhereInput[] = [{ shop }];
+  if (filters.verdicts.length) and.push({ status: { in: filters.verdicts } });
+  // Every contradiction and rule that held is a row: a refund that is both a duplicate and of a
+  // wrong amount is found by either filter, not only by its first reason.
+  // The shop inside the relation filter lets the database read the (shop, class) / (shop, reason)
+  // index instead of every shop's reasons of that class.
+  if (filters.classes.length) and.push({ reasonRows: { some: { shop, class: { in: filters.classes.map((key) => CLASSES[key]) } } } });
+  if (filters.gatewayFailures) and.push({ reasonRows: { some: { shop, reason: "transaction_failed" } } });
+  if (filters.origins.length) and.push({ origin: { in: filters.origins } });
+  if (filters.review) and.push({ reviewState: filters.review });
+  const bounds = dateBounds(filters);
+  if (bounds.gte) and.push({ startedAt: { gte: bounds.gte } });
+  if (bounds.lt) and.push({ startedAt: { lt: bounds.lt } });
+  if (filters.query) {
+    const number = filters.query.replace(/^#/, "");
+    and.push({
+      OR: [
+        { orderName: { contains: filters.query } },
+        ...(/^\d+$/.test(number) ? [{ orderName: `#${number}` }, { orderGid: { endsWith: `/${number}` } }] : []),
+      ],
+    });
+  }
+  return { AND: and };
+}
+
+type SortKey = "startedAt" | "amountMinor";
+interface Cursor {
+  v: string;
+  id: string;
+}
+const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toString("base64url");
+function decodeCursor(text: string | undefined): Cursor | undefined {
+  if (!text) return undefined;
+  try {
+    const value = JSON.parse(Buffer.from(text, "base64url").toString()) as Cursor;
+    return typeof value.v === "string" && typeof value.id === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sortOf(filters: DashboardFilters): { key: SortKey; descending: boolean } {
+  return {
+    key: filters.sort.startsWith("amount") ? "amountMinor" : "startedAt",
+    descending: filters.sort === "newest" || filters.sort === "amount_desc",
+  };
+}
+
+const cursorValue = (key: SortKey, v: string) => (key === "startedAt" ? new Date(v) : BigInt(v));
+
+/**
+ * Keyset pagination on (sort key, id): a page costs the same on page 1 and page 4,000. With a
+ * gateway, rows whose order has no name yet are named from Shopify first (one batched read).
+ */
+export async function listRefunds(db: PrismaClient, contract: Contract, shop: string, filters: DashboardFilters, gateway?: ShopifyGateway) {
+  const { key, descending } = sortOf(filters);
+  const backwards = Boolean(filters.before) && !filters.after;
+  const cursor = decodeCursor(backwards ? filters.before : filters.after);
+  const forwardDescending = backwards ? !descending : descending;
+  const where: Prisma.OperationWhereInput[] = [rowFilter(shop, filters)];
+  if (key === "amountMinor") where.push({ amountMinor: { not: null } });
+  if (cursor) {
+    const value = cursorValue(key, cursor.v);
+    const beyond = forwardDescending ? "lt" : "gt";
+    where.push({ OR: [{ [key]: { [beyond]: value } }, { [key]: value, id: { [beyond]: cursor.id } }] });
+  }
+  const direction = forwardDescending ? "desc" : "asc";
+  const found = await db.operation.findMany({
+    where: { AND: where },
+    orderBy: [{ [key]: direction }, { id: direction }],
+    take: filters.pageSize + 1,
+  });
+  const more = found.length > filters.pageSize;
+  const page = found.slice(0, filters.pageSize);
+  if (backwards) page.reverse();
+  const rows = page.map((op) => toRow(contract, op));
+  const cursorOf = (op: Operation) => encodeCursor({ v: key === "startedAt" ? op.startedAt.toISOString() : String(op.amountMinor), id: op.id });
+  return {
+    rows: gateway ? await withOrderNames(db, gateway, shop, rows) : rows,
+    pageInfo: {
+      hasNext: backwards ? Boolean(cursor) : more,
+      hasPrevious: backwards ? more : Boolean(cursor),
+      endCursor: page.length ? cursorOf(page[page.length - 1]) : null,
+      startCursor: page.length ? cursorOf(page[0]) : null,
+    },
+  };
+}
+
+export function toRow(contract: Contract, op: Operation): RefundRow {
+  return {
+    id: op.id,
+    orderName: op.orderName,
+    orderId: op.orderGid.split("/").pop()!,
+    amount: op.amountMinor !== null && op.currency ? fromMinorUnits(op.amountMinor, op.currency) : op.amount,
+    amountDisplay: op.amountMinor !== null && op.currency ? formatMoney(op.amountMinor, op.currency) : op.amount,
+    currency: op.currency,
+    shopAmount: op.shopCurrency && op.shopCurrency !== op.currency ? op.shopAmount : null,
+    shopCurrency: op.shopCurrency && op.shopCurrency !== op.currency ? op.shopCurrency : null,
+    origin: op.origin,
+    status: op.status,
+    reason: op.reason,
+    reasonText: reasonInWords(contractOf(contract, op), op.status, op.reason),
+    classes: JSON.parse(op.classes) as string[],
+    startedAt: op.startedAt.toISOString(),
+    reviewState: op.reviewState,
+    correlation: op.correlation,
+    apiVersionsOutside: op.apiVersionsOutside,
+    refundId: op.refundGid.split("/").pop()!,
+    recordedAmount: op.shopAmount,
+    recordedCurrency: op.shopCurrency,
+    decidedAt: op.decidedAt?.toISOString() ?? null,
+    revision: op.revision,
+  };
+}
