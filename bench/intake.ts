@@ -22,7 +22,7 @@ async function intakeApp(databaseUrl: string, processes: number, install: (shopi
   // Installed, as Shopify sends webhooks only then (a delivery for another shop is stored nowhere).
   await install(shopify);
   const app = await startAppProcess({
-    port: await freePort(),
+    port: "free",
     databaseUrl,
     shopifyOrigin: origin,
     log: "ignore",

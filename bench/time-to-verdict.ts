@@ -4,7 +4,7 @@ import { FakeShopify } from "../fake-shopify/server";
 import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../fake-shopify/webhooks";
 import { installApp, startAppProcess } from "../scripts/demo-server";
 import { TEST_APP } from "../test/support/credentials";
-import { freePort, migrate, quantile, row, scratchSqlite, type BenchRow } from "./support";
+import { migrate, quantile, row, scratchSqlite, type BenchRow } from "./support";
 
 const SHOP = "bench-verdict.myshopify.com";
 
@@ -16,7 +16,7 @@ export async function benchTimeToVerdict(count: number): Promise<BenchRow[]> {
   const shop = shopify.addShop(SHOP);
   const origin = await shopify.listen();
   const app = await startAppProcess({
-    port: await freePort(),
+    port: "free",
     databaseUrl,
     shopifyOrigin: origin,
     log: "ignore",

@@ -2,6 +2,7 @@ import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { FakeShopify } from "../fake-shopify/server";
+import { freePort } from "../bench/support";
 import { adminSurface } from "../fake-shopify/admin-surface";
 import { mintSessionToken } from "../fake-shopify/session-token";
 import { seedHistory } from "../fake-shopify/history";
@@ -15,8 +16,10 @@ import { embeddedFetch } from "../test/support/embedded";
 import { FLOW_TRIGGERS } from "../app/alerts/flow-triggers";
 
 export interface DemoOptions {
-  appPort: number;
-  shopifyPort: number;
+  /** The app's port; "free" for any free one (the tests: a port found free can be taken before the app binds it). */
+  appPort: number | "free";
+  /** The simulated Shopify's port; any free one when absent. */
+  shopifyPort?: number;
   shop: string;
   databaseUrl: string;
   /** For the tests: the app is built and the database migrated, with the Prisma client of the suite's provider. */
@@ -63,7 +66,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     run("node_modules/.bin/remix", ["vite:build"]);
   }
 
-  const appUrl = `http://localhost:${options.appPort}`;
+  let appUrl = "";
   const shopify = new FakeShopify(TEST_APP);
   seedHistory(shopify.addShop(options.shop, "USD"), options.preInstallRefunds ?? 0, { days: 50 });
   const mailbox = await startMailbox();
@@ -108,6 +111,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       BACKFILL_POLL_MS: process.env.BACKFILL_POLL_MS || "2000",
     },
   });
+  appUrl = app.url;
   try {
     await installApp(appUrl, options.shop);
     // Refunds issued from the app in the demo announce themselves by webhook, as in a real shop.
@@ -152,23 +156,36 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
  * its Shopify requests sent to a simulated shop on loopback. Resolves once /healthz answers.
  */
 export async function startAppProcess(options: {
-  port: number;
+  /** "free": a free port, found again if another process takes it before the app binds it. */
+  port: number | "free";
   databaseUrl: string;
   shopifyOrigin: string;
   log?: "inherit" | "ignore" | "capture";
   env?: Record<string, string>;
 }) {
-  const appUrl = `http://localhost:${options.port}`;
+  for (let tries = 1; ; tries++) {
+    const port = options.port === "free" ? await freePort() : options.port;
+    try {
+      return await startAppOn(port, options);
+    } catch (error) {
+      // On a busy machine an outgoing connection can take the port between freePort() and the app's listen.
+      if (!(error instanceof PortTaken) || options.port !== "free" || tries >= 5) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startAppOn(port: number, options: Parameters<typeof startAppProcess>[0]) {
+  const appUrl = `http://localhost:${port}`;
   const server: ChildProcess = spawn("node", ["server/index.mjs"], {
     cwd: root,
-    stdio: ["ignore", ...(options.log === "capture" ? ["pipe", "pipe"] : options.log === "ignore" ? ["ignore", "ignore"] : ["inherit", "inherit"])] as (
-      "ignore" | "pipe" | "inherit"
-    )[],
+    stdio: ["ignore", "pipe", "pipe"],
     detached: true,
     env: {
       ...process.env,
       NODE_ENV: "production",
-      PORT: String(options.port),
+      PORT: String(port),
       DATABASE_URL: options.databaseUrl,
       SHOPIFY_API_KEY: TEST_APP.apiKey,
       SHOPIFY_API_SECRET: TEST_APP.secret,
@@ -180,9 +197,18 @@ export async function startAppProcess(options: {
     },
   });
   let exited = false;
+  // All of it when the caller reads it; otherwise its end, for the error when the app does not start.
   let output = "";
-  server.stdout?.on("data", (chunk) => (output += chunk));
-  server.stderr?.on("data", (chunk) => (output += chunk));
+  const keep = (chunk: Buffer) => {
+    output += chunk;
+    if (options.log !== "capture" && output.length > 8_000) output = output.slice(-4_000);
+  };
+  server.stdout?.on("data", keep);
+  server.stderr?.on("data", keep);
+  if ((options.log ?? "inherit") === "inherit") {
+    server.stdout?.pipe(process.stdout);
+    server.stderr?.pipe(process.stderr);
+  }
   server.once("exit", () => (exited = true));
   const stop = async () => {
     if (exited) return;
@@ -195,7 +221,10 @@ export async function startAppProcess(options: {
     await gone;
   };
   for (let i = 0; ; i++) {
-    if (exited) throw new Error(`the app exited while starting:\n${output.slice(-2000)}`);
+    if (exited) {
+      if (/EADDRINUSE/.test(output)) throw new PortTaken(`port ${port} was taken before the app could listen on it`);
+      throw new Error(`the app exited while starting:\n${output.slice(-2000)}`);
+    }
     if (
       await fetch(`${appUrl}/healthz`).then(
         (r) => r.ok,

@@ -14,7 +14,7 @@ import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../fa
 import { TEST_APP } from "../test/support/credentials";
 import { startWorkerProcess } from "../test/support/worker-process";
 import { installShop } from "../test/support/sessions";
-import { freePort, migrate, root, scratchSqlite } from "../bench/support";
+import { migrate, root, scratchSqlite } from "../bench/support";
 import { startAppProcess } from "./demo-server";
 
 const SHOP = "soak-shop.myshopify.com";
@@ -49,7 +49,7 @@ const shop = shopify.addShop(SHOP);
 const origin = await shopify.listen();
 const db = createPrismaClient(databaseUrl);
 await installShop(db, shopify, SHOP);
-const app = await startAppProcess({ port: await freePort(), databaseUrl, shopifyOrigin: origin, log: "ignore", env: { VERIFIER_WORKER: "off" } });
+const app = await startAppProcess({ port: "free", databaseUrl, shopifyOrigin: origin, log: "ignore", env: { VERIFIER_WORKER: "off" } });
 
 function startWorker(): ChildProcess {
   return startWorkerProcess(

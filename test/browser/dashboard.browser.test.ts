@@ -7,7 +7,6 @@ import { installApp, startDemo, type Demo } from "../../scripts/demo-server";
 import { CHROME_UA, dataPath, embeddedFetch } from "../support/embedded";
 import { createTestDatabase } from "../support/database";
 import { seriousAccessibilityViolations } from "../support/axe";
-import { freePort } from "../../bench/support";
 import { untilDemoDecided } from "../support/demo";
 import { TEST_APP } from "../support/credentials";
 import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../../fake-shopify/webhooks";
@@ -33,8 +32,7 @@ beforeAll(async () => {
   mkdirSync(SCREENS, { recursive: true });
   database = await createTestDatabase();
   demo = await startDemo({
-    appPort: await freePort(),
-    shopifyPort: await freePort(),
+    appPort: "free",
     shop: SHOP,
     databaseUrl: database.url,
     prepared: true,

@@ -7,7 +7,6 @@ import { createPrismaClient } from "../../app/db/client";
 import { startDemo, type Demo } from "../../scripts/demo-server";
 import { CHROME_UA } from "../support/embedded";
 import { createTestDatabase } from "../support/database";
-import { freePort } from "../../bench/support";
 import { untilDemoDecided } from "../support/demo";
 
 const SCREENS = "test-results/screens";
@@ -24,8 +23,7 @@ beforeAll(async () => {
   // The demo's code on the suite's database (SQLite, or PostgreSQL with TEST_DATABASE_URL).
   database = await createTestDatabase();
   demo = await startDemo({
-    appPort: await freePort(),
-    shopifyPort: await freePort(),
+    appPort: "free",
     shop: SHOP,
     databaseUrl: database.url,
     prepared: true,

@@ -4,7 +4,6 @@ import type { PrismaClient } from "@prisma/client";
 import { createPrismaClient } from "../../app/db/client";
 import { FakeShopify } from "../../fake-shopify/server";
 import { startAppProcess } from "../../scripts/demo-server";
-import { freePort } from "../../bench/support";
 import { TEST_APP } from "../support/credentials";
 import { createTestDatabase } from "../support/database";
 import { CHROME_UA } from "../support/embedded";
@@ -26,7 +25,7 @@ beforeAll(async () => {
   await installShop(db, shopify, SHOP);
   // Short timeouts, so that the slow-client attack is over in seconds.
   const env = { VERIFIER_WORKER: "off", HTTP_HEADERS_TIMEOUT_MS: "2000", HTTP_REQUEST_TIMEOUT_MS: "3000" };
-  app = await startAppProcess({ port: await freePort(), databaseUrl: database.url, shopifyOrigin: origin, log: "capture", env });
+  app = await startAppProcess({ port: "free", databaseUrl: database.url, shopifyOrigin: origin, log: "capture", env });
 });
 
 afterAll(async () => {

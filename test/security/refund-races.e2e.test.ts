@@ -4,7 +4,6 @@ import { createPrismaClient } from "../../app/db/client";
 import { FakeShopify } from "../../fake-shopify/server";
 import type { FakeShop } from "../../fake-shopify/shop";
 import { startAppProcess } from "../../scripts/demo-server";
-import { freePort } from "../../bench/support";
 import { TEST_APP } from "../support/credentials";
 import { createTestDatabase } from "../support/database";
 import { dataPath, embeddedFetch } from "../support/embedded";
@@ -29,7 +28,7 @@ beforeAll(async () => {
   await installShop(db, shopify, SHOP);
   shop = shopify.shop(SHOP);
   app = await startAppProcess({
-    port: await freePort(),
+    port: "free",
     databaseUrl: database.url,
     shopifyOrigin: origin,
     log: "ignore",

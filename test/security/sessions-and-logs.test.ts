@@ -23,8 +23,7 @@ beforeAll(async () => {
   shopify = new FakeShopify(TEST_APP);
   shopify.addShop(SHOP);
   const origin = await shopify.listen();
-  const { freePort } = await import("../../bench/support");
-  app = await startAppProcess({ port: await freePort(), databaseUrl: database.url, shopifyOrigin: origin, log: "capture" });
+  app = await startAppProcess({ port: "free", databaseUrl: database.url, shopifyOrigin: origin, log: "capture" });
   db = createPrismaClient(database.url);
   await installApp(app.url, SHOP);
 });

@@ -4,7 +4,6 @@ import type { PrismaClient } from "@prisma/client";
 import { createPrismaClient } from "../../app/db/client";
 import { FakeShopify } from "../../fake-shopify/server";
 import { installApp, startAppProcess } from "../../scripts/demo-server";
-import { freePort } from "../../bench/support";
 import { TEST_APP } from "../support/credentials";
 import { createTestDatabase } from "../support/database";
 import { dataPath, embeddedFetch } from "../support/embedded";
@@ -21,7 +20,7 @@ let origin: string;
 let app: Awaited<ReturnType<typeof startAppProcess>>;
 
 const start = async (env: Record<string, string> = {}) =>
-  startAppProcess({ port: await freePort(), databaseUrl: database.url, shopifyOrigin: origin, log: "ignore", env: { VERIFIER_WORKER: "off", ...env } });
+  startAppProcess({ port: "free", databaseUrl: database.url, shopifyOrigin: origin, log: "ignore", env: { VERIFIER_WORKER: "off", ...env } });
 
 beforeAll(async () => {
   database = await createTestDatabase();
