@@ -3,7 +3,7 @@ import type { Operation, Prisma, PrismaClient } from "@prisma/client";
 import { createOnce } from "../db/create-once";
 import { contractOf } from "../contracts/registry.server";
 import type { Contract } from "../contracts/schema";
-import { toRow } from "../verdicts/rows.server";
+import { reasonFacts, toRow } from "../verdicts/rows.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { withOperationOrderNames } from "../verdicts/order-names.server";
 import { orderLabel, upperFirst } from "../verdicts/words";
@@ -55,7 +55,7 @@ function flowDelivery(contract: Contract, op: AlertedOperation, eventId: string,
   const item = alertItem(contract, op);
   // A duplicate's reason says which refund it repeats, as the e-mail and the evidence page do.
   const reasons = (JSON.parse(op.reasons) as string[]).map((id) =>
-    DUPLICATE_REASONS.includes(id) ? item.row.reasonText : reasonInWords(judgedBy, op.status, id),
+    DUPLICATE_REASONS.includes(id) ? item.row.reasonText : reasonInWords(judgedBy, op.status, id, reasonFacts(op)),
   );
   const payload = flowPayload({
     ...item.row,

@@ -1,7 +1,7 @@
 import db from "../db.server";
 import { contractOf, REFUND_CREATED } from "../contracts/registry.server";
 import { countRows, figures } from "./dashboard.server";
-import { listRefunds, toRow } from "../verdicts/rows.server";
+import { listRefunds, reasonFacts, toRow } from "../verdicts/rows.server";
 import { DUPLICATE_REASONS, reasonInWords } from "../verdicts/words";
 import { DEFAULT_DASHBOARD_RANGE, parseFilters } from "../verdicts/filters";
 import { exportCsv } from "../exports/refunds-csv.server";
@@ -68,7 +68,7 @@ export async function orderRefunds(shop: string, orderId: string) {
     refunds: operations.map((op) => {
       const row = toRow(contract, op);
       // Every contradiction and rule that held, in words, not only the first.
-      const texts = op.reasonRows.map((r) => reasonInWords(contractOf(contract, op), op.status, r.reason));
+      const texts = op.reasonRows.map((r) => reasonInWords(contractOf(contract, op), op.status, r.reason, reasonFacts(op)));
       return {
         id: row.id,
         amount: row.amount,

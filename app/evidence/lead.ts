@@ -1,7 +1,5 @@
 import type { Contract } from "../contracts/schema";
-import { reasonInWords, VERDICT_LABELS } from "../verdicts/words";
-import { formatMoney, toMinorUnits } from "../money/currency";
-import { money } from "../verdicts/words";
+import { amountDifference, money, reasonInWords, VERDICT_LABELS } from "../verdicts/words";
 import { duplicateOfInWords, type DuplicatesOutput } from "../verdicts/duplicates";
 import { gatewayInWords, transactionErrorInWords } from "./transaction-errors";
 
@@ -75,23 +73,17 @@ type Part = Omit<EvidenceLead, "details"> & { details?: string[] };
 function wrongAmount(input: LeadInput): Part | undefined {
   const { recorded, requested } = input;
   if (!recorded?.amount || !requested.amount || !requested.currency) return undefined;
-  const currency = recorded.currency ?? requested.currency;
-  if (currency !== requested.currency) return wrongCurrency(input);
-  const asked = toMinorUnits(requested.amount, currency);
-  const got = toMinorUnits(recorded.amount, currency);
-  if (asked === undefined || got === undefined) {
+  if ((recorded.currency ?? requested.currency) !== requested.currency) return wrongCurrency(input);
+  const difference = amountDifference(input);
+  if (!difference)
     return {
-      sentence: `Shopify recorded ${money(recorded.amount, currency)}; the refund asked for ${money(requested.amount, currency)}.`,
+      sentence: `Shopify recorded ${money(recorded.amount, recorded.currency)}; the refund asked for ${money(requested.amount, requested.currency)}.`,
       nextStep: checkOrder,
       links: [],
     };
-  }
-  const difference = got - asked;
-  const sign = difference >= 0n ? "more" : "less";
-  const abs = difference < 0n ? -difference : difference;
   return {
-    sentence: `Shopify recorded ${formatMoney(got, currency)}; the refund asked for ${formatMoney(asked, currency)} (${formatMoney(abs, currency)} ${sign}).`,
-    nextStep: `Open the order in Shopify admin and settle the ${formatMoney(abs, currency)} difference with the customer.`,
+    sentence: difference.sentence,
+    nextStep: `Open the order in Shopify admin and settle the ${difference.difference} difference with the customer.`,
     links: [],
   };
 }
@@ -182,7 +174,7 @@ function forReason(reason: string, input: LeadInput): Part | undefined {
 /** The evidence page's lead: a sentence in a merchant's words with the numbers that matter, and what to do. */
 export function evidenceLead(input: LeadInput): EvidenceLead {
   const { contract, status, reason } = input;
-  const plain = reasonInWords(contract, status, reason);
+  const plain = reasonInWords(contract, status, reason, input);
   const main = (reason && (status === "CONTRADICTED" || status === "FAILED") ? forReason(reason, input) : undefined) ?? {
     sentence: plain,
     nextStep: nextStepFor(status),
@@ -190,7 +182,7 @@ export function evidenceLead(input: LeadInput): EvidenceLead {
   };
   const others = (status === "CONTRADICTED" || status === "FAILED" ? input.reasons : [])
     .filter((r) => r !== reason)
-    .map((r) => forReason(r, input)?.sentence ?? reasonInWords(contract, status, r))
+    .map((r) => forReason(r, input)?.sentence ?? reasonInWords(contract, status, r, input))
     .filter((sentence) => sentence && sentence !== main.sentence);
   const seen = new Set(main.links.map((l) => l.url));
   const moreLinks = (status === "CONTRADICTED" || status === "FAILED" ? input.reasons : [])

@@ -5,7 +5,7 @@ import { formatMoney, fromMinorUnits } from "../money/currency";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { CLASSES, dateBounds, type DashboardFilters } from "./filters";
 import { withOrderNames } from "./order-names.server";
-import { reasonInWords } from "./words";
+import { reasonInWords, type ReasonFacts } from "./words";
 
 /**
  * The read model of a refund: one row as the dashboard, the review queue, the evidence page,
@@ -131,6 +131,14 @@ export async function listRefunds(db: PrismaClient, contract: Contract, shop: st
   };
 }
 
+/** What a row's reason may say: what was asked, and what Shopify recorded when it is in the same currency. */
+export function reasonFacts(op: Pick<Operation, "amount" | "amountMinor" | "currency" | "shopAmount" | "shopCurrency">): ReasonFacts {
+  return {
+    requested: { amount: op.amountMinor !== null && op.currency ? fromMinorUnits(op.amountMinor, op.currency) : op.amount, currency: op.currency },
+    recorded: op.shopCurrency && op.shopCurrency === op.currency ? { amount: op.shopAmount, currency: op.shopCurrency } : null,
+  };
+}
+
 export function toRow(contract: Contract, op: Operation): RefundRow {
   return {
     id: op.id,
@@ -144,7 +152,7 @@ export function toRow(contract: Contract, op: Operation): RefundRow {
     origin: op.origin,
     status: op.status,
     reason: op.reason,
-    reasonText: reasonInWords(contractOf(contract, op), op.status, op.reason),
+    reasonText: reasonInWords(contractOf(contract, op), op.status, op.reason, reasonFacts(op)),
     classes: JSON.parse(op.classes) as string[],
     startedAt: op.startedAt.toISOString(),
     reviewState: op.reviewState,

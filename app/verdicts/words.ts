@@ -11,24 +11,70 @@ export const orderLabel = (order: { orderName: string | null; orderId: string })
 
 export const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** A verdict's reason in plain words, from the contract's own text where it has one. */
-export function reasonInWords(contract: Contract, status: string, reason: string | null): string {
-  const contradiction = contract.contradicted_when.find((c) => c.id === reason);
-  if (contradiction) return contradiction.reason;
-  const rule = contract.rules.find((r) => r.id === reason);
-  if (rule) return rule.reason;
+/** What a reason's sentence may say: the amount the refund asked for and what Shopify recorded, when known. */
+export interface ReasonFacts {
+  requested: { amount: string | null; currency: string | null };
+  recorded?: { amount: string | null; currency: string | null } | null;
+}
+
+/**
+ * "Shopify recorded $21.00; the refund asked for $20.57 ($0.43 more)." when both amounts are
+ * known in one currency; undefined otherwise. The evidence page, the rows, emails and Slack say it alike.
+ */
+export function amountDifference(facts: ReasonFacts): { sentence: string; difference: string } | undefined {
+  const { requested, recorded } = facts;
+  const currency = requested.currency;
+  if (!recorded?.amount || !requested.amount || !currency || (recorded.currency ?? currency) !== currency) return undefined;
+  const asked = toMinorUnits(requested.amount, currency);
+  const got = toMinorUnits(recorded.amount, currency);
+  if (asked === undefined || got === undefined) return undefined;
+  const more = got >= asked;
+  const difference = formatMoney(more ? got - asked : asked - got, currency);
+  return {
+    sentence: `Shopify recorded ${formatMoney(got, currency)}; the refund asked for ${formatMoney(asked, currency)} (${difference} ${more ? "more" : "less"}).`,
+    difference,
+  };
+}
+
+/**
+ * A merchant's sentence for each reason code of every contract version (a test fails when one has
+ * none). The contract's own reason text is an engineer's, shown only in "Technical details".
+ */
+const REASON_SENTENCES: Record<string, (facts: ReasonFacts) => string> = {
+  refund_amount_mismatch: (facts) =>
+    amountDifference(facts)?.sentence ??
+    `Shopify recorded a different amount than the ${money(facts.requested.amount, facts.requested.currency)} the refund asked for.`,
+  refund_currency_mismatch: ({ requested }) => `Shopify recorded the refund in another currency than the ${requested.currency ?? "one"} it asked for.`,
+  refund_on_wrong_order: () => "Shopify recorded this refund on another order than the one it was for.",
+  refund_predates_operation: () => "This refund was already in Shopify before the app was asked to check it, so it says nothing about this request.",
+  duplicate_refund_present: () => "Shopify holds another refund on this order that repeats this one. Do not retry.",
+  duplicate_refund_in_history: () =>
+    "Shopify holds another refund of the same amount on this order, made within 10 minutes of this one. Check that the customer was refunded once.",
+  transaction_failed: ({ requested }) =>
+    `The refund of ${money(requested.amount, requested.currency)} failed at the payment gateway: the customer has not been paid this money.`,
+  refund_not_in_shop: () => "Shopify does not show this refund in the shop: the app looked ten times after it should have appeared.",
+};
+
+/** The merchant's sentence for a reason code; undefined for a code this module has no words for. */
+export function reasonSentence(reason: string, facts: ReasonFacts): string | undefined {
+  return REASON_SENTENCES[reason]?.(facts);
+}
+
+/** A verdict's reason in a merchant's words. A refund still being checked shows no reason: what it points to is not final. */
+export function reasonInWords(contract: Contract, status: string, reason: string | null, facts: ReasonFacts): string {
+  if (status === "PENDING") return "Being checked with Shopify; the verdict follows shortly.";
+  const sentence = reason ? reasonSentence(reason, facts) : undefined;
+  if (sentence) return sentence;
   switch (status) {
     case "VERIFIED":
       // A contract without a webhook channel judges the shop's history from one bulk read.
       return contract.channels.some((c) => c.verifier === "webhook")
-        ? "Shopify recorded it as claimed; its webhook arrived."
-        : "Shopify holds it as recorded, read from the shop's history.";
+        ? "Shopify recorded this refund as asked, and told the app about it."
+        : "Shopify holds this refund as recorded, read from the shop's history.";
     case "UNVERIFIABLE":
       return `Shopify showed no evidence of this refund within ${Math.round(contract.timing.timeout_ms / 86_400_000)} days. Check the order.`;
-    case "PENDING":
-      return "Waiting for Shopify's evidence.";
     default:
-      return reason ?? "";
+      return "Not what was claimed: the evidence page says why.";
   }
 }
 

@@ -258,6 +258,25 @@ describe("email and Slack alerts", () => {
     ]);
   });
 
+  it("a wrong amount's email and Slack message say both amounts, in the evidence page's own sentence", async () => {
+    const shop = await newShop("wrong-amount-words");
+    expect((await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] })).status).toBe(200);
+    const order = shop.shop.createOrder({ amount: "50.00" });
+    expect((await shop.deliver(shop.shop.createRefund(order.id, { amount: "20.57", recordedAmount: "21.00" }))).status).toBe(200);
+    await h.settle();
+    h.clock.advance(31_000);
+    await h.worker.runAlerts();
+    await h.worker.runAlerts();
+    const op = await h.db.operation.findFirstOrThrow({ where: { shop: shop.domain, status: "CONTRADICTED" } });
+    const page = await (await shop.asStaff(dataPath(`/app/refunds/${op.id}`, "routes/app.refunds.$id"))).json();
+    const sentence = "Shopify recorded $21.00; the refund asked for $20.57 ($0.43 more).";
+    expect(page.lead.sentence).toBe(sentence);
+    expect(mailbox.messages).toHaveLength(1);
+    expect(mailbox.messages[0].text).toContain(sentence);
+    expect(mailbox.messages[0].text).not.toMatch(/provider|since the operation/);
+    expect(JSON.stringify(slack.messages[0].body)).toContain(sentence);
+  });
+
   it("an unreachable mail server and a Slack 503 are tried again later; a Slack 404 is not delivered, with why, and a person can send it again", async () => {
     const shop = await newShop("faults");
     await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] });

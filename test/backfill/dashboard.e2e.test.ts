@@ -47,7 +47,9 @@ describe("the dashboard's history card", () => {
     const { rows } = await (await app(dataPath("/app?origin=backfill", ROUTE))).json();
     const duplicate = rows.find((r: { reason: string }) => r.reason === "duplicate_refund_in_history");
     expect(duplicate).toMatchObject({ origin: "backfill", status: "CONTRADICTED", reasonText: expect.stringContaining("another refund of the same amount") });
-    expect(rows.find((r: { status: string }) => r.status === "VERIFIED").reasonText).toBe("Shopify holds it as recorded, read from the shop's history.");
+    expect(rows.find((r: { status: string }) => r.status === "VERIFIED").reasonText).toBe(
+      "Shopify holds this refund as recorded, read from the shop's history.",
+    );
     const evidence = await (await app(dataPath(`/app/refunds/${duplicate.id}`, "routes/app.refunds.$id"))).json();
     // The second of a pair 90 s apart repeats the first, and says which.
     expect(evidence.lead.sentence).toMatch(/^This refund of (\$[\d.]+) was made 90 seconds after another refund of \1 on #\d+\. Shopify holds both\.$/);

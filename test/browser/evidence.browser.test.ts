@@ -8,7 +8,6 @@ import { startDemo, type Demo } from "../../scripts/demo-server";
 import { CHROME_UA, dataPath, embeddedFetch } from "../support/embedded";
 import { createTestDatabase } from "../support/database";
 import { seriousAccessibilityViolations } from "../support/axe";
-import { freePort } from "../../bench/support";
 import { untilDemoDecided } from "../support/demo";
 
 const SCREENS = "test-results/screens";
@@ -23,8 +22,7 @@ beforeAll(async () => {
   mkdirSync(SCREENS, { recursive: true });
   database = await createTestDatabase();
   demo = await startDemo({
-    appPort: await freePort(),
-    shopifyPort: await freePort(),
+    appPort: "free",
     shop: SHOP,
     databaseUrl: database.url,
     prepared: true,
@@ -165,7 +163,7 @@ describe("the evidence page leads with a sentence in the merchant's words", () =
 
   it("verified and unverifiable: the dashboard's plain words", async () => {
     const verified = await operation({ status: "VERIFIED", currency: "USD" });
-    await check("verified", verified.id, (lead) => expect(lead).toBe("Shopify recorded it as claimed; its webhook arrived."));
+    await check("verified", verified.id, (lead) => expect(lead).toBe("Shopify recorded this refund as asked, and told the app about it."));
     const unverifiable = await operation({ status: "UNVERIFIABLE" });
     await check("unverifiable", unverifiable.id, (lead) => expect(lead).toBe("Shopify showed no evidence of this refund within 7 days. Check the order."));
   });

@@ -126,19 +126,25 @@ describe("the evidence page's lead sentence", () => {
   });
 
   it("verified, unverifiable and pending: the dashboard's own words, never the reason id", () => {
-    expect(evidenceLead(input()).sentence).toBe(reasonInWords(contract, "VERIFIED", null));
+    expect(evidenceLead(input()).sentence).toBe(reasonInWords(contract, "VERIFIED", null, input()));
     const unverifiable = evidenceLead(
       input({ status: "UNVERIFIABLE", reason: "evidence_unavailable_before_timeout", reasons: ["evidence_unavailable_before_timeout"], recorded: null }),
     );
     expect(unverifiable.sentence).toBe("Shopify showed no evidence of this refund within 7 days. Check the order.");
     expect(unverifiable.sentence).not.toContain("evidence_unavailable_before_timeout");
     expect(unverifiable.nextStep).toContain("re-check");
-    expect(evidenceLead(input({ status: "PENDING", reason: "awaiting_evidence", recorded: null })).sentence).toBe("Waiting for Shopify's evidence.");
+    expect(evidenceLead(input({ status: "PENDING", reason: "awaiting_evidence", recorded: null })).sentence).toBe(
+      "Being checked with Shopify; the verdict follows shortly.",
+    );
   });
 
   it("a contradiction without the read-back's numbers falls back to the contract's words; other reasons follow", () => {
-    expect(contradicted("refund_amount_mismatch", { recorded: null }).sentence).toBe("The provider recorded a different refund amount.");
-    expect(contradicted("refund_predates_operation").sentence).toBe("The refund is older than the operation. It proves nothing.");
+    expect(contradicted("refund_amount_mismatch", { recorded: null }).sentence).toBe(
+      "Shopify recorded a different amount than the $65.30 the refund asked for.",
+    );
+    expect(contradicted("refund_predates_operation").sentence).toBe(
+      "This refund was already in Shopify before the app was asked to check it, so it says nothing about this request.",
+    );
     const both = evidenceLead(
       input({
         status: "CONTRADICTED",

@@ -66,7 +66,7 @@ describe("the dashboard's data", () => {
     expect((await dashboard("?class=duplicate")).rows).toHaveLength(0);
     const failed = await dashboard("?gateway=failed");
     expect(failed.rows).toHaveLength(1);
-    expect(failed.rows[0].reasonText).toContain("failed at the gateway");
+    expect(failed.rows[0].reasonText).toContain("failed at the payment gateway");
     const first = (await dashboard()).rows[0];
     const searched = await dashboard(`?q=${encodeURIComponent(first.orderName)}`);
     expect(searched.rows.map((r: { id: string }) => r.id)).toEqual([first.id]);

@@ -6,7 +6,7 @@ import { TitleBar } from "@shopify/app-bridge-react";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
 import { loadDashboard, shopTimeZone } from "../../dashboard/load.server";
 import { FirstRun } from "../../onboarding/FirstRun";
-import { useLiveData } from "./hooks/useLiveData";
+import { useLiveData } from "../../components/useLiveData";
 import { PeriodHeader } from "./components/PeriodHeader";
 import { Figures, OutsideContractBanner } from "./components/Figures";
 import { RefundFilters, appliedFiltersOf } from "./components/RefundFilters";

@@ -11,6 +11,10 @@ import { RefundForm } from "./components/RefundForm";
 import { RefundAttempts } from "./components/RefundAttempts";
 import { RefundConfirmation } from "./components/RefundConfirmation";
 import { httpStatus } from "../../http/status";
+import { useLiveData } from "../../components/useLiveData";
+
+/** While a refund issued here is still being checked, the page looks again this often. */
+const CHECKING_REFRESH_MS = 3_000;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `Refund ${data.order.name}` : "Issue a refund"} · Refund Verifier` }];
 
@@ -39,7 +43,9 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
 };
 
 function successMessage(record: { sysId: string; shopifyOutcome: string; status: string }): string {
-  if (record.shopifyOutcome === "created") return `${record.sysId} sent to Shopify. The verdict follows within seconds.`;
+  // The verdict is the app's own check, seconds later: the page shows it beside the refund when it comes.
+  if (record.shopifyOutcome === "created")
+    return `${record.sysId}: Shopify accepted the refund. The app is checking that Shopify recorded it as asked; the result appears beside it.`;
   return `${record.sysId} is settled: no refund was made for it. The order is open to refunds again.`;
 }
 
@@ -53,6 +59,7 @@ export default function IssueRefund() {
   const navigation = useNavigation();
   const form = useRefundForm(order, result, formToken);
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
+  useLiveData(records.some((r) => r.verdict?.status === "PENDING" || (r.status === "created" && !r.verdict)) ? CHECKING_REFRESH_MS : null);
 
   return (
     <Page

@@ -3,7 +3,12 @@ import { Badge, BlockStack, Button, Card, InlineStack, Text } from "@shopify/pol
 import { VerdictBadge, adminOrderUrl } from "../../../components/ui";
 import type { Order, RefundFormData } from "../route";
 
-const STATUS_TONE = { created: "info", succeeded: "success", failed: "critical" } as const;
+/** What Shopify did with a refund issued here, in words (the record's status names it in the engine's). */
+const STATUS = {
+  created: { tone: "info", label: "Sent to Shopify" },
+  succeeded: { tone: "success", label: "Refunded by Shopify" },
+  failed: { tone: "critical", label: "Not refunded" },
+} as const;
 
 /** Every refund issued from the app on this order, with what Shopify answered and what can still be done. */
 export function RefundAttempts({ order, records, busy }: { order: Order; records: RefundFormData["records"]; busy: boolean }) {
@@ -32,8 +37,13 @@ export function RefundAttempts({ order, records, busy }: { order: Order; records
                 {record.shopAmount && record.shopCurrency !== record.currency ? (
                   <Text as="span" tone="subdued">{`(${record.shopAmount} ${record.shopCurrency})`}</Text>
                 ) : null}
-                <Badge tone={STATUS_TONE[record.status as keyof typeof STATUS_TONE]}>{record.status}</Badge>
-                {record.verdict ? <VerdictBadge status={record.verdict.status} /> : null}
+                <Badge tone={STATUS[record.status as keyof typeof STATUS]?.tone}>{STATUS[record.status as keyof typeof STATUS]?.label ?? record.status}</Badge>
+                {record.verdict && record.verdict.status !== "PENDING" ? <VerdictBadge status={record.verdict.status} /> : null}
+                {record.verdict?.status === "PENDING" ? (
+                  <Text as="span" tone="subdued">
+                    Being checked…
+                  </Text>
+                ) : null}
               </InlineStack>
             </div>
             {record.failureReason ? (
