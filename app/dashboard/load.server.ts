@@ -46,12 +46,14 @@ export async function loadDashboard(shop: string, params: URLSearchParams, now: 
 
 export async function csvExportResponse(shop: string, params: URLSearchParams, now: Date): Promise<Response> {
   const timeZone = await shopTimeZone(shop);
+  // `format=raw`: the engine's names, for scripts; anything else is the people's file.
+  const format = params.get("format") === "raw" ? "raw" : "people";
   return new Response(
-    exportCsv(db, interactiveGateway(), REFUND_CREATED.contract, shop, parseFilters(params, { now, timeZone, defaultRange: DEFAULT_DASHBOARD_RANGE })),
+    exportCsv(db, interactiveGateway(), REFUND_CREATED.contract, shop, parseFilters(params, { now, timeZone, defaultRange: DEFAULT_DASHBOARD_RANGE }), format),
     {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="refunds-${now.toISOString().slice(0, 10)}.csv"`,
+        "Content-Disposition": `attachment; filename="refunds-${format === "raw" ? "raw-" : ""}${now.toISOString().slice(0, 10)}.csv"`,
         "Cache-Control": "no-store",
       },
     },

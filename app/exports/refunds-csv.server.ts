@@ -1,32 +1,71 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
-import { listRefunds } from "../verdicts/rows.server";
+import { listRefunds, type RefundRow } from "../verdicts/rows.server";
+import { classLabel, ORIGIN_LABELS, VERDICT_LABELS } from "../verdicts/words";
+import { localTimestamp } from "../time/format";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { resolutions } from "../review/review.server";
+import { resolutions, type Resolution } from "../review/review.server";
 import type { DashboardFilters } from "../verdicts/filters";
 
-const HEADER = [
-  "order",
-  "order_id",
-  "amount",
-  "currency",
-  "shop_amount",
-  "shop_currency",
-  "verdict",
-  "reason",
-  "reason_text",
-  "classes",
-  "origin",
-  "started_at",
-  "review",
-  "matched_by",
-  "api_versions_outside_contract",
-  "refund_id",
-  "recorded_amount",
-  "recorded_currency",
-  "resolution_note",
-  "resolved_by",
+type Column = [header: string, value: (row: RefundRow, resolution: Resolution | undefined) => unknown];
+
+/** For scripts (`?format=raw`): the engine's names and values, UTC instants; new columns only ever at the end. */
+const RAW: Column[] = [
+  ["order", (r) => r.orderName],
+  ["order_id", (r) => r.orderId],
+  ["amount", (r) => r.amount],
+  ["currency", (r) => r.currency],
+  ["shop_amount", (r) => r.shopAmount],
+  ["shop_currency", (r) => r.shopCurrency],
+  ["verdict", (r) => r.status],
+  ["reason", (r) => r.reason],
+  ["reason_text", (r) => r.reasonText],
+  ["classes", (r) => r.classes.join("; ")],
+  ["origin", (r) => r.origin],
+  ["started_at", (r) => r.startedAt],
+  ["review", (r) => r.reviewState],
+  ["matched_by", (r) => matchedBy(r)],
+  ["api_versions_outside_contract", (r) => r.apiVersionsOutside],
+  ["refund_id", (r) => r.refundId],
+  ["recorded_amount", (r) => r.recordedAmount],
+  ["recorded_currency", (r) => r.recordedCurrency],
+  ["resolution_note", (_, resolution) => resolution?.note],
+  ["resolved_by", (_, resolution) => resolution?.by],
 ];
+
+const REVIEW_WORDS: Record<string, string> = { open: "Needs review", resolved: "Resolved", none: "" };
+const matchedBy = (r: RefundRow) => (r.correlation === "fingerprint" ? "order and amount only" : "refund id");
+
+/**
+ * For people (the default): words for headers and values, times in the shop's zone with their
+ * offset, and Shopify's ids in their gid form, which a spreadsheet keeps as text (a 16-digit id
+ * read as a number loses its last digits: 15 significant digits).
+ */
+function peopleColumns(timeZone: string): Column[] {
+  return [
+    ["Order", (r) => r.orderName],
+    ["Amount", (r) => r.amount],
+    ["Currency", (r) => r.currency],
+    ["Verdict", (r) => VERDICT_LABELS[r.status] ?? r.status],
+    ["Problem", (r) => r.classes.map(classLabel).join("; ")],
+    ["Why", (r) => r.reasonText],
+    ["Refund made", (r) => localTimestamp(r.startedAt, timeZone)],
+    ["Decided", (r) => (r.decidedAt ? localTimestamp(r.decidedAt, timeZone) : "")],
+    ["Source", (r) => ORIGIN_LABELS[r.origin] ?? r.origin],
+    ["Review", (r) => REVIEW_WORDS[r.reviewState] ?? r.reviewState],
+    ["Resolution note", (_, resolution) => resolution?.note],
+    ["Resolved by", (_, resolution) => resolution?.by],
+    ["Amount in shop currency", (r) => r.shopAmount],
+    ["Shop currency", (r) => r.shopCurrency],
+    ["Amount Shopify recorded", (r) => r.recordedAmount],
+    ["Currency Shopify recorded", (r) => r.recordedCurrency],
+    ["Matched by", (r) => matchedBy(r)],
+    ["Order ID", (r) => `gid://shopify/Order/${r.orderId}`],
+    ["Refund ID", (r) => `gid://shopify/Refund/${r.refundId}`],
+  ];
+}
+
+export type CsvFormat = "people" | "raw";
 
 /** Where a spreadsheet may start a cell: the text's start, and after a `;` (a semicolon locale), a tab (a paste) or a `|`. */
 const CELL_STARTS = /(^|[;\t|])(\s*)([=+\-@\t\r])/g;
@@ -43,8 +82,19 @@ export function csvCell(value: unknown): string {
   return `"${neutral.replace(/"/g, '""')}"`;
 }
 
-/** The filtered list as CSV, streamed a page at a time; amounts are exact decimals. */
-export function exportCsv(db: PrismaClient, gateway: ShopifyGateway, contract: Contract, shop: string, filters: DashboardFilters): ReadableStream<Uint8Array> {
+/**
+ * The filtered list as CSV, streamed a page at a time; amounts are exact decimals. For people it
+ * starts with a byte order mark, so that Excel reads it as UTF-8 (€, names with accents).
+ */
+export function exportCsv(
+  db: PrismaClient,
+  gateway: ShopifyGateway,
+  contract: Contract,
+  shop: string,
+  filters: DashboardFilters,
+  format: CsvFormat = "people",
+): ReadableStream<Uint8Array> {
+  const columns = format === "raw" ? RAW : peopleColumns(filters.timeZone);
   const encoder = new TextEncoder();
   let after: string | undefined;
   let started = false;
@@ -52,7 +102,7 @@ export function exportCsv(db: PrismaClient, gateway: ShopifyGateway, contract: C
     async pull(controller) {
       if (!started) {
         started = true;
-        controller.enqueue(encoder.encode(`${HEADER.map(csvCell).join(",")}\r\n`));
+        controller.enqueue(encoder.encode(`${format === "people" ? "\uFEFF" : ""}${columns.map(([header]) => csvCell(header)).join(",")}\r\n`));
       }
       const page = await listRefunds(db, contract, shop, { ...filters, after, before: undefined, pageSize: 500 }, gateway);
       const resolved = await resolutions(
@@ -60,34 +110,7 @@ export function exportCsv(db: PrismaClient, gateway: ShopifyGateway, contract: C
         shop,
         page.rows.filter((r) => r.reviewState === "resolved").map((r) => r.id),
       );
-      const lines = page.rows.map((r) => {
-        const resolution = resolved.get(r.id);
-        // The new columns come last, so spreadsheets built on the old ones keep working.
-        return [
-          r.orderName,
-          r.orderId,
-          r.amount,
-          r.currency,
-          r.shopAmount,
-          r.shopCurrency,
-          r.status,
-          r.reason,
-          r.reasonText,
-          r.classes.join("; "),
-          r.origin,
-          r.startedAt,
-          r.reviewState,
-          r.correlation === "fingerprint" ? "order and amount only" : "refund id",
-          r.apiVersionsOutside,
-          r.refundId,
-          r.recordedAmount,
-          r.recordedCurrency,
-          resolution?.note,
-          resolution?.by,
-        ]
-          .map(csvCell)
-          .join(",");
-      });
+      const lines = page.rows.map((r) => columns.map(([, value]) => csvCell(value(r, resolved.get(r.id)))).join(","));
       if (lines.length) controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
       if (!page.pageInfo.hasNext) controller.close();
       else after = page.pageInfo.endCursor ?? undefined;

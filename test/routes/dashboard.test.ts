@@ -159,7 +159,7 @@ describe("shop isolation on every screen", () => {
   });
 
   it("the CSV export holds only the shop's own refunds", async () => {
-    const rows = csvRecords(await (await asOther("/app/refunds.csv")).text());
+    const rows = csvRecords(await (await asOther("/app/refunds.csv?format=raw")).text());
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ amount: "99.00", currency: "USD", shop_amount: "", verdict: "CONTRADICTED", reason: "refund_amount_mismatch" });
   });
@@ -228,7 +228,7 @@ describe("the review queue", () => {
 
 describe("CSV export", () => {
   it("streams the filtered list with exact decimal amounts", async () => {
-    const response = await asShop("/app/refunds.csv?verdict=VERIFIED&sort=amount_asc");
+    const response = await asShop("/app/refunds.csv?verdict=VERIFIED&sort=amount_asc&format=raw");
     expect(response.headers.get("content-type")).toContain("text/csv");
     const text = await response.text();
     expect(readCsv(text)[0]).toEqual(
@@ -243,6 +243,30 @@ describe("CSV export", () => {
   });
 });
 
+describe("CSV export for people", () => {
+  it("opens in a spreadsheet as the screens read: UTF-8 with BOM, words for headers and values, ids as text, times in the shop's zone with their offset", async () => {
+    const bytes = new Uint8Array(await (await asShop("/app/refunds.csv?range=all")).arrayBuffer());
+    // The byte order mark (a Response's text() drops it, as Excel reads it: as the sign of UTF-8).
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
+    const rows = csvRecords(text);
+    const raw = csvRecords(await (await asShop("/app/refunds.csv?range=all&format=raw")).text());
+    expect(rows.length).toBe(raw.length);
+    expect(Object.keys(rows[0]).slice(0, 7)).toEqual(["Order", "Amount", "Currency", "Verdict", "Problem", "Why", "Refund made"]);
+    for (const [i, row] of rows.entries()) {
+      // A 16-digit id a spreadsheet would read as a number (and round) is written as Shopify's gid: text.
+      expect(row["Order ID"]).toBe(`gid://shopify/Order/${raw[i].order_id}`);
+      expect(row["Refund ID"]).toBe(`gid://shopify/Refund/${raw[i].refund_id}`);
+      expect(row["Refund made"]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d$/);
+      expect(Date.parse(row["Refund made"].replace(" ", "T").replace(" ", ""))).toBe(Date.parse(raw[i].started_at));
+    }
+    expect(new Set(rows.map((r) => r.Verdict))).toContain("Verified");
+    expect(rows.find((r) => r.Problem === "Wrong amount")?.Why).toMatch(/^Shopify recorded \$21\.00; the refund asked for \$20\.00/);
+    // Nothing of the engine's: no verdict codes, reason ids or origins as the database holds them.
+    expect(text).not.toMatch(/VERIFIED|CONTRADICTED|PENDING|[a-z]+_[a-z_]+|webhook/);
+  });
+});
+
 describe("CSV export of resolutions", () => {
   it("holds Shopify's refund id, the amount Shopify recorded (its decimal as read back), the resolution note and who resolved it", async () => {
     const wrong = await h.db.operation.findFirstOrThrow({ where: { refundGid: ids.wrong } });
@@ -253,7 +277,7 @@ describe("CSV export of resolutions", () => {
       note: "Refunded the extra 1.00, note to the customer",
     });
     expect((await asShop(dataPath("/app/review", "routes/app.review"), { method: "POST", body: form })).status).toBe(200);
-    const rows = csvRecords(await (await asShop("/app/refunds.csv?class=wrong_amount")).text());
+    const rows = csvRecords(await (await asShop("/app/refunds.csv?class=wrong_amount&format=raw")).text());
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       refund_id: ids.wrong.split("/").pop(),

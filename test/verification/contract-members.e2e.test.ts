@@ -142,7 +142,7 @@ describe("members shown with the verdict", () => {
     expect(page).toContain("Evidence was served by Admin API 2026-10, which this contract version does not cover.");
     expect(page).toContain("They differ: the author hashed the contract with its own tool");
     // Every date: this file's clock has run days ahead of the app's, past the dashboard's default 30 days.
-    const csv = csvRecords(await (await asShop("/app/refunds.csv?range=all")).text());
+    const csv = csvRecords(await (await asShop("/app/refunds.csv?range=all&format=raw")).text());
     expect(csv.some((row) => row.api_versions_outside_contract === "2026-10")).toBe(true);
     // The day the refund happened where the shop is (its UTC date, the next day, failed CI at 00:02 UTC).
     const day = dayIn(op.startedAt, h.shop.ianaTimezone);
@@ -174,7 +174,7 @@ describe("members shown with the verdict", () => {
       const record = await h.db.refundRecord.findUniqueOrThrow({ where: { id: unsettled.id } });
       const op = await h.db.operation.findFirstOrThrow({ where: { refundGid: record.refundRef! } });
       expect(op).toMatchObject({ correlation: "fingerprint", origin: "app" });
-      const csv = csvRecords(await (await asShop("/app/refunds.csv")).text());
+      const csv = csvRecords(await (await asShop("/app/refunds.csv?format=raw")).text());
       expect(csv.find((row) => row.order_id === String(order.id))?.matched_by).toBe("order and amount only");
       expect(await (await asShop(`/app/refunds/${op.id}`)).text()).toContain("Matched by order and amount only");
     } finally {
