@@ -107,7 +107,22 @@ export function createAppListener(build, mode = build.entry.module.appConfig().N
 export function createAppServer(build, listener) {
   const config = build.entry.module.appConfig();
   return createServer(
-    { headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS, requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
+    {
+      headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: 1_000,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+    },
     listener,
   );
 }
+
+/**
+ * How long an idle kept-alive connection stays open: longer than the 60 s a load balancer or proxy
+ * in front of the app typically keeps one, since Node's 5 s default closes it under their feet (a
+ * reset or a 502 for a request sent on it). A client that reads the Keep-Alive hint drops it a
+ * little before; the race is left at 63-65 s of idleness instead of 3-5 s. At 5 s a busy machine
+ * (issue 29) stalled a test's client between choosing a connection and writing on it:
+ * `fetch failed: ECONNRESET` once in six stressed runs.
+ */
+export const KEEP_ALIVE_MS = 65_000;

@@ -53,7 +53,9 @@ export async function startTestApp(
     ...options.env,
   });
   let listener: RequestListener = (_req, res) => void res.writeHead(503).end("starting");
-  const server = createServer((req, res) => listener(req, res));
+  // Idle connections kept as `npm start` keeps them (a client's reused connection is not closed under it).
+  const { KEEP_ALIVE_MS } = (await import(new URL("../../server/listener.mjs", import.meta.url).href)) as { KEEP_ALIVE_MS: number };
+  const server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) => listener(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.SHOPIFY_APP_URL = url;
