@@ -1,6 +1,6 @@
 import { useUrlFilters } from "../../dashboard/use-url-filters";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { Banner, BlockStack, Card, Page, useBreakpoints } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
@@ -15,6 +15,9 @@ import { ResultsPagination } from "../../dashboard/list-controls";
 import { ErrorReference } from "../../logging/request-id";
 import { backfillAction } from "../../backfill/page.server";
 import { HistoryBackfill } from "./components/HistoryBackfill";
+import { NewRows } from "./components/NewRows";
+import { useHeldRows } from "./hooks/useHeldRows";
+import { useFocusOnBack } from "./hooks/useFocusOnBack";
 
 export const meta: MetaFunction = () => [{ title: "Refunds · Refund Verifier" }];
 
@@ -35,11 +38,13 @@ export type DashboardData = ReturnType<typeof useLoaderData<typeof loader>>;
 export type Row = DashboardData["rows"][number];
 
 export default function Dashboard() {
-  const { figures, rows, pageInfo, filters, now, total, sweep, firstRun, backfill, timeZone } = useLoaderData<typeof loader>();
+  const { figures, rows, pageInfo, filters, now, total, sweep, firstRun, backfill, historyMaxDays, timeZone } = useLoaderData<typeof loader>();
   const { smDown } = useBreakpoints();
   const { params, update, page, query, setQuery } = useUrlFilters(filters.query);
   // While the history is verified, its progress moves every few seconds.
   useLiveData(backfill?.running ? 3_000 : undefined);
+  const { visible, held, showAll } = useHeldRows(rows, useLocation().search);
+  useFocusOnBack();
 
   const exportCsv = async () => {
     const response = await fetch(`/app/refunds.csv?${params.toString()}`);
@@ -59,7 +64,7 @@ export default function Dashboard() {
       <Page title="Refunds" subtitle="Every refund checked against what Shopify recorded">
         <TitleBar title="Refund Verifier" />
         <BlockStack gap="400">
-          <HistoryBackfill backfill={backfill} timeZone={timeZone} />
+          <HistoryBackfill backfill={backfill} maxDays={historyMaxDays} timeZone={timeZone} />
           <FirstRun sweep={sweep} />
         </BlockStack>
       </Page>
@@ -80,11 +85,12 @@ export default function Dashboard() {
         <PeriodHeader filters={filters} now={now} timeZone={timeZone} sweep={sweep} />
         <Figures figures={figures} />
         <OutsideContractBanner figures={figures} />
-        <HistoryBackfill backfill={backfill} timeZone={timeZone} />
+        <HistoryBackfill backfill={backfill} maxDays={historyMaxDays} timeZone={timeZone} />
 
         <Card padding="0">
           <RefundFilters filters={filters} appliedFilters={appliedFilters} now={now} smDown={smDown} query={query} setQuery={setQuery} update={update} />
-          <RefundsTable rows={rows} now={now} timeZone={timeZone} smDown={smDown} filtering={filtering} />
+          <NewRows held={held} onShow={showAll} />
+          <RefundsTable rows={visible} now={now} timeZone={timeZone} smDown={smDown} filtering={filtering} />
           <ResultsPagination text={`${total} refund${total === 1 ? "" : "s"} match`} pageInfo={pageInfo} page={page} padding={{ padding: "300" }} />
         </Card>
       </BlockStack>

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation, useNavigate, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Layout, Link, Page, Text, TextField } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
@@ -9,15 +9,12 @@ import db from "../../db.server";
 import { shopSettings } from "../../shops/profile.server";
 import { interactiveGateway } from "../../shopify/admin/interactive.server";
 import { formatInstant } from "../../time/format";
-import conditionStyles from "../../dashboard/conditions.css?url";
+import conditionStyles from "./components/conditions.css?url";
 import { ReviewBadge, VerdictBadge, adminOrderUrl } from "../../components/ui";
-import { ORIGIN_LABELS } from "../../verdicts/words";
-import { DUPLICATE_REASONS } from "../../verdicts/words";
-import { money } from "../../verdicts/words";
+import { ORIGIN_LABELS, DUPLICATE_REASONS, money, orderLabel } from "../../verdicts/words";
 import { Instant } from "./components/Instant";
 import { KeepWhole } from "./components/KeepWhole";
 import { TechnicalDetails } from "./components/TechnicalDetails";
-import { orderLabel } from "../../verdicts/words";
 
 export const links = () => [{ rel: "stylesheet", href: conditionStyles }];
 
@@ -61,9 +58,14 @@ export default function RefundDetail() {
   const doNotRetry = refund.reasons.some((reason) => DUPLICATE_REASONS.includes(reason));
   const fieldErrors = result && !result.ok ? result.fieldErrors : undefined;
   const at = (iso: string) => <Instant iso={iso} times={times} />;
+  const location = useLocation();
+  const navigate = useNavigate();
+  // Back to where the person came from (the dashboard with its filters, or the review queue), where
+  // the row they opened gets the focus again; to the dashboard when the page was opened directly.
+  const cameFromApp = location.key !== "default";
   return (
     <Page
-      backAction={{ content: "Refunds", url: "/app" }}
+      backAction={cameFromApp ? { content: "Back", onAction: () => navigate(-1) } : { content: "Refunds", url: "/app" }}
       title={`Refund on ${orderLabel(refund)}`}
       titleMetadata={<VerdictBadge status={refund.status} />}
       subtitle={`${refund.amountDisplay ?? "—"} ${refund.currency ?? ""} · ${ORIGIN_LABELS[refund.origin] ?? refund.origin}`}
@@ -72,7 +74,13 @@ export default function RefundDetail() {
       <Layout>
         <Layout.Section>
           <BlockStack gap="400">
-            {result && !result.ok ? <Banner tone={result.status === 409 ? "warning" : "critical"} title={result.message} /> : null}
+            {result && !result.ok ? (
+              <Banner tone={result.status === 409 ? "warning" : "critical"} title={result.message}>
+                {/* A lost race: the winner's note, and the one this person typed, kept to copy (the form is gone). */}
+                {result.status === 409 && "resolvedNote" in result && result.resolvedNote ? <p>{`Their note: “${result.resolvedNote}”`}</p> : null}
+                {result.status === 409 && note ? <TextField label="Your note (not saved)" value={note} readOnly multiline={3} autoComplete="off" /> : null}
+              </Banner>
+            ) : null}
             {result?.ok ? <Banner tone="success" title={result.message} /> : null}
             {doNotRetry ? (
               <Banner tone="critical" title="Do not retry this refund">

@@ -1,0 +1,17 @@
+import { useState } from "react";
+
+/**
+ * A live refresh never moves the rows a person is looking at: rows already shown update in place,
+ * new ones above them wait until they ask for them ("3 new refunds · Show"), new ones below are shown. Another list (a filter, a page,
+ * a sort: `listKey` changes) shows everything it holds.
+ */
+export function useHeldRows<T extends { id: string }>(rows: T[], listKey: string) {
+  const everything = () => ({ listKey, shown: new Set(rows.map((row) => row.id)) });
+  const [state, setState] = useState(everything);
+  const current = state.listKey === listKey ? state : everything();
+  if (current !== state) setState(current);
+  // A row that comes after the last one shown moves nothing: it is shown at once.
+  const lastShown = rows.reduce((last, row, index) => (current.shown.has(row.id) ? index : last), -1);
+  const visible = rows.filter((row, index) => current.shown.has(row.id) || index > lastShown);
+  return { visible, held: rows.length - visible.length, showAll: () => setState(everything()) };
+}
