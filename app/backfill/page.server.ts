@@ -2,24 +2,29 @@ import type { Backfill } from "@prisma/client";
 import { z } from "zod";
 import db from "../db.server";
 import { BACKFILL_STATE_LABELS, parsedSummary, progressPercent, progressText } from "./progress";
-import { DEFAULT_BACKFILL_DAYS, latestBackfill, MAX_BACKFILL_DAYS, requestBackfill } from "./request.server";
+import { DEFAULT_BACKFILL_DAYS, grantedAllOrders, latestBackfill, MAX_BACKFILL_DAYS, MAX_DAYS_WITHOUT_ALL_ORDERS, requestBackfill } from "./request.server";
 import { summarySentence } from "./summary.server";
 
 export type BackfillCardData = ReturnType<typeof backfillCard>;
 
-/** What the dashboard's history card shows of a backfill (null: the shop has none). */
-export function backfillCard(backfill: Backfill | null) {
+/**
+ * What the dashboard's history card shows of a backfill (null: the shop has none). `stillVerifying`:
+ * its refunds whose verdict is not final yet, counted now (the summary counted them when the read ended).
+ */
+export function backfillCard(backfill: Backfill | null, stillVerifying?: number) {
   if (!backfill) return null;
-  const summary = parsedSummary(backfill);
+  const stored = parsedSummary(backfill);
+  const summary = stored && stillVerifying !== undefined ? { ...stored, pending: stillVerifying } : stored;
+  // "Done" only once every refund it found has its verdict: not above "11 still being verified".
+  const state = backfill.state === "done" && summary?.pending ? "verifying" : backfill.state;
   return {
     id: backfill.id,
-    state: backfill.state,
-    stateLabel: BACKFILL_STATE_LABELS[backfill.state] ?? backfill.state,
+    state,
+    stateLabel: BACKFILL_STATE_LABELS[state] ?? state,
     running: backfill.activeShop !== null,
     days: backfill.days,
     progress: progressText(backfill),
     percent: progressPercent(backfill),
-    notice: backfill.state === "queued" || backfill.state === "done" ? backfill.message : null,
     summary,
     sentence: summary ? summarySentence(summary) : null,
     requestedAt: backfill.createdAt.toISOString(),
@@ -27,8 +32,11 @@ export function backfillCard(backfill: Backfill | null) {
   };
 }
 
-export function loadBackfillCard(shop: string) {
-  return latestBackfill(db, shop).then(backfillCard);
+/** The history card: the latest backfill, and how many days the shop lets the app read (more than 60 only with read_all_orders). */
+export async function loadBackfillCard(shop: string) {
+  const [backfill, allOrders] = await Promise.all([latestBackfill(db, shop), grantedAllOrders(db, shop)]);
+  const stillVerifying = backfill?.state === "done" ? await db.operation.count({ where: { shop, origin: "backfill", status: "PENDING" } }) : undefined;
+  return { backfill: backfillCard(backfill, stillVerifying), maxDays: allOrders ? MAX_BACKFILL_DAYS : MAX_DAYS_WITHOUT_ALL_ORDERS };
 }
 
 const backfillForm = z.object({

@@ -55,7 +55,8 @@ export function progressText(backfill: BackfillView): string {
   const count = (n: number) => n.toLocaleString("en-US");
   switch (backfill.state) {
     case "queued":
-      return backfill.message ?? `Queued: the last ${backfill.days} days`;
+      // Why fewer days than asked (the message) is said once, where the request was made.
+      return `Queued: the last ${backfill.days} days`;
     case "reading":
       return backfill.message ?? `Reading Shopify: ${count(backfill.objectCount)} records so far`;
     case "verifying":

@@ -18,7 +18,7 @@ export interface BackfillRequest {
   notice?: string;
 }
 
-async function grantedAllOrders(db: PrismaClient, shop: string): Promise<boolean> {
+export async function grantedAllOrders(db: PrismaClient, shop: string): Promise<boolean> {
   const session = await db.session.findFirst({ where: { shop, isOnline: false }, select: { scope: true } });
   return (session?.scope ?? "").split(",").includes("read_all_orders");
 }
@@ -33,7 +33,8 @@ export async function requestBackfill(db: PrismaClient, shop: string, days: numb
   let granted = Math.min(Math.max(Math.floor(days), 1), MAX_BACKFILL_DAYS);
   let notice: string | undefined;
   if (granted > MAX_DAYS_WITHOUT_ALL_ORDERS && !(await grantedAllOrders(db, shop))) {
-    notice = `Shopify shows this app the last ${MAX_DAYS_WITHOUT_ALL_ORDERS} days of orders unless the shop grants read_all_orders; reading ${MAX_DAYS_WITHOUT_ALL_ORDERS} days.`;
+    // The scope's name is for the CLI and the log; the card offers no more days than the shop allows.
+    notice = `Shopify shows this app the last ${MAX_DAYS_WITHOUT_ALL_ORDERS} days of orders (older ones need the read_all_orders permission); reading ${MAX_DAYS_WITHOUT_ALL_ORDERS} days.`;
     granted = MAX_DAYS_WITHOUT_ALL_ORDERS;
   }
   const id = crypto.randomUUID();

@@ -26,7 +26,7 @@ export function sweepSchedule() {
 /** The dashboard's data for one shop: figures for the period, one page of rows, and the filters as understood. */
 export async function loadDashboard(shop: string, params: URLSearchParams, now: Date, timeZone = "UTC") {
   const filters = parseFilters(params, { now, timeZone, defaultRange: DEFAULT_DASHBOARD_RANGE });
-  const [figureData, page, total, state, any, backfill] = await Promise.all([
+  const [figureData, page, total, state, any, history] = await Promise.all([
     figures(db, shop, filters),
     listRefunds(db, REFUND_CREATED.contract, shop, filters, interactiveGateway()),
     countRows(db, shop, filters),
@@ -41,7 +41,18 @@ export async function loadDashboard(shop: string, params: URLSearchParams, now: 
   };
   // A shop with no refund at all yet sees what the app does and will do, not an empty table.
   const firstRun = !any;
-  return { figures: figureData, ...page, total, filters, sweep, firstRun, backfill, timeZone, now: now.toISOString() };
+  return {
+    figures: figureData,
+    ...page,
+    total,
+    filters,
+    sweep,
+    firstRun,
+    backfill: history.backfill,
+    historyMaxDays: history.maxDays,
+    timeZone,
+    now: now.toISOString(),
+  };
 }
 
 export async function csvExportResponse(shop: string, params: URLSearchParams, now: Date): Promise<Response> {

@@ -41,6 +41,14 @@ describe("the dashboard's history card", () => {
     }
     const done = await load();
     expect(done).toMatchObject({ state: "done", running: false, percent: 100 });
+    // Without read_all_orders the card offers no more than the 60 days Shopify shows the app.
+    expect((await (await app(dataPath("/app", ROUTE))).json()).historyMaxDays).toBe(60);
+    // "Done" only once its refunds have their verdicts: while 11 are still checked, it says "Verifying".
+    const row = await h.db.backfill.findFirstOrThrow({ where: { id: started.backfill.id } });
+    // Imported once the app's environment is set (its database client reads it when loaded).
+    const { backfillCard } = await import("../../app/backfill/page.server");
+    expect(backfillCard(row, 11)).toMatchObject({ state: "verifying", stateLabel: "Verifying", sentence: expect.stringContaining("11 still being verified") });
+    expect(backfillCard(row, 0)).toMatchObject({ state: "done", stateLabel: "Done" });
     expect(done.sentence).toMatch(new RegExp(`^${seeded.inWindow} refunds in 30 days: \\d+ verified`));
 
     // Its refunds are rows like any other, in the history contract's words, with their evidence.

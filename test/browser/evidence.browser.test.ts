@@ -211,6 +211,31 @@ describe("technical details, times and the review form", () => {
     await phone.context().close();
   });
 
+  it("a resolve that lost the race keeps what the person typed, beside the winner's note (1280 and 390 px)", async () => {
+    const open = await db.operation.findMany({ where: { shop: SHOP, reviewState: "open" }, orderBy: { startedAt: "asc" }, take: 2 });
+    expect(open).toHaveLength(2);
+    for (const [i, op] of open.entries()) {
+      const page = i === 0 ? (await openInAdmin(op.id)).page : await openOnPhone(op.id);
+      const app = i === 0 ? page.frameLocator("#app-frame") : page;
+      // Someone else resolves it in their own tab while this page is open.
+      const other = embeddedFetch(demo.appUrl, SHOP, "404");
+      const won = await other(dataPath(`/app/refunds/${op.id}`, "routes/app.refunds.$id"), {
+        method: "POST",
+        body: new URLSearchParams({ intent: "resolve", revision: String(op.revision), note: "Refunded the customer by hand" }),
+      });
+      expect(won.status).toBe(200);
+      const mine = "Checked the order: the customer was refunded once.";
+      await app.getByLabel("Resolution note").fill(mine);
+      await app.getByRole("button", { name: "Resolve" }).click();
+      await app.getByText("resolved it first").waitFor();
+      await app.getByText("Their note: “Refunded the customer by hand”").waitFor();
+      expect(await app.getByLabel("Your note (not saved)").inputValue()).toBe(mine);
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      await page.screenshot({ path: `${SCREENS}/evidence-lost-race-${i === 0 ? 1280 : 390}.png`, fullPage: true });
+      await page.context().close();
+    }
+  });
+
   it("malformed form input is a field error, never a 500", async () => {
     const op = await operation({ status: "FAILED", reviewState: "open" });
     const asShop = embeddedFetch(demo.appUrl, SHOP, "77");

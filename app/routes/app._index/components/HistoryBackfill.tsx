@@ -1,11 +1,11 @@
 import { useFetcher } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, InlineStack, ProgressBar, Select, Text } from "@shopify/polaris";
+import { Badge, BlockStack, Button, Card, InlineStack, ProgressBar, Select, Text } from "@shopify/polaris";
 import { useState } from "react";
 import type { BackfillCardData } from "../../../backfill/page.server";
 import { Instant } from "../../../components/ui";
 import type { action } from "../route";
 
-const DAY_CHOICES = ["30", "60", "90", "180", "365"].map((value) => ({ value, label: `Last ${value} days` }));
+const DAY_CHOICES = [30, 60, 90, 180, 365];
 const STATE_TONES: Record<string, "info" | "success" | "critical" | "attention" | undefined> = {
   queued: "attention",
   reading: "info",
@@ -15,7 +15,9 @@ const STATE_TONES: Record<string, "info" | "success" | "critical" | "attention" 
 };
 
 /** The refunds made before install: the backfill's state, a progress bar while it runs, and what the history holds when done. */
-export function HistoryBackfill({ backfill, timeZone }: { backfill: BackfillCardData; timeZone: string }) {
+export function HistoryBackfill({ backfill, maxDays, timeZone }: { backfill: BackfillCardData; maxDays: number; timeZone: string }) {
+  // Only the days Shopify lets the app read: no choice the app would quietly cut short.
+  const choices = DAY_CHOICES.filter((d) => d <= maxDays).map((d) => ({ value: String(d), label: `Last ${d} days` }));
   const fetcher = useFetcher<typeof action>();
   const [days, setDays] = useState("60");
   const answer = fetcher.data;
@@ -34,7 +36,7 @@ export function HistoryBackfill({ backfill, timeZone }: { backfill: BackfillCard
           <fetcher.Form method="post" action="/app?index">
             <input type="hidden" name="intent" value="backfill" />
             <InlineStack gap="200" blockAlign="start">
-              <Select label="Days to verify" labelHidden name="days" options={DAY_CHOICES} value={days} onChange={setDays} error={error} disabled={running} />
+              <Select label="Days to verify" labelHidden name="days" options={choices} value={days} onChange={setDays} error={error} disabled={running} />
               <Button submit loading={fetcher.state !== "idle"} disabled={running}>
                 {running ? "Verifying history…" : "Verify history"}
               </Button>
@@ -46,13 +48,17 @@ export function HistoryBackfill({ backfill, timeZone }: { backfill: BackfillCard
             The app verifies refunds from the moment it is installed. Verify the shop's history to find duplicates and gateway failures made before.
           </Text>
         )}
+        {maxDays < DAY_CHOICES[DAY_CHOICES.length - 1] && (
+          <Text as="p" tone="subdued" variant="bodySm">
+            Shopify shows this app the last {maxDays} days of orders: refunds older than that cannot be verified here.
+          </Text>
+        )}
         {backfill && (
           <BlockStack gap="200">
             {running && <ProgressBar progress={backfill.percent} size="small" tone="primary" />}
             <Text as="p" id="backfill-progress" tone={backfill.state === "failed" ? "critical" : undefined}>
               {backfill.sentence ?? backfill.progress}
             </Text>
-            {backfill.notice && <Banner tone="info">{backfill.notice}</Banner>}
             <Text as="p" tone="subdued" variant="bodySm">
               The last {backfill.days} days, asked for <Instant iso={backfill.requestedAt} timeZone={timeZone} />
               {backfill.finishedAt ? (
