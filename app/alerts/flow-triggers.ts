@@ -1,5 +1,4 @@
-import { VERDICT_LABELS } from "../verdicts/words";
-import { orderLabel } from "../verdicts/words";
+import { VERDICT_LABELS, orderLabel } from "../verdicts/words";
 
 /** The app's Flow triggers (extensions/flow-refund-*): one per verdict that needs a person. */
 export const FLOW_TRIGGERS = [

@@ -1,10 +1,8 @@
 import { FINAL_VERDICTS } from "../contracts/schema";
 import type { RefundRow } from "../verdicts/rows.server";
-import { classLabel, VERDICT_LABELS } from "../verdicts/words";
-import { money } from "../verdicts/words";
+import { classLabel, VERDICT_LABELS, money, orderLabel } from "../verdicts/words";
 import { formatMoney, toMinorUnits } from "../money/currency";
 import { formatInstant } from "../time/format";
-import { orderLabel } from "../verdicts/words";
 
 /** One refund in an alert: its dashboard row and where its evidence page is in Shopify admin. */
 export interface AlertItem {

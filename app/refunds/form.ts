@@ -20,7 +20,8 @@ const decimalsMessage = (currency: string, exponent: number) =>
  * An amount a person typed, in `currency` (its exponent: USD 2, JPY 0, KWD 3). A comma is taken as
  * the decimal separator when that is unambiguous: one comma, no dot, and no more digits after it
  * than the currency has decimals ("10,50" USD is 10.50; "1,200" USD could be 1200 or 1.20, so it
- * is explained instead). Without a currency (before the order is known) only what does not depend
+ * is explained instead). Thousands separators are read when the other separator marks the decimals
+ * ("1.000,50" and "1,000.50" are 1000.50). Without a currency (before the order is known) only what does not depend
  * on it is checked, and the amount is returned as typed, normalised to a dot.
  */
 export function parseAmount(raw: string, currency?: string): AmountParse {
@@ -29,9 +30,12 @@ export function parseAmount(raw: string, currency?: string): AmountParse {
   const text = raw.trim();
   if (!text) return fail("Enter the amount to refund.");
   if (/^[-−‒–]/.test(text)) return fail("Enter the amount without a minus sign: it is the money the customer gets back.");
-  let normalized = text;
-  if (text.includes(",")) {
-    const match = /^(\d+),(\d+)$/.exec(text);
+  // Thousands grouped with a dot and decimals after a comma ("1.000,50"), or grouped with a comma
+  // and decimals after a dot ("1,000.50"): both say one amount, whichever the person's locale.
+  const grouped = /^\d{1,3}(\.\d{3})+,\d+$/.test(text) ? text.replace(/\./g, "") : /^\d{1,3}(,\d{3})+\.\d+$/.test(text) ? text.replace(/,/g, "") : text;
+  let normalized = grouped;
+  if (grouped.includes(",")) {
+    const match = /^(\d+),(\d+)$/.exec(grouped);
     if (!match || match[2].length > (exponent ?? 3)) {
       return fail(
         `Write the amount with a dot for decimals and without thousands separators, such as ${exponent === 0 ? "1200" : `1234.${"5".padEnd(exponent ?? 2, "0")}`}.`,

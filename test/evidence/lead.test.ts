@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { REFUND_CREATED_1_1_0 } from "../../app/contracts/registry.server";
-import { reasonInWords } from "../../app/verdicts/words";
+import { reasonInWords, money } from "../../app/verdicts/words";
 import { evidenceLead, recordedRefundOf, type LeadInput, type RecordedRefund } from "../../app/evidence/lead";
-import { money } from "../../app/verdicts/words";
 import { gatewayInWords, transactionErrorInWords } from "../../app/evidence/transaction-errors";
 
 const contract = REFUND_CREATED_1_1_0.contract;

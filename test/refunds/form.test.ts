@@ -20,10 +20,14 @@ describe("the amount a person types", () => {
     expect(parseAmount("10,50", "USD")).toEqual({ ok: true, amount: "10.50", minor: 1050n });
     expect(parseAmount("10,5", "EUR")).toEqual({ ok: true, amount: "10.50", minor: 1050n });
     expect(parseAmount("1,250", "KWD")).toEqual({ ok: true, amount: "1.250", minor: 1250n });
+    // Thousands grouped, the other separator marking the decimals: one amount in either locale.
+    expect(parseAmount("1.000,50", "EUR")).toEqual({ ok: true, amount: "1000.50", minor: 100050n });
+    expect(parseAmount("1,234.56", "USD")).toEqual({ ok: true, amount: "1234.56", minor: 123456n });
+    expect(parseAmount("12.345.678,9", "EUR")).toEqual({ ok: true, amount: "12345678.90", minor: 1234567890n });
     for (const [text, currency] of [
       ["1,200", "USD"],
       ["1,200", "JPY"],
-      ["1,234.56", "USD"],
+      ["1.00,50", "EUR"],
       ["1,2,3", "USD"],
       ["10,", "USD"],
     ]) {

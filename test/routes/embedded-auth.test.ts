@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
 import { createPrismaClient } from "../../app/db/client";
 import { startTestApp, type TestApp } from "../support/app-server";
-import { installShop } from "../support/sessions";
+import { installShop, storedTokens } from "../support/sessions";
 import { TEST_APP } from "../support/credentials";
 import { mintSessionToken } from "../../fake-shopify/session-token";
 import { CHROME_UA } from "../support/embedded";
-import { storedTokens } from "../support/sessions";
 
 const SHOP = "embedded-shop.myshopify.com";
 let app: TestApp;

@@ -1,12 +1,10 @@
 import { BlockStack, ChoiceList, Filters, TextField } from "@shopify/polaris";
 import type { useUrlFilters } from "../../../dashboard/use-url-filters";
 import { FilterBar, problemChip, problemFilter } from "../../../dashboard/list-controls";
-import { ORIGINS } from "../../../verdicts/filters";
-import { ORIGIN_LABELS } from "../../../verdicts/words";
-import { VERDICT_LABELS } from "../../../verdicts/words";
+import { ORIGINS, DEFAULT_DASHBOARD_RANGE } from "../../../verdicts/filters";
+import { ORIGIN_LABELS, VERDICT_LABELS } from "../../../verdicts/words";
 import type { DashboardData } from "../route";
 import { RANGE_LABELS, REVIEW_LABELS } from "./labels";
-import { DEFAULT_DASHBOARD_RANGE } from "../../../verdicts/filters";
 
 type Update = ReturnType<typeof useUrlFilters>["update"];
 type FilterValues = DashboardData["filters"];

@@ -1,5 +1,4 @@
 import { Button, Card, Checkbox, Form as PolarisForm, FormLayout, InlineStack, TextField } from "@shopify/polaris";
-import { currencyExponent } from "../../../money/currency";
 import type { Order, RefundFormData } from "../route";
 import type { RefundFormState } from "../hooks/useRefundForm";
 
@@ -31,7 +30,6 @@ export function RefundForm({
             error={amountError}
             autoComplete="off"
             inputMode="decimal"
-            placeholder={currencyExponent(order.currency) === 0 ? "2500" : "25.00"}
             helpText={`At most ${order.refundable} ${order.currency}${order.currency !== order.shopCurrency ? `, the currency the customer paid in (the shop's is ${order.shopCurrency})` : ""}; checked with Shopify before anything is sent.`}
           />
           <TextField label="Note (optional)" name="note" value={note} onChange={setNote} autoComplete="off" multiline={2} />
