@@ -1,4 +1,5 @@
 import { VERDICTS } from "../contracts/schema";
+import { zoneOffsetMs } from "../time/format";
 
 export { VERDICTS };
 export const ORIGINS = ["webhook", "reconciliation", "app", "backfill"] as const;
@@ -63,31 +64,11 @@ export function dayIn(instant: Date, timeZone: string): string {
 
 export const addDays = (dayText: string, days: number) => new Date(Date.parse(dayText) + days * 86_400_000).toISOString().slice(0, 10);
 
-/** How far a time zone is ahead of UTC at an instant, in ms. */
-function offsetAt(instant: number, timeZone: string): number {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    })
-      .formatToParts(new Date(instant))
-      .map((p) => [p.type, p.value]),
-  );
-  const local = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour) % 24, Number(parts.minute), Number(parts.second));
-  return local - Math.floor(instant / 1000) * 1000;
-}
-
 /** The instant a day starts in a time zone (its local midnight). */
 export function startOfDay(dayText: string, timeZone: string): Date {
   const utcMidnight = Date.parse(`${dayText}T00:00:00Z`);
-  let start = utcMidnight - offsetAt(utcMidnight, timeZone);
-  start = utcMidnight - offsetAt(start, timeZone);
+  let start = utcMidnight - zoneOffsetMs(utcMidnight, timeZone);
+  start = utcMidnight - zoneOffsetMs(start, timeZone);
   // Where clocks jump at midnight itself (Santiago, Havana), the day has no 00:00: it starts at its first instant.
   for (let step = 0; step < 8 && dayIn(new Date(start), timeZone) !== dayText; step++) start += 15 * 60_000;
   return new Date(start);
