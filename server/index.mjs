@@ -55,6 +55,8 @@ if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
   else server.listen(config.PORT, onListen);
   for (const signal of ["SIGTERM", "SIGINT"]) {
     process.once(signal, () => {
+      // A connection whose request ends from now on closes with it, not after KEEP_ALIVE_MS of idleness.
+      server.keepAliveTimeout = 1;
       server.close(() => process.exit(0));
       server.closeIdleConnections();
       setTimeout(() => process.exit(0), 5000).unref();

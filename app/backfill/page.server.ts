@@ -35,7 +35,19 @@ export function backfillCard(backfill: Backfill | null, stillVerifying?: number)
 /** The history card: the latest backfill, and how many days the shop lets the app read (more than 60 only with read_all_orders). */
 export async function loadBackfillCard(shop: string) {
   const [backfill, allOrders] = await Promise.all([latestBackfill(db, shop), grantedAllOrders(db, shop)]);
-  const stillVerifying = backfill?.state === "done" ? await db.operation.count({ where: { shop, origin: "backfill", status: "PENDING" } }) : undefined;
+  // This backfill's own refunds: opened since it was asked for, made inside the days it read.
+  const stillVerifying =
+    backfill?.state === "done"
+      ? await db.operation.count({
+          where: {
+            shop,
+            origin: "backfill",
+            status: "PENDING",
+            createdAt: { gte: backfill.createdAt },
+            startedAt: { gte: backfill.since, lte: backfill.until },
+          },
+        })
+      : undefined;
   return { backfill: backfillCard(backfill, stillVerifying), maxDays: allOrders ? MAX_BACKFILL_DAYS : MAX_DAYS_WITHOUT_ALL_ORDERS };
 }
 

@@ -55,8 +55,8 @@ export function progressText(backfill: BackfillView): string {
   const count = (n: number) => n.toLocaleString("en-US");
   switch (backfill.state) {
     case "queued":
-      // Why fewer days than asked (the message) is said once, where the request was made.
-      return `Queued: the last ${backfill.days} days`;
+      // Why it waits (Shopify busy with another bulk read, a retry), or why fewer days than asked.
+      return backfill.message ?? `Queued: the last ${backfill.days} days`;
     case "reading":
       return backfill.message ?? `Reading Shopify: ${count(backfill.objectCount)} records so far`;
     case "verifying":

@@ -4,11 +4,8 @@ import { useNavigation, useRevalidator } from "@remix-run/react";
 /** The dashboard reloads its data this often while the tab is visible. */
 const REFRESH_MS = 15_000;
 
-/**
- * Reloads the loader's data every `everyMs` (REFRESH_MS by default) while the tab is visible, and
- * at once when it becomes visible again; `null` turns it off (nothing left to wait for).
- */
-export function useLiveData(everyMs: number | null = REFRESH_MS) {
+/** Reloads the loader's data every `everyMs` (REFRESH_MS by default) while the tab is visible, and at once when it becomes visible again. */
+export function useLiveData(everyMs = REFRESH_MS) {
   const revalidator = useRevalidator();
   const navigation = useNavigation();
   const busy = useRef(false);
@@ -16,7 +13,6 @@ export function useLiveData(everyMs: number | null = REFRESH_MS) {
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
   useEffect(() => {
-    if (everyMs === null) return;
     const tick = () => {
       if (document.visibilityState === "visible" && !busy.current) revalidate.current();
     };

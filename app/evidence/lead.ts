@@ -77,7 +77,7 @@ function wrongAmount(input: LeadInput): Part | undefined {
   const difference = amountDifference(input);
   if (!difference)
     return {
-      sentence: `Shopify recorded ${money(recorded.amount, recorded.currency)}; the refund asked for ${money(requested.amount, requested.currency)}.`,
+      sentence: `Shopify recorded ${money(recorded.amount, recorded.currency ?? requested.currency)}; the refund asked for ${money(requested.amount, requested.currency)}.`,
       nextStep: checkOrder,
       links: [],
     };

@@ -111,6 +111,8 @@ describe("the refund form in Chromium", () => {
     // and Shopify's answer and the app's check never read as two states at once.
     await expect.poll(() => record.textContent()).toMatch(/Refunded by Shopify.*Verified/);
     expect(await record.textContent()).not.toMatch(/succeeded|Pending|Being checked/);
+    // Read in the background: the answer to the person's action is still on the page.
+    expect(await app.getByText(/RF-\d{6}: Shopify accepted the refund/).count()).toBe(1);
     const shop = demo.shopify.shop(SHOP);
     const refunds = shop.orders.get(order.id)!.refundIds;
     expect(refunds).toHaveLength(1);

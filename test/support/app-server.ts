@@ -74,7 +74,12 @@ export async function startTestApp(
     close: async () => {
       await globalThis.refundVerifierWorker?.stop();
       globalThis.refundVerifierWorker = undefined;
-      await new Promise((resolve) => server.close(resolve));
+      // As `npm start` stops: connections close as their requests end, not after KEEP_ALIVE_MS.
+      server.keepAliveTimeout = 1;
+      await new Promise((resolve) => {
+        server.close(resolve);
+        server.closeIdleConnections();
+      });
       await shopify.close();
       await database.drop();
     },

@@ -17,7 +17,7 @@ import { backfillAction } from "../../backfill/page.server";
 import { HistoryBackfill } from "./components/HistoryBackfill";
 import { NewRows } from "./components/NewRows";
 import { useHeldRows } from "./hooks/useHeldRows";
-import { useFocusOnBack } from "./hooks/useFocusOnBack";
+import { useFocusReturnedRow } from "../../components/return-focus";
 
 export const meta: MetaFunction = () => [{ title: "Refunds · Refund Verifier" }];
 
@@ -44,7 +44,7 @@ export default function Dashboard() {
   // While the history is verified, its progress moves every few seconds.
   useLiveData(backfill?.running ? 3_000 : undefined);
   const { visible, held, showAll } = useHeldRows(rows, useLocation().search);
-  useFocusOnBack();
+  useFocusReturnedRow();
 
   const exportCsv = async () => {
     const response = await fetch(`/app/refunds.csv?${params.toString()}`);

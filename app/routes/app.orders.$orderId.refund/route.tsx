@@ -11,10 +11,7 @@ import { RefundForm } from "./components/RefundForm";
 import { RefundAttempts } from "./components/RefundAttempts";
 import { RefundConfirmation } from "./components/RefundConfirmation";
 import { httpStatus } from "../../http/status";
-import { useLiveData } from "../../components/useLiveData";
-
-/** While a refund issued here is still being checked, the page looks again this often. */
-const CHECKING_REFRESH_MS = 3_000;
+import { useCheckedRecords } from "./hooks/useCheckedRecords";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `Refund ${data.order.name}` : "Issue a refund"} · Refund Verifier` }];
 
@@ -54,12 +51,12 @@ export type Order = RefundFormData["order"];
 export type ActionResult = ReturnType<typeof useActionData<typeof action>>;
 
 export default function IssueRefund() {
-  const { order, records, duplicateOnOrder, unsettledSysId, sources, recentRefund, back, formToken } = useLoaderData<typeof loader>();
+  const { order, records: loaded, duplicateOnOrder, unsettledSysId, sources, recentRefund, back, formToken } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const form = useRefundForm(order, result, formToken);
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
-  useLiveData(records.some((r) => r.verdict?.status === "PENDING" || (r.status === "created" && !r.verdict)) ? CHECKING_REFRESH_MS : null);
+  const records = useCheckedRecords(loaded);
 
   return (
     <Page

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useLocation, useNavigate, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Layout, Link, Page, Text, TextField } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
@@ -11,6 +11,7 @@ import { interactiveGateway } from "../../shopify/admin/interactive.server";
 import { formatInstant } from "../../time/format";
 import conditionStyles from "./components/conditions.css?url";
 import { ReviewBadge, VerdictBadge, adminOrderUrl } from "../../components/ui";
+import { useMarkLeavingRefund } from "../../components/return-focus";
 import { ORIGIN_LABELS, DUPLICATE_REASONS, money, orderLabel } from "../../verdicts/words";
 import { Instant } from "./components/Instant";
 import { KeepWhole } from "./components/KeepWhole";
@@ -58,14 +59,10 @@ export default function RefundDetail() {
   const doNotRetry = refund.reasons.some((reason) => DUPLICATE_REASONS.includes(reason));
   const fieldErrors = result && !result.ok ? result.fieldErrors : undefined;
   const at = (iso: string) => <Instant iso={iso} times={times} />;
-  const location = useLocation();
-  const navigate = useNavigate();
-  // Back to where the person came from (the dashboard with its filters, or the review queue), where
-  // the row they opened gets the focus again; to the dashboard when the page was opened directly.
-  const cameFromApp = location.key !== "default";
+  useMarkLeavingRefund(refund.id);
   return (
     <Page
-      backAction={cameFromApp ? { content: "Back", onAction: () => navigate(-1) } : { content: "Refunds", url: "/app" }}
+      backAction={{ content: "Refunds", url: "/app" }}
       title={`Refund on ${orderLabel(refund)}`}
       titleMetadata={<VerdictBadge status={refund.status} />}
       subtitle={`${refund.amountDisplay ?? "—"} ${refund.currency ?? ""} · ${ORIGIN_LABELS[refund.origin] ?? refund.origin}`}

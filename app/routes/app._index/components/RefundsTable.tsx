@@ -2,7 +2,6 @@ import { useNavigate, useNavigation } from "@remix-run/react";
 import { EmptyState, IndexTable } from "@shopify/polaris";
 import type { Row } from "../route";
 import { CondensedCell, WideCells } from "./RowCells";
-import { rememberRow } from "../hooks/useFocusOnBack";
 
 export function RefundsTable({ rows, now, timeZone, smDown, filtering }: { rows: Row[]; now: string; timeZone: string; smDown: boolean; filtering: boolean }) {
   const navigation = useNavigation();
@@ -31,15 +30,7 @@ export function RefundsTable({ rows, now, timeZone, smDown, filtering }: { rows:
       ]}
     >
       {rows.map((row, index) => (
-        <IndexTable.Row
-          id={row.id}
-          key={row.id}
-          position={index}
-          onClick={() => {
-            rememberRow(row.id);
-            navigate(`/app/refunds/${row.id}`);
-          }}
-        >
+        <IndexTable.Row id={row.id} key={row.id} position={index} onClick={() => navigate(`/app/refunds/${row.id}`)}>
           {smDown ? <CondensedCell row={row} now={now} /> : <WideCells row={row} now={now} timeZone={timeZone} />}
         </IndexTable.Row>
       ))}

@@ -3,7 +3,6 @@ import { VerdictBadge, adminOrderUrl, age, refundFormUrl } from "../../../compon
 import { formatInstant } from "../../../time/format";
 import type { Row } from "../route";
 import { orderLabel, upperFirst } from "../../../verdicts/words";
-import { rememberRow } from "../hooks/useFocusOnBack";
 
 /** Links inside a clickable row must not also trigger the row's own click. */
 function Own({ children }: { children: React.ReactNode }) {
@@ -18,7 +17,7 @@ export function OrderLink({ row }: { row: Row }) {
   return (
     <Own>
       <span data-refund-link={row.id}>
-        <Link url={`/app/refunds/${row.id}`} removeUnderline monochrome onClick={() => rememberRow(row.id)}>
+        <Link url={`/app/refunds/${row.id}`} removeUnderline monochrome>
           <Text as="span" fontWeight="semibold">
             {upperFirst(orderLabel(row))}
           </Text>

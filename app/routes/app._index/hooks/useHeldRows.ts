@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 
 /**
  * A live refresh never moves the rows a person is looking at: rows already shown update in place,
@@ -13,5 +13,10 @@ export function useHeldRows<T extends { id: string }>(rows: T[], listKey: string
   // A row that comes after the last one shown moves nothing: it is shown at once.
   const lastShown = rows.reduce((last, row, index) => (current.shown.has(row.id) ? index : last), -1);
   const visible = rows.filter((row, index) => current.shown.has(row.id) || index > lastShown);
+  // Rows shown below the last one (or into an empty list) are shown from now on: a later refresh holds what comes above them.
+  const revealed = visible.filter((row) => !current.shown.has(row.id)).map((row) => row.id);
+  useEffect(() => {
+    if (revealed.length) setState((s) => ({ listKey: s.listKey, shown: new Set([...s.shown, ...revealed]) }));
+  }, [revealed.join(",")]);
   return { visible, held: rows.length - visible.length, showAll: () => setState(everything()) };
 }
