@@ -202,7 +202,9 @@ describe("reasons as data", () => {
     expect(form.duplicateOnOrder).toBe(true);
     const block = await (await asShop(`/app/api/orders/${order.id}/refunds`)).json();
     expect(block.doNotRetry).toBe(true);
-    expect(block.refunds.find((r: { id: string }) => r.id === op.id).reasonText).toContain("another refund of the same amount");
+    expect(block.refunds.find((r: { id: string }) => r.id === op.id).reasonText).toContain(
+      "Shopify holds another refund on this order that repeats this one. Do not retry.",
+    );
     for (const cls of ["duplicate", "wrong_amount"]) {
       const page = await (await asShop(dataPath(`/app?range=all&class=${cls}&q=${encodeURIComponent(order.name)}`, "routes/app._index"))).json();
       expect(page.rows.map((r: { id: string }) => r.id)).toContain(op.id);
