@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
 import { listRefunds, type RefundRow } from "../verdicts/rows.server";
-import { classLabel, ORIGIN_LABELS, VERDICT_LABELS } from "../verdicts/words";
+import { classLabel, ORIGIN_LABELS, REVIEW_LABELS, VERDICT_LABELS } from "../verdicts/words";
 import { localTimestamp } from "../time/format";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { resolutions, type Resolution } from "../review/review.server";
@@ -33,7 +33,6 @@ const RAW: Column[] = [
   ["resolved_by", (_, resolution) => resolution?.by],
 ];
 
-const REVIEW_WORDS: Record<string, string> = { open: "Needs review", resolved: "Resolved", none: "" };
 const matchedBy = (r: RefundRow) => (r.correlation === "fingerprint" ? "order and amount only" : "refund id");
 
 /**
@@ -52,7 +51,7 @@ function peopleColumns(timeZone: string): Column[] {
     ["Refund made", (r) => localTimestamp(r.startedAt, timeZone)],
     ["Decided", (r) => (r.decidedAt ? localTimestamp(r.decidedAt, timeZone) : "")],
     ["Source", (r) => ORIGIN_LABELS[r.origin] ?? r.origin],
-    ["Review", (r) => REVIEW_WORDS[r.reviewState] ?? r.reviewState],
+    ["Review", (r) => REVIEW_LABELS[r.reviewState] ?? ""],
     ["Resolution note", (_, resolution) => resolution?.note],
     ["Resolved by", (_, resolution) => resolution?.by],
     ["Amount in shop currency", (r) => r.shopAmount],

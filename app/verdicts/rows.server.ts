@@ -140,11 +140,12 @@ export function reasonFacts(op: Pick<Operation, "amount" | "amountMinor" | "curr
 }
 
 export function toRow(contract: Contract, op: Operation): RefundRow {
+  const facts = reasonFacts(op);
   return {
     id: op.id,
     orderName: op.orderName,
     orderId: op.orderGid.split("/").pop()!,
-    amount: op.amountMinor !== null && op.currency ? fromMinorUnits(op.amountMinor, op.currency) : op.amount,
+    amount: facts.requested.amount,
     amountDisplay: op.amountMinor !== null && op.currency ? formatMoney(op.amountMinor, op.currency) : op.amount,
     currency: op.currency,
     shopAmount: op.shopCurrency && op.shopCurrency !== op.currency ? op.shopAmount : null,
@@ -152,7 +153,7 @@ export function toRow(contract: Contract, op: Operation): RefundRow {
     origin: op.origin,
     status: op.status,
     reason: op.reason,
-    reasonText: reasonInWords(contractOf(contract, op), op.status, op.reason, reasonFacts(op)),
+    reasonText: reasonInWords(contractOf(contract, op), op.status, op.reason, facts),
     classes: JSON.parse(op.classes) as string[],
     startedAt: op.startedAt.toISOString(),
     reviewState: op.reviewState,

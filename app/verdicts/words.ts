@@ -119,5 +119,8 @@ export function money(amount: string | null, currency: string | null): string {
   return minor === undefined ? `${amount} ${currency}` : formatMoney(minor, currency);
 }
 
+/** A refund's place in the review queue, as a person reads it (one not in the queue has no words). */
+export const REVIEW_LABELS: Record<string, string> = { open: "Needs review", resolved: "Resolved" };
+
 /** Where a refund came from, as a person reads it. */
 export const ORIGIN_LABELS: Record<string, string> = { webhook: "Webhook", reconciliation: "Found by sweep", app: "Issued in app", backfill: "From history" };

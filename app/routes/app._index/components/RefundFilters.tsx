@@ -2,9 +2,9 @@ import { BlockStack, ChoiceList, Filters, TextField } from "@shopify/polaris";
 import type { useUrlFilters } from "../../../dashboard/use-url-filters";
 import { FilterBar, problemChip, problemFilter } from "../../../dashboard/list-controls";
 import { ORIGINS, DEFAULT_DASHBOARD_RANGE } from "../../../verdicts/filters";
-import { ORIGIN_LABELS, VERDICT_LABELS } from "../../../verdicts/words";
+import { ORIGIN_LABELS, REVIEW_LABELS, VERDICT_LABELS } from "../../../verdicts/words";
 import type { DashboardData } from "../route";
-import { RANGE_LABELS, REVIEW_LABELS } from "./labels";
+import { RANGE_LABELS } from "./labels";
 
 type Update = ReturnType<typeof useUrlFilters>["update"];
 type FilterValues = DashboardData["filters"];
