@@ -17,6 +17,8 @@ export type Fault = (
   | { kind: "slow"; ms: number }
   /** Answered once the test opens `heldAnswers` (charged on arrival like any other). */
   | { kind: "held" }
+  /** Still on its way: reaches Shopify (and is charged) only once the test opens `requestsOnTheWay`. */
+  | { kind: "on_the_way" }
   | { kind: "truncated" }
   /** Shopify runs the request to the end (a refund is created, its webhook sent), then the connection drops without an answer. */
   | { kind: "lost_answer" }
@@ -66,6 +68,8 @@ export class FakeShopify {
   private readonly faults: Fault[] = [];
   /** Where answers of `held` faults wait: shut while any is held; `heldAnswers.open()` sends them; `.held` counts them. */
   readonly heldAnswers = new Gate();
+  /** Where requests of `on_the_way` faults wait before they arrive: shut while any is held; `.held` counts them. */
+  readonly requestsOnTheWay = new Gate();
   private server?: Server;
   /** The fake's own origin once it listens: bulk results are served from it. */
   private baseUrl?: string;
@@ -214,6 +218,10 @@ export class FakeShopify {
         200,
         versioned,
       );
+    }
+    if (fault?.kind === "on_the_way") {
+      this.requestsOnTheWay.close();
+      await this.requestsOnTheWay.pass();
     }
     // Shopify charges the bucket when the request arrives (its cost is computed before it runs): a slow answer was charged at once.
     const result = await entry.api.graphql(body, { apiVersion });

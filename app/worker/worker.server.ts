@@ -65,7 +65,9 @@ export interface Worker {
 export function createWorker(options: WorkerOptions = {}): Worker {
   const now = options.now ?? (() => new Date());
   const database = options.db ?? db;
-  const gateway = options.gateway ?? new ShopifyGateway(options.graphqlFor ?? offlineGraphql, undefined, undefined, databaseBuckets(database, KEEP_FOR_PEOPLE));
+  const gateway =
+    options.gateway ??
+    new ShopifyGateway(options.graphqlFor ?? offlineGraphql, undefined, undefined, databaseBuckets(database, { keepForPeople: KEEP_FOR_PEOPLE }));
   const workerId = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
   const workerLogger = logger.child({ worker: workerId });
   const log = options.log ?? ((message: string, fields?: Record<string, unknown>) => workerLogger.info(fields ?? {}, message));

@@ -140,15 +140,18 @@ export class ShopifyGateway {
     return this.gate(shop).waitMs(cost, this.nowMs());
   }
 
-  /** Waits until the request's points are in the bucket and takes them; a failure when that is not now or soon. */
-  private async takeFromBucket(shop: string, gate: ThrottleGate, cost: number): Promise<AdminFailure | undefined> {
+  /**
+   * Waits until the request's points are in the bucket and takes them: how many it took from the
+   * shared count (0 when nothing is known of the bucket yet), or a failure when that is not now or soon.
+   */
+  private async takeFromBucket(shop: string, gate: ThrottleGate, cost: number): Promise<AdminFailure | { reserved: number }> {
     const deferred = (ms: number) => failure("deferred", "BUCKET_EMPTY", "waiting for the shop's rate limit bucket to refill", ms);
     if (!this.buckets) {
       const wait = gate.waitMs(cost, this.nowMs());
       if (wait > MAX_INLINE_WAIT_MS) return deferred(wait);
       if (wait > 0) await this.sleep(wait);
       gate.reserve(cost, this.nowMs());
-      return undefined;
+      return { reserved: 0 };
     }
     for (let waited = 0; ;) {
       let taken;
@@ -160,7 +163,7 @@ export class ShopifyGateway {
       // Nothing known of the shop's bucket yet (its first request from any process): send, and learn it from the answer.
       if (taken.reserved || taken.waitMs === 0) {
         gate.reserve(cost, this.nowMs());
-        return undefined;
+        return { reserved: taken.reserved ? cost : 0 };
       }
       if (waited + taken.waitMs > MAX_INLINE_WAIT_MS) return deferred(taken.waitMs);
       await this.sleep(taken.waitMs);
@@ -176,8 +179,8 @@ export class ShopifyGateway {
       return classifyThrown(new TransportError("session", `no offline session for ${shop}: ${(error as Error).message}`));
     }
     const gate = this.gate(shop);
-    const waited = await this.takeFromBucket(shop, gate, estimatedCost);
-    if (waited) return waited;
+    const taken = await this.takeFromBucket(shop, gate, estimatedCost);
+    if ("ok" in taken) return taken;
     this.stats.requests++;
     let result: AdminResult<T>;
     let cost: QueryCost | undefined;
@@ -195,7 +198,7 @@ export class ShopifyGateway {
     // then `unused` is negative and the shared count is charged the rest.
     const charged = Math.min(cost?.requestedQueryCost ?? estimatedCost, cost?.actualQueryCost ?? estimatedCost);
     const unused = result.ok ? estimatedCost - charged : result.kind === "throttled" ? estimatedCost : 0;
-    await this.buckets?.observe(shop, unused, cost, this.nowMs()).catch(() => undefined);
+    await this.buckets?.answered(shop, { reserved: taken.reserved, unused, cost }, this.nowMs()).catch(() => undefined);
     if (result.ok) return result;
     if (result.kind === "throttled") {
       this.stats.throttled++;

@@ -3,6 +3,7 @@ import { ShopifyGateway } from "../../../app/shopify/admin/gateway.server";
 import { ORDER_REFUNDS_QUERY, REFUND_READBACK_QUERY, QUERY_COSTS } from "../../../app/shopify/admin/operations";
 import { databaseBuckets } from "../../../app/shopify/admin/shared-bucket.server";
 import { refundGid, startVerificationHarness, type VerificationHarness } from "../../support/verification";
+import { waitFor } from "../../support/wait";
 
 // A small bucket: 200 points, 400 a second. Each request reads 3 refunds (39 points).
 let h: VerificationHarness;
@@ -54,7 +55,7 @@ describe("one shop's Shopify bucket, spent by several processes", () => {
     await quietSecond();
     const order = h.shop.createOrder({ amount: "90.00" });
     const ids = [refundGid(h.shop.createRefund(order.id, { amount: "1.00" }).id)];
-    const worker = new ShopifyGateway(offlineGraphql, undefined, undefined, databaseBuckets(h.db, 0.5));
+    const worker = new ShopifyGateway(offlineGraphql, undefined, undefined, databaseBuckets(h.db, { keepForPeople: 0.5 }));
     await worker.request(h.domain, REFUND_READBACK_QUERY, { ids }, 13);
     // The worker may take the bucket down to half of it (100 points), no further: a 150-point request waits.
     const row = await h.db.shopifyBucket.findUniqueOrThrow({ where: { shop: h.domain } });
@@ -70,12 +71,12 @@ describe("one shop's Shopify bucket, spent by several processes", () => {
     const buckets = databaseBuckets(h.db);
     const shop = "costly-shop.myshopify.com";
     const status = (currentlyAvailable: number) => ({ throttleStatus: { maximumAvailable: 1000, currentlyAvailable, restoreRate: 0.001 } });
-    await buckets.observe(shop, 0, status(1000), 0);
+    await buckets.answered(shop, { reserved: 0, unused: 0, cost: status(1000) }, 0);
     expect(await buckets.reserve(shop, 100, 0)).toEqual({ reserved: true });
     // Shopify, not yet counting a request still in flight from another process, says more is left than our count.
-    await buckets.observe(shop, -40, status(960), 0);
+    await buckets.answered(shop, { reserved: 100, unused: -40, cost: status(960) }, 0);
     expect((await h.db.shopifyBucket.findUniqueOrThrow({ where: { shop } })).available).toBe(860);
-    await buckets.observe(shop, 25, status(990), 0);
+    await buckets.answered(shop, { reserved: 0, unused: 25, cost: status(990) }, 0);
     expect((await h.db.shopifyBucket.findUniqueOrThrow({ where: { shop } })).available).toBe(885);
   });
 
@@ -91,5 +92,84 @@ describe("one shop's Shopify bucket, spent by several processes", () => {
     const row = await h.db.shopifyBucket.findUniqueOrThrow({ where: { shop: h.domain } });
     // The shared count stays with what Shopify says is left (a few points of refill apart), not hundreds below it.
     expect(row.available).toBeGreaterThan(answer.cost!.throttleStatus!.currentlyAvailable - 10);
+  });
+
+  describe("a request still on its way to Shopify", () => {
+    // One virtual clock for Shopify's bucket and both gateways: a wait moves it, so "a second
+    // later" is a second on any machine.
+    let nowMs = 0;
+    /** A process's gateway on the virtual clock; `onWait` hears each wait for the bucket. */
+    const onVirtualTime = (onWait = () => {}) =>
+      new ShopifyGateway(
+        offlineGraphql,
+        () => nowMs,
+        async (ms) => {
+          onWait();
+          nowMs += ms;
+        },
+        databaseBuckets(h.db),
+      );
+    beforeAll(() => {
+      nowMs = Date.now();
+      h.app.shopify.bucketNowMs = () => nowMs;
+    });
+    afterAll(() => {
+      h.app.shopify.bucketNowMs = () => Date.now();
+    });
+
+    it("is counted until Shopify answers it: with Shopify's bucket full, the others do not spend its points again", async () => {
+      await quietSecond();
+      const order = h.shop.createOrder({ amount: "90.00" });
+      const ids = [1, 2, 3].map(() => refundGid(h.shop.createRefund(order.id, { amount: "1.00" }).id));
+      const slow = onVirtualTime();
+      await slow.request(h.domain, REFUND_READBACK_QUERY, { ids }, COST);
+      nowMs += 1_000; // Shopify's bucket and the shared count are full again.
+      const throttledBefore = h.app.shopify.api(h.domain).stats.throttled;
+
+      // The slow process takes its points; its request stalls on the way (a paused process, a slow network).
+      h.app.shopify.inject({ kind: "on_the_way" });
+      const stalled = slow.request(h.domain, REFUND_READBACK_QUERY, { ids }, COST);
+      await waitFor("the request to be on its way", () => h.app.shopify.requestsOnTheWay.held === 1);
+      // A second later Shopify's bucket is still at its maximum: it cannot gain the points it has not yet charged.
+      nowMs += 1_000;
+      // The other process spends all the shared count lets it, until it has to wait once.
+      let waited = false;
+      const other = onVirtualTime(() => (waited = true));
+      for (let sent = 0; !waited && sent < 20; sent++) expect((await other.request(h.domain, REFUND_READBACK_QUERY, { ids }, COST)).ok).toBe(true);
+      expect(waited).toBe(true);
+
+      h.app.shopify.requestsOnTheWay.open();
+      expect((await stalled).ok).toBe(true);
+      expect(h.app.shopify.api(h.domain).stats.throttled - throttledBefore).toBe(0);
+      // Every answer came back: nothing is counted in flight any more.
+      expect((await h.db.shopifyBucket.findUniqueOrThrow({ where: { shop: h.domain } })).pending).toBe(0);
+    });
+
+    it("that fails without an answer is no longer counted in flight", async () => {
+      await quietSecond();
+      const order = h.shop.createOrder({ amount: "90.00" });
+      const ids = [refundGid(h.shop.createRefund(order.id, { amount: "1.00" }).id)];
+      const gateway = onVirtualTime();
+      await gateway.request(h.domain, REFUND_READBACK_QUERY, { ids }, 13);
+      h.app.shopify.inject({ kind: "lost_answer" });
+      expect(await gateway.request(h.domain, REFUND_READBACK_QUERY, { ids }, 13)).toMatchObject({ ok: false, kind: "unavailable" });
+      expect((await h.db.shopifyBucket.findUniqueOrThrow({ where: { shop: h.domain } })).pending).toBe(0);
+    });
+  });
+
+  it("points reserved by a process that died before the answer are taken for lost once a request could no longer be running", async () => {
+    const buckets = databaseBuckets(h.db, { inFlightForMs: 10_000 });
+    const shop = "dead-process-shop.myshopify.com";
+    await buckets.answered(
+      shop,
+      { reserved: 0, unused: 0, cost: { throttleStatus: { maximumAvailable: 1000, currentlyAvailable: 1000, restoreRate: 100 } } },
+      0,
+    );
+    expect(await buckets.reserve(shop, 300, 0)).toEqual({ reserved: true });
+    // Its answer never comes. 5 s on, the refill has stopped at the maximum less the 300 in flight.
+    expect(await buckets.reserve(shop, 800, 5_000)).toMatchObject({ reserved: false });
+    expect(await buckets.reserve(shop, 700, 5_000)).toEqual({ reserved: true });
+    // 10 s after the last reservation nothing can still be on its way: the whole bucket is there again.
+    expect(await buckets.reserve(shop, 1000, 15_000)).toEqual({ reserved: true });
   });
 });
