@@ -4,12 +4,15 @@ import { formatInstant } from "../../../time/format";
 import type { DashboardData } from "../route";
 import { RANGE_LABELS } from "./labels";
 
-/** The reconciliation sweep is the only guarantee for lost webhooks: say when it last looked. */
+/**
+ * The reconciliation sweep is the only guarantee for refunds whose webhook was lost: say when it
+ * last looked, in a merchant's words (Shopify's notice that did not arrive, not "webhook").
+ */
 function sweepStatus(sweep: { lastCompletedAt: string | null; runningSince: string | null }, timeZone: string): string {
   const last = sweep.lastCompletedAt
-    ? `lost-webhook check completed ${formatInstant(sweep.lastCompletedAt, timeZone)}`
-    : "lost-webhook check not completed yet";
-  return sweep.runningSince ? `${last}; one is running` : last;
+    ? `checked Shopify for refunds it did not announce ${formatInstant(sweep.lastCompletedAt, timeZone)}`
+    : "not yet checked Shopify for refunds it did not announce";
+  return sweep.runningSince ? `${last}; a check is running` : last;
 }
 
 export function PeriodHeader({
