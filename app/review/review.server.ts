@@ -2,12 +2,14 @@ import type { PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
 import { markDue } from "../verification/operations.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { listRefunds, rowFilter, toRow, type RefundRow } from "../verdicts/rows.server";
-import { ORIGINS, parseFilters, type DashboardFilters } from "../verdicts/filters";
+import { listRefunds, rowFilter, sortOf, toRow, type RefundRow } from "../verdicts/rows.server";
+import { CLASSES, ORIGINS, parseFilters, type DashboardFilters } from "../verdicts/filters";
+import { byMade, duplicateGroups, PAIR_CHANNELS, refundsNamed, type PairCandidate } from "./pairs";
 
 export type ReviewCode = "NOT_FOUND" | "INVALID_NOTE" | "CONFLICT";
 export type ReviewOutcome =
-  | { ok: true }
+  /** `resolved`: how many refunds this resolve resolved (both of a duplicate pair: 2). */
+  | { ok: true; resolved?: number }
   | { ok: false; code: "NOT_FOUND" | "INVALID_NOTE"; message: string }
   /** A resolve that lost a race says who resolved it first, with their note. */
   | { ok: false; code: "CONFLICT"; message: string; resolvedBy?: string; resolvedNote?: string | null; resolvedAt?: string };
@@ -53,10 +55,78 @@ export async function resolutions(db: PrismaClient, shop: string, ids: string[])
   return latest;
 }
 
+/** Which list of the queue an item waits in: refunds since install, or the shop's history. */
+const listOf = (origin: string) => (origin === "backfill" ? "history" : "live");
+
+type GroupMember = PairCandidate & { revision: number; reviewState: string };
+
 /**
- * Resolves an escalated refund with a note. The form carries the revision it was shown; if the
- * record moved on since (another person resolved it), nothing is overwritten: a conflict that
- * says who resolved it and with what note.
+ * The duplicate groups (app/review/pairs.ts) among a shop's refunds in these review states, on
+ * these orders (every order when none is given), each earliest first.
+ */
+export async function duplicateGroupsIn(db: PrismaClient, shop: string, states: string[], orderGids?: string[]): Promise<GroupMember[][]> {
+  const scope = { shop, reviewState: { in: states }, ...(orderGids ? { orderGid: { in: orderGids } } : {}) };
+  const select = { id: true, refundGid: true, orderGid: true, origin: true, startedAt: true, revision: true, reviewState: true } as const;
+  const duplicates = await db.operation.findMany({ where: { ...scope, reasonRows: { some: { shop, class: CLASSES.duplicate } } }, select });
+  if (!duplicates.length) return [];
+  const observations = await db.observation.findMany({
+    where: { operationId: { in: duplicates.map((d) => d.id) }, channel: { in: [...PAIR_CHANNELS] }, ok: true },
+    orderBy: { observedAt: "desc" },
+    select: { operationId: true, channel: true, data: true },
+  });
+  const names = new Map<string, string[]>();
+  for (const o of observations) if (!names.has(o.operationId)) names.set(o.operationId, refundsNamed(o.channel, o.data));
+  const named = [...new Set([...names.values()].flat())];
+  const others = await db.operation.findMany({ where: { ...scope, refundGid: { in: named }, id: { notIn: duplicates.map((d) => d.id) } }, select });
+  const candidates = [...duplicates, ...others].map(({ origin, ...op }) => ({ ...op, list: listOf(origin), names: names.get(op.id) ?? [] }));
+  return duplicateGroups(candidates) as GroupMember[][];
+}
+
+/** Takes one refund off the queue if it is still open at this revision: one guarded statement, so of two at once one takes it. */
+async function claim(db: PrismaClient, shop: string, id: string, revision: number): Promise<boolean> {
+  const { count } = await db.operation.updateMany({
+    where: { id, shop, revision, reviewState: "open" },
+    data: { reviewState: "resolved", revision: { increment: 1 } },
+  });
+  return count === 1;
+}
+
+/**
+ * The refunds one resolve of `op` decides: its duplicate group (the pair, or a refund made three
+ * times), earliest first, with the members still open and those resolved by a resolve still under
+ * way (taken, its audit rows not yet written). A member resolved before, on its own, is not the
+ * group's any more. The first is the anchor: every resolve of the group, from the queue or from
+ * either refund's evidence page, is decided by the one guarded update of the anchor.
+ */
+async function resolveGroupOf(db: PrismaClient, shop: string, op: { id: string; orderGid: string }): Promise<GroupMember[]> {
+  const group = (await duplicateGroupsIn(db, shop, ["open", "resolved"], [op.orderGid])).find((g) => g.some((m) => m.id === op.id)) ?? [];
+  const resolved = group.filter((m) => m.reviewState === "resolved").map((m) => m.id);
+  const audited = new Set(
+    resolved.length
+      ? (await db.reviewEvent.findMany({ where: { shop, operationId: { in: resolved }, action: "resolved" }, select: { operationId: true } })).map(
+          (e) => e.operationId,
+        )
+      : [],
+  );
+  return group.filter((m) => m.reviewState === "open" || !audited.has(m.id));
+}
+
+/** Who resolved it: the winner writes its audit rows just after its guarded updates, so give it a moment. */
+async function winnerOf(db: PrismaClient, shop: string, ids: string[]): Promise<Resolution | undefined> {
+  for (let i = 0; i < 10; i++) {
+    const found = await resolutions(db, shop, ids);
+    const winner = ids.map((id) => found.get(id)).find(Boolean);
+    if (winner) return winner;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return undefined;
+}
+
+/**
+ * Resolves an escalated refund with a note, and with it every refund of its duplicate group (the
+ * two refunds of a pair are one review item). The form carries the revision it was shown; if the
+ * record moved on since (another person resolved it, or its pair), nothing is overwritten: a
+ * conflict that says who resolved it and with what note.
  */
 export async function resolveReview(
   db: PrismaClient,
@@ -70,20 +140,28 @@ export async function resolveReview(
   const text = note.trim();
   if (!text) return { ok: false, code: "INVALID_NOTE", message: "Write a note that says how this refund was resolved." };
   if (text.length > 2000) return { ok: false, code: "INVALID_NOTE", message: "The note is longer than 2,000 characters." };
-  const op = await db.operation.findFirst({ where: { id, shop }, select: { reviewState: true } });
+  const op = await db.operation.findFirst({ where: { id, shop }, select: { id: true, orderGid: true, revision: true, reviewState: true } });
   if (!op) return { ok: false, code: "NOT_FOUND", message: "No such refund in this shop." };
-  // One guarded statement decides (no transaction: see recordEvaluation); the audit row follows.
-  const { count } = await db.operation.updateMany({
-    where: { id, shop, revision, reviewState: "open" },
-    data: { reviewState: "resolved", revision: { increment: 1 } },
-  });
-  if (count !== 1) {
-    // The winner writes its audit row just after its guarded update: give it a moment.
-    let winner: Resolution | undefined;
-    for (let i = 0; i < 10 && !winner; i++) {
-      winner = (await resolutions(db, shop, [id])).get(id);
-      if (!winner) await new Promise((resolve) => setTimeout(resolve, 50));
+  // Twice at most: a resolve that lost its group's anchor to a resolve of that refund alone (made
+  // before the pair was one item) tries again with what is left open.
+  for (let round = 0; round < 2; round++) {
+    const group = await resolveGroupOf(db, shop, op);
+    const anchor = group[0] ?? { id, revision };
+    // The refund this person looked at must still be as they saw it; the anchor is taken at the revision it has now.
+    const shownStill = anchor.id === id || (await db.operation.count({ where: { id, shop, revision, reviewState: "open" } })) === 1;
+    // No transaction (see recordEvaluation): the anchor's guarded statement decides alone; the rest follow.
+    if (shownStill && (await claim(db, shop, anchor.id, anchor.id === id ? revision : anchor.revision))) {
+      const taken = [anchor.id];
+      for (const member of group.slice(1)) {
+        if (member.reviewState === "open" && (await claim(db, shop, member.id, member.id === id ? revision : member.revision))) taken.push(member.id);
+      }
+      // The audit rows come after every claim: a loser that sees the anchor's row knows the winner took all it will.
+      await db.reviewEvent.createMany({ data: taken.map((operationId) => ({ operationId, shop, action: "resolved", note: text, actor, createdAt: now })) });
+      return { ok: true, resolved: taken.length };
     }
+    const winner = await winnerOf(db, shop, anchor.id === id ? [id] : [id, anchor.id]);
+    const stillOpen = anchor.id !== id && (await db.operation.count({ where: { id, shop, revision, reviewState: "open" } })) === 1;
+    if (stillOpen && round === 0) continue;
     if (winner) {
       return {
         ok: false,
@@ -94,14 +172,13 @@ export async function resolveReview(
         resolvedAt: winner.at,
       };
     }
-    return {
-      ok: false,
-      code: "CONFLICT",
-      message: "Someone else changed this refund since you opened it (it may already be resolved). Reload to see its current state.",
-    };
+    break;
   }
-  await db.reviewEvent.create({ data: { operationId: id, shop, action: "resolved", note: text, actor, createdAt: now } });
-  return { ok: true };
+  return {
+    ok: false,
+    code: "CONFLICT",
+    message: "Someone else changed this refund since you opened it (it may already be resolved). Reload to see its current state.",
+  };
 }
 
 /**
@@ -126,19 +203,15 @@ export async function requestRecheck(db: PrismaClient, shop: string, id: string,
   return { ok: true };
 }
 
-/** Escalated refunds nobody has resolved yet, oldest decision first. */
-export async function reviewQueue(db: PrismaClient, contract: Contract, shop: string) {
-  const ops = await db.operation.findMany({
-    where: { shop, reviewState: "open" },
-    orderBy: [{ decidedAt: "asc" }, { startedAt: "asc" }, { id: "asc" }],
-    take: 200,
-  });
-  return ops.map((op) => ({ ...toRow(contract, op), revision: op.revision, decidedAt: op.decidedAt?.toISOString() ?? null }));
-}
-
 export const REVIEW_VIEWS = ["open", "history", "resolved"] as const;
 export type ReviewView = (typeof REVIEW_VIEWS)[number];
-export type ReviewItem = RefundRow & { resolution: Resolution | null };
+/** One refund of a pair's item, in the words the queue shows it. */
+export type PairRefund = Pick<RefundRow, "id" | "refundId" | "amountDisplay" | "currency" | "startedAt" | "status" | "reasonText">;
+/**
+ * An item of the queue: one refund, or the refunds of one duplicate pair (`pair`, earliest first;
+ * the item is then its first refund, whose id and revision a resolve of the pair posts).
+ */
+export type ReviewItem = RefundRow & { resolution: Resolution | null; pair: PairRefund[] | null };
 
 /** Refunds made since the app was installed; "backfill" is the shop's history, verified on install. */
 const LIVE_ORIGINS = ORIGINS.filter((origin) => origin !== "backfill");
@@ -171,13 +244,36 @@ export async function reviewPage(
   withState.set("review", view === "resolved" ? "resolved" : "open");
   const filters = parseFilters(withState, { now, timeZone });
   const selected = viewFilter(view, filters);
-  const [page, total, open, history, resolved] = await Promise.all([
+  const [page, total, open, history, resolved, groups] = await Promise.all([
     listRefunds(db, contract, shop, selected, gateway),
     db.operation.count({ where: rowFilter(shop, selected) }),
     db.operation.count({ where: { shop, reviewState: "open", origin: { in: LIVE_ORIGINS } } }),
     db.operation.count({ where: { shop, reviewState: "open", origin: "backfill" } }),
     db.operation.count({ where: { shop, reviewState: "resolved" } }),
+    duplicateGroupsIn(db, shop, ["open"]),
   ]);
+  // A pair is one item: each list counts its groups once.
+  const beyondFirst = (list: string) => groups.filter((g) => g[0].list === list).reduce((sum, g) => sum + g.length - 1, 0);
+  const counts = { open: open - beyondFirst("live"), history: history - beyondFirst("history"), resolved };
+  const inView = view === "resolved" ? [] : groups.filter((g) => g[0].list === (view === "history" ? "history" : "live"));
+  const { key, descending } = sortOf(selected);
+  // The refunds of the groups that the filters select, as the list sorts them: the first is where the group's item stands.
+  const matching = inView.length
+    ? await db.operation.findMany({
+        where: {
+          AND: [rowFilter(shop, selected), { id: { in: inView.flat().map((m) => m.id) } }, ...(key === "amountMinor" ? [{ amountMinor: { not: null } }] : [])],
+        },
+        orderBy: [{ [key]: descending ? "desc" : "asc" }, { id: descending ? "desc" : "asc" }],
+      })
+    : [];
+  const standsAt = new Map<PairCandidate[], string>();
+  for (const op of matching) {
+    const group = inView.find((g) => g.some((m) => m.id === op.id))!;
+    if (!standsAt.has(group)) standsAt.set(group, op.id);
+  }
+  const pairTotal = total - [...standsAt.keys()].reduce((sum, g) => sum + g.filter((m) => matching.some((op) => op.id === m.id)).length - 1, 0);
+  const onPage = inView.filter((g) => page.rows.some((row) => standsAt.get(g) === row.id));
+  const memberOps = onPage.length ? await db.operation.findMany({ where: { shop, id: { in: onPage.flat().map((m) => m.id) } } }) : [];
   const resolvedBy =
     view === "resolved"
       ? await resolutions(
@@ -186,6 +282,35 @@ export async function reviewPage(
           page.rows.map((r) => r.id),
         )
       : new Map<string, Resolution>();
-  const items: ReviewItem[] = page.rows.map((row) => ({ ...row, resolution: resolvedBy.get(row.id) ?? null }));
-  return { view, items, pageInfo: page.pageInfo, total, counts: { open, history, resolved }, filters, now: now.toISOString(), timeZone };
+  const items: ReviewItem[] = [];
+  for (const row of page.rows) {
+    const group = inView.find((g) => g.some((m) => m.id === row.id));
+    if (!group) {
+      items.push({ ...row, resolution: resolvedBy.get(row.id) ?? null, pair: null });
+      continue;
+    }
+    // The other refunds of a pair are in its item, wherever they fall in the list.
+    if (standsAt.get(group) !== row.id) continue;
+    const members = [...group].sort(byMade).map((m) => ({
+      ...toRow(
+        contract,
+        memberOps.find((op) => op.id === m.id)!,
+      ),
+      orderName: row.orderName,
+    }));
+    items.push({
+      ...members[0],
+      resolution: null,
+      pair: members.map(({ id, refundId, amountDisplay, currency, startedAt, status, reasonText }) => ({
+        id,
+        refundId,
+        amountDisplay,
+        currency,
+        startedAt,
+        status,
+        reasonText,
+      })),
+    });
+  }
+  return { view, items, pageInfo: page.pageInfo, total: view === "resolved" ? total : pairTotal, counts, filters, now: now.toISOString(), timeZone };
 }

@@ -4,7 +4,8 @@ import { REFUND_CREATED } from "../contracts/registry.server";
 import { loadRefundDetail } from "../evidence/detail.server";
 import { httpStatus } from "../http/status";
 import { interactiveGateway } from "../shopify/admin/interactive.server";
-import { requestRecheck, resolveReview, reviewQueue } from "./review.server";
+import { formatMoney } from "../money/currency";
+import { duplicateGroupsIn, requestRecheck, resolveReview } from "./review.server";
 
 const notFound = () => new Response("No such refund in this shop", { status: 404 });
 
@@ -12,7 +13,18 @@ const notFound = () => new Response("No such refund in this shop", { status: 404
 export async function refundDetail(shop: string, id: string, now: Date) {
   const detail = await loadRefundDetail(db, interactiveGateway(), REFUND_CREATED, shop, id, now);
   if (!detail) throw notFound();
-  return detail;
+  // The other refunds of its duplicate pair still in the queue: resolving this one resolves them too.
+  const group = (await duplicateGroupsIn(db, shop, ["open"], [detail.refund.orderGid])).find((g) => g.some((m) => m.id === id)) ?? [];
+  const others = group.length ? await db.operation.findMany({ where: { shop, id: { in: group.filter((m) => m.id !== id).map((m) => m.id) } } }) : [];
+  const pairedWith = others
+    .sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime())
+    .map((op) => ({
+      id: op.id,
+      amountDisplay: op.amountMinor !== null && op.currency ? formatMoney(op.amountMinor, op.currency) : op.amount,
+      currency: op.currency,
+      startedAt: op.startedAt.toISOString(),
+    }));
+  return { ...detail, pairedWith };
 }
 
 const MAX_REVISION = 2_147_483_647;
@@ -76,14 +88,15 @@ export async function refundAction(shop: string, id: string, form: FormData, act
     // Everything the outcome says (a lost race names who won) passes through, with the status its code maps to.
     return { ...outcome, ok: false, status: httpStatus(outcome) as 409 | 422 };
   }
+  const others = (outcome.resolved ?? 1) - 1;
   return {
     ok: true,
     status: 200,
     message:
-      input.intent === "resolve" ? "Resolved. The note is in the audit trail." : "Re-check requested: the worker reads this refund back on its next pass.",
+      input.intent === "recheck"
+        ? "Re-check requested: the worker reads this refund back on its next pass."
+        : others > 0
+          ? `Resolved, with the ${others === 1 ? "other refund of its duplicate pair" : `other ${others} refunds of its duplicate`}. The note is in the audit trail.`
+          : "Resolved. The note is in the audit trail.",
   };
-}
-
-export async function reviewQueueData(shop: string, now: Date) {
-  return { items: await reviewQueue(db, REFUND_CREATED.contract, shop), now: now.toISOString() };
 }

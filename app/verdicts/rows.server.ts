@@ -84,7 +84,7 @@ function decodeCursor(text: string | undefined): Cursor | undefined {
   }
 }
 
-function sortOf(filters: DashboardFilters): { key: SortKey; descending: boolean } {
+export function sortOf(filters: DashboardFilters): { key: SortKey; descending: boolean } {
   return {
     key: filters.sort.startsWith("amount") ? "amountMinor" : "startedAt",
     descending: filters.sort === "newest" || filters.sort === "amount_desc",

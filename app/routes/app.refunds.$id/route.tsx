@@ -37,9 +37,14 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticateAdmin(request);
   const [detail, timeZone] = await Promise.all([refundDetail(session.shop, params.id ?? "", new Date()), timeZoneOf(session.shop)]);
   // Every instant on the page, formatted here once so the server's and the browser's text agree.
-  const instants = [detail.refund.startedAt, detail.refund.decidedAt, detail.nextAttemptAt, detail.timeoutAt, ...detail.timeline.map((t) => t.at)].filter(
-    (iso): iso is string => !!iso,
-  );
+  const instants = [
+    detail.refund.startedAt,
+    detail.refund.decidedAt,
+    detail.nextAttemptAt,
+    detail.timeoutAt,
+    ...detail.timeline.map((t) => t.at),
+    ...detail.pairedWith.map((other) => other.startedAt),
+  ].filter((iso): iso is string => !!iso);
   const times = Object.fromEntries(instants.map((iso) => [iso, formatInstant(iso, timeZone)]));
   return json({ ...detail, timeZone, times });
 };
@@ -239,6 +244,22 @@ export default function RefundDetail() {
                   <BlockStack gap="200">
                     <input type="hidden" name="intent" value="resolve" />
                     <input type="hidden" name="revision" value={refund.revision} />
+                    {detail.pairedWith.length ? (
+                      <Text as="p">
+                        {`Resolving this refund resolves the other refund${detail.pairedWith.length === 1 ? "" : "s"} of its duplicate on ${orderLabel(refund)} too, in the review queue one item: `}
+                        {detail.pairedWith.map((other, i) => (
+                          <span key={other.id}>
+                            {i > 0 ? "; " : ""}
+                            <Link url={`/app/refunds/${other.id}`}>
+                              {`the refund of ${other.amountDisplay ?? "an unknown amount"} ${other.currency ?? ""}`.trim()}
+                            </Link>
+                            {" made "}
+                            {at(other.startedAt)}
+                          </span>
+                        ))}
+                        .
+                      </Text>
+                    ) : null}
                     <TextField
                       label="Resolution note"
                       name="note"

@@ -7,7 +7,7 @@ import db from "../../db.server";
 import { REFUND_CREATED } from "../../contracts/registry.server";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
 import { refundAction } from "../../review/routes.server";
-import { resolutions, reviewPage } from "../../review/review.server";
+import { reviewPage } from "../../review/review.server";
 import { shopTimeZone } from "../../dashboard/load.server";
 import { interactiveGateway } from "../../shopify/admin/interactive.server";
 import { ReviewItem } from "./components/ReviewItem";
@@ -27,11 +27,14 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session, sessionToken } = await authenticateAdmin(request);
   const form = await request.formData();
-  const id = String(form.get("id") ?? "");
-  const outcome = await refundAction(session.shop, id, form, String(sessionToken?.sub ?? "unknown"), new Date());
-  // A resolve that lost the race: say who won and what they wrote, so nobody's note is lost unseen.
-  const winner = !outcome.ok && outcome.status === 409 ? (await resolutions(db, session.shop, [id])).get(id) : undefined;
-  return json({ ...outcome, resolvedBy: winner?.by ?? null, resolvedNote: winner?.note ?? null, resolvedAt: winner?.at ?? null }, { status: outcome.status });
+  const outcome = await refundAction(session.shop, String(form.get("id") ?? ""), form, String(sessionToken?.sub ?? "unknown"), new Date());
+  // A resolve that lost the race says who won and what they wrote (the pair's winner too), so nobody's note is lost unseen.
+  return json(
+    outcome.ok
+      ? outcome
+      : { ...outcome, resolvedBy: outcome.resolvedBy ?? null, resolvedNote: outcome.resolvedNote ?? null, resolvedAt: outcome.resolvedAt ?? null },
+    { status: outcome.status },
+  );
 };
 
 /** After a lost race the list is left as it is: the item stays, with its banner and the typed note. */
@@ -68,7 +71,7 @@ export default function ReviewQueue() {
           <BlockStack gap="300">
             {items.length === 0 ? <EmptyQueue view={view} /> : items.map((item) => <ReviewItem key={item.id} item={item} now={now} timeZone={timeZone} />)}
             <ResultsPagination
-              text={`${total} refund${total === 1 ? "" : "s"}`}
+              text={view === "resolved" ? `${total} refund${total === 1 ? "" : "s"}` : `${total} item${total === 1 ? "" : "s"} to review`}
               pageInfo={pageInfo}
               page={page}
               padding={{ paddingInline: { xs: "400", sm: "0" } }}

@@ -4,7 +4,7 @@ import { Banner, BlockStack, Box, Button, Card, InlineStack, Link, Text, TextFie
 import { Instant, VerdictBadge, age } from "../../../components/ui";
 import type { action, Item } from "../route";
 
-import { orderLabel, upperFirst } from "../../../verdicts/words";
+import { orderLabel, upperFirst, VERDICT_LABELS } from "../../../verdicts/words";
 
 export function ReviewItem({ item, now, timeZone }: { item: Item; now: string; timeZone: string }) {
   const fetcher = useFetcher<typeof action>();
@@ -35,7 +35,23 @@ export function ReviewItem({ item, now, timeZone }: { item: Item; now: string; t
               </Text>
             </span>
           </InlineStack>
-          <Text as="p">{item.reasonText}</Text>
+          {item.pair ? (
+            <BlockStack gap="100">
+              <Text as="p">{`${item.pair.length} refunds of one amount on ${orderLabel(item)}, made within 10 minutes: one review item, resolved once for all of them.`}</Text>
+              <ul style={{ margin: 0, paddingInlineStart: 20 }} aria-label={`The refunds on ${orderLabel(item)}`}>
+                {item.pair.map((refund) => (
+                  <li key={refund.id} data-pair-refund={refund.id}>
+                    <Link url={`/app/refunds/${refund.id}`}>{`Refund of ${refund.amountDisplay ?? "an unknown amount"} ${refund.currency ?? ""}`.trim()}</Link>
+                    {" made "}
+                    <Instant iso={refund.startedAt} timeZone={timeZone} />
+                    {` · ${VERDICT_LABELS[refund.status] ?? refund.status}: ${refund.reasonText}`}
+                  </li>
+                ))}
+              </ul>
+            </BlockStack>
+          ) : (
+            <Text as="p">{item.reasonText}</Text>
+          )}
           {item.resolution ? (
             <Box background="bg-surface-secondary" padding="300" borderRadius="200">
               <BlockStack gap="100">
@@ -51,7 +67,7 @@ export function ReviewItem({ item, now, timeZone }: { item: Item; now: string; t
               {lost ? (
                 <Banner
                   tone="warning"
-                  title={result.resolvedBy ? `${result.resolvedBy} resolved this refund first` : result.message}
+                  title={result.resolvedBy ? `${result.resolvedBy} resolved ${item.pair ? "these refunds" : "this refund"} first` : result.message}
                   action={{ content: "Show the current queue", onAction: () => revalidator.revalidate() }}
                 >
                   <BlockStack gap="100">
@@ -69,7 +85,7 @@ export function ReviewItem({ item, now, timeZone }: { item: Item; now: string; t
                 <InlineStack gap="200" blockAlign="end" wrap={false}>
                   <div style={{ flex: 1, minWidth: 0 }}>
                     <TextField
-                      label={`Resolution note for the refund on ${orderLabel(item)}`}
+                      label={`Resolution note for the ${item.pair ? `${item.pair.length} refunds` : "refund"} on ${orderLabel(item)}`}
                       labelHidden
                       placeholder="What you checked and what you did"
                       name="note"
@@ -83,7 +99,7 @@ export function ReviewItem({ item, now, timeZone }: { item: Item; now: string; t
                     variant="primary"
                     loading={fetcher.state !== "idle"}
                     disabled={Boolean(lost)}
-                    accessibilityLabel={`Resolve the refund on ${orderLabel(item)}`}
+                    accessibilityLabel={`Resolve the ${item.pair ? `${item.pair.length} refunds` : "refund"} on ${orderLabel(item)}`}
                   >
                     Resolve
                   </Button>
