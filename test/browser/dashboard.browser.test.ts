@@ -252,6 +252,36 @@ describe("the dashboard", () => {
   });
 });
 
+describe("the dashboard's empty search", () => {
+  it("a search that finds nothing offers to clear the search and the filters in one click (1280 and 390 px)", async () => {
+    for (const width of WIDTHS) {
+      await page.goto(storeUrl(SHOP));
+      await hydrated();
+      await setWidth(width);
+      await app.locator("[data-refund-link]").first().waitFor();
+      await app.getByRole("button", { name: "Verdict" }).first().click();
+      await app.locator(".Polaris-Popover").getByText("Contradicted", { exact: true }).click();
+      await page.keyboard.press("Escape");
+      await expect.poll(() => appFrame().url()).toContain("verdict=CONTRADICTED");
+      await app.getByPlaceholder("Search by order name or number").fill("no such order 4242");
+      await expect.poll(() => appFrame().url()).toContain("q=no");
+      await app.getByText("No refunds match these filters").waitFor();
+      const clear = app.getByRole("button", { name: "Clear search and filters" });
+      await clear.waitFor({ timeout: 15_000 });
+      await clear.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SCREENS}/dashboard-search-empty-${width}.png` });
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      expect(await clippedControls()).toEqual([]);
+      await clear.click();
+      await app.locator("[data-refund-link]").first().waitFor();
+      await expect.poll(() => new URL(appFrame().url()).searchParams.has("q")).toBe(false);
+      expect(new URL(appFrame().url()).searchParams.has("verdict")).toBe(false);
+      expect(await app.getByPlaceholder("Search by order name or number").inputValue()).toBe("");
+    }
+    await setWidth(1280);
+  });
+});
+
 describe("the review queue", () => {
   it("names the refund on each Resolve button, and works at 1280 and 390 px", async () => {
     await page.goto(storeUrl(SHOP, "/review"));
