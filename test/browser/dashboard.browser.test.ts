@@ -367,6 +367,50 @@ describe("first run", () => {
   });
 });
 
+describe("the simulated admin", () => {
+  it("on a phone hides its sidebar behind a menu button and gives the app the width; at 1280 px the sidebar stays", async () => {
+    const phone = await (
+      await browser.newContext({ viewport: { width: 390, height: 844 }, userAgent: CHROME_UA, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+    ).newPage();
+    try {
+      await phone.goto(storeUrl(SHOP));
+      const appFrameBox = async () => (await phone.locator("#app-frame").boundingBox())!;
+      // The admin lays itself out at the phone's width (not a 980 px desktop page shrunk), and the app's frame has nearly all of it.
+      expect(await phone.evaluate(() => document.documentElement.clientWidth)).toBe(390);
+      await expect.poll(async () => (await appFrameBox()).width, { timeout: 15_000 }).toBeGreaterThanOrEqual(380);
+      expect(await phone.locator("nav").isVisible()).toBe(false);
+      const menu = phone.getByRole("button", { name: "Menu" });
+      expect(await menu.getAttribute("aria-expanded")).toBe("false");
+      await phone.frameLocator("#app-frame").getByRole("heading", { name: "Refunds", exact: true }).waitFor();
+      await phone.screenshot({ path: `${SCREENS}/admin-phone-390.png` });
+      expect(await seriousAccessibilityViolations(phone)).toEqual([]);
+      await menu.click();
+      expect(await menu.getAttribute("aria-expanded")).toBe("true");
+      const alerts = phone.locator("nav").getByRole("link", { name: "Alerts" });
+      await alerts.waitFor();
+      await phone.screenshot({ path: `${SCREENS}/admin-phone-menu-390.png` });
+      expect(await seriousAccessibilityViolations(phone)).toEqual([]);
+      await alerts.click();
+      await phone.frameLocator("#app-frame").getByRole("heading", { name: "Where alerts go" }).waitFor();
+      expect(await phone.locator("nav").isVisible()).toBe(false);
+      expect(await menu.getAttribute("aria-expanded")).toBe("false");
+      // Escape closes the open menu and gives the focus back to its button.
+      await menu.click();
+      await phone.keyboard.press("Escape");
+      expect(await phone.locator("nav").isVisible()).toBe(false);
+      expect(await menu.evaluate((el) => el === document.activeElement)).toBe(true);
+    } finally {
+      await phone.context().close();
+    }
+    await page.goto(storeUrl(SHOP));
+    await app.getByRole("heading", { name: "Refunds", exact: true }).waitFor();
+    await setWidth(1280);
+    expect(await page.locator("nav").isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Menu" }).isVisible()).toBe(false);
+    await page.screenshot({ path: `${SCREENS}/admin-desktop-1280.png` });
+  });
+});
+
 describe("alerts", () => {
   it("the settings page and its delivery log pass axe and fit at 1280 and 390 px; a wrong address is named on its field", async () => {
     await page.goto(storeUrl(SHOP, "/settings/alerts"));
