@@ -1,5 +1,5 @@
 import { mkdirSync } from "node:fs";
-import { type Browser, type Frame, type FrameLocator, type Page } from "playwright-core";
+import { type Browser, type Frame, type FrameLocator, type Locator, type Page } from "playwright-core";
 import { appFrameOf, launchChromium, untilHydrated, untilLayoutSettled } from "../support/chromium";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient } from "../../app/db/client";
@@ -364,6 +364,86 @@ describe("first run", () => {
     await app.getByText(/first check of this shop's history/).waitFor();
     expect(await app.locator("table").count()).toBe(0);
     await everyWidth("first-run");
+  });
+});
+
+/**
+ * Where the answer to a button shows: right beside it (not off-screen at the top of the form), in
+ * the frame's view, and heard by a screen reader (in a live region, or focused).
+ */
+async function answerBeside(button: Locator, answer: Locator) {
+  const pressed = (await button.boundingBox())!;
+  const shown = (await answer.boundingBox())!;
+  const gap = Math.max(0, shown.y - (pressed.y + pressed.height), pressed.y - (shown.y + shown.height));
+  const inView = await answer.evaluate((el) => {
+    const rect = el.getBoundingClientRect();
+    return rect.top >= 0 && rect.bottom <= window.innerHeight;
+  });
+  const heard = await answer.evaluate(
+    (el) => Boolean(el.closest('[aria-live="polite"], [aria-live="assertive"], [role="status"], [role="alert"]')) || el.contains(document.activeElement),
+  );
+  return { beside: gap <= 80 ? true : `${Math.round(gap)} px away`, inView, heard };
+}
+
+describe("alerts: answers beside their buttons, a log that keeps up", () => {
+  it("'Test alert queued' shows beside its button and is heard; the delivery log then refreshes by itself while a message waits, keeping the answer (1280 px)", async () => {
+    await page.goto(storeUrl(SHOP, "/settings/alerts"));
+    await hydrated();
+    await app.getByRole("heading", { name: "Delivery log" }).waitFor();
+    await appFrame().evaluate(() => ((window as unknown as { rvMarker: number }).rvMarker = 2));
+    const logged = await app.locator("[data-delivery]").count();
+    const sendTest = app.getByRole("button", { name: "Send a test alert" });
+    await sendTest.scrollIntoViewIfNeeded();
+    await sendTest.click();
+    const queued = app.getByText(/^Test alert queued for/);
+    await queued.waitFor();
+    // The test alert's entries came with the action's answer, waiting (before this change they stayed so until a reload).
+    await expect.poll(() => app.locator("[data-delivery]").count()).toBeGreaterThan(logged);
+    // Pinned by its id: alerts that arrive later are logged above it.
+    const testId = (await app.locator("[data-delivery]").first().getAttribute("data-delivery"))!;
+    const newest = app.locator(`[data-delivery="${testId}"]`);
+    expect(await newest.textContent()).toMatch(/Test ·/);
+    console.log(`the test alert's newest entry with its answer: ${(await newest.locator(".Polaris-Badge").first().textContent())?.trim()}`);
+    expect.soft(await answerBeside(sendTest, queued)).toEqual({ beside: true, inView: true, heard: true });
+    await page.screenshot({ path: `${SCREENS}/alerts-test-queued-1280.png` });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    // They turn Delivered by themselves, the page not reloaded and the answer kept.
+    await expect.poll(() => newest.locator(".Polaris-Badge").first().textContent(), { timeout: 60_000, interval: 500 }).toMatch(/Delivered$/);
+    expect(await appFrame().evaluate(() => (window as unknown as { rvMarker?: number }).rvMarker)).toBe(2);
+    expect(await queued.isVisible()).toBe(true);
+    await newest.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENS}/alerts-log-refreshed-1280.png` });
+  });
+
+  it("on a phone too: a test's answer and Save's 'Not saved' show beside the button pressed and are heard (390 px)", async () => {
+    await page.goto(storeUrl(SHOP, "/settings/alerts"));
+    await hydrated();
+    await setWidth(390);
+    await app.getByRole("heading", { name: "Delivery log" }).waitFor();
+    const sendTest = app.getByRole("button", { name: "Send a test alert" });
+    await sendTest.scrollIntoViewIfNeeded();
+    await sendTest.click();
+    // Refused within a minute of the last test, else queued: either answer shows where the person pressed.
+    const answer = app.getByText(/^(A test alert was sent less than a minute ago|Test alert queued for)/);
+    await answer.waitFor();
+    expect.soft(await answerBeside(sendTest, answer)).toEqual({ beside: true, inView: true, heard: true });
+    await page.screenshot({ path: `${SCREENS}/alerts-test-answer-390.png` });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    expect(await clippedControls()).toEqual([]);
+
+    // Save with a wrong Slack URL: the field says what is wrong, and beside Save, that nothing was saved.
+    await app.getByLabel("Slack incoming-webhook URL").fill("https://example.com/not-slack");
+    const save = app.getByRole("button", { name: "Save" });
+    await save.scrollIntoViewIfNeeded();
+    await save.click();
+    await app.getByText(/A Slack incoming-webhook URL starts with/).waitFor();
+    const notSaved = app.getByText(/^Not saved/);
+    await notSaved.waitFor({ timeout: 15_000 });
+    expect(await answerBeside(save, notSaved)).toEqual({ beside: true, inView: true, heard: true });
+    await page.screenshot({ path: `${SCREENS}/alerts-not-saved-390.png` });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await setWidth(1280);
   });
 });
 
