@@ -40,7 +40,7 @@ export function adminSurface(app: AppCredentials, appUrl: () => string, shops: (
 
 function adminPage(shop: string, src: string): string {
   const name = shop.replace(".myshopify.com", "");
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Refund Verifier · ${name} · Shopify (simulated)</title>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Refund Verifier · ${name} · Shopify (simulated)</title>
 <style>
   body{margin:0;font-family:Inter,-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,sans-serif;background:#ebebeb;height:100vh;display:grid;grid-template-rows:56px 1fr;grid-template-columns:240px 1fr}
   header{grid-column:1/3;background:#1a1a1a;color:#e3e3e3;display:flex;align-items:center;gap:12px;padding:0 16px;font-size:14px}
@@ -48,13 +48,32 @@ function adminPage(shop: string, src: string): string {
   nav{padding:12px 8px;font-size:13px;color:#303030} nav a{display:block;padding:6px 10px;border-radius:8px;color:#303030;text-decoration:none}
   nav .app{margin-top:16px;font-weight:600} nav a.current{background:#fafafa;font-weight:600}
   main{padding:0 12px 12px 0} iframe{width:100%;height:100%;border:0;border-radius:12px;background:#f1f1f1;box-shadow:0 1px 0 rgba(0,0,0,.07)}
+  #menu-button{display:none;background:none;border:0;color:#fff;font:inherit;font-size:14px;padding:8px 10px;border-radius:8px;cursor:pointer}
+  #menu-button:focus-visible{outline:2px solid #fff}
+  /* Like Shopify's mobile admin: below 768 px the sidebar hides behind a menu button and the app gets the whole width. */
+  @media (max-width:767.98px){
+    body{grid-template-columns:1fr}
+    header{grid-column:1}
+    header .note{display:none}
+    #menu-button{display:inline-block}
+    nav{display:none;position:fixed;top:56px;left:0;bottom:0;width:min(280px,85vw);overflow-y:auto;background:#ebebeb;box-shadow:4px 0 16px rgba(0,0,0,.2);z-index:1}
+    body.menu-open nav{display:block}
+    main{grid-column:1;padding:0}
+    iframe{border-radius:0}
+  }
 </style></head><body>
-<header><b>shopify</b><span>${name}</span><span class="note">Simulated Shopify admin for the Refund Verifier demo: no Shopify account, no internet</span></header>
-<nav><a href="#">Home</a><a href="#">Orders</a><a href="#">Products</a><a href="#">Customers</a>
+<header><button id="menu-button" type="button" aria-expanded="false" aria-controls="admin-nav">☰ Menu</button><b>shopify</b><span>${name}</span><span class="note">Simulated Shopify admin for the Refund Verifier demo: no Shopify account, no internet</span></header>
+<nav id="admin-nav" aria-label="Shopify admin"><a href="#">Home</a><a href="#">Orders</a><a href="#">Products</a><a href="#">Customers</a>
 <div class="app">Apps</div><a class="current" id="app-home" href="/store/${name}/apps/refund-verifier">Refund Verifier</a><div id="app-nav"></div>
 <div class="app">Demo inboxes</div><a href="/demo/mail" target="_blank">Mailbox</a><a href="/demo/slack" target="_blank">Slack channel</a><a href="/demo/flow" target="_blank">Flow runs</a></nav>
 <main><iframe id="app-frame" title="Refund Verifier" src="${src.replace(/"/g, "&quot;")}"></iframe></main>
 <script>
+  // The phone's menu: open and shut by its button, shut by Escape (focus back on the button) and by choosing a link.
+  const menuButton = document.getElementById("menu-button");
+  const setMenu = (open) => { document.body.classList.toggle("menu-open", open); menuButton.setAttribute("aria-expanded", String(open)); };
+  menuButton.onclick = () => setMenu(!document.body.classList.contains("menu-open"));
+  addEventListener("keydown", (event) => { if (event.key === "Escape" && document.body.classList.contains("menu-open")) { setMenu(false); menuButton.focus(); } });
+  document.getElementById("admin-nav").addEventListener("click", (event) => { if (event.target.closest("a")) setMenu(false); });
   // The stand-in App Bridge posts the app's NavMenu links here, as the real one fills admin's sidebar.
   addEventListener("message", (event) => {
     if (!event.data || event.data.type !== "rv-nav") return;

@@ -31,43 +31,61 @@ export async function alertsPage(db: PrismaClient, shop: string) {
   };
 }
 
-export type AlertsActionResult = { ok: true; message: string } | { ok: false; status: number; fieldErrors: FieldErrors };
+type Outcome = { ok: true; message: string } | { ok: false; status: number; fieldErrors: FieldErrors };
+
+/**
+ * The answer to one of the page's buttons, with which button it answers (and for "Send again", which
+ * delivery), so the page shows it beside the button pressed rather than at the top of the form.
+ */
+export type AlertsActionResult = Outcome & { intent: "save" | "test" | "resend"; deliveryId?: string };
 
 /** The page's three actions: save the settings, send a test alert, send a delivery again. */
 export async function alertsAction(db: PrismaClient, shop: string, form: FormData, now: Date): Promise<AlertsActionResult> {
   const intent = form.get("intent");
-  if (intent === "test") {
-    const settings = await alertSettings(db, shop);
-    if (!channelsOf(settings).length)
-      return { ok: false, status: 422, fieldErrors: { form: "Add an email address or a Slack URL and save before sending a test." } };
-    const { queued, retryAfterMs } = await queueTestAlert(
-      db,
-      shop,
-      now,
-      testAlert(shopNameOf(shop), settings.verdicts, { settings: adminAppUrl(shop, "/settings/alerts") }),
-    );
-    if (!queued.length)
-      return {
-        ok: false,
-        status: 429,
-        fieldErrors: { form: `A test alert was sent less than a minute ago. Try again in ${Math.ceil(retryAfterMs / 1000)} s.` },
-      };
-    return {
-      ok: true,
-      message: `Test alert queued for ${queued.map((channel) => (channel === "email" ? "email" : "Slack")).join(" and ")}. It appears in the delivery log below.`,
-    };
-  }
+  if (intent === "test") return { intent, ...(await sendTest(db, shop, now)) };
   if (intent === "resend") {
-    const sent = await sendAgain(db, shop, String(form.get("id") ?? ""), now);
-    return sent
-      ? { ok: true, message: "Queued to be sent again." }
-      : {
-          ok: false,
-          status: 409,
-          fieldErrors: { form: "This message is no longer failed or uncertain (it may have been sent again already). Reload the log." },
-        };
+    const deliveryId = String(form.get("id") ?? "");
+    return { intent, deliveryId, ...(await resend(db, shop, deliveryId, now)) };
   }
-  if (intent !== "save") return { ok: false, status: 400, fieldErrors: { form: "Unknown action." } };
+  // An unknown intent is answered where a form's errors are: beside Save.
+  if (intent !== "save") return { intent: "save", ok: false, status: 400, fieldErrors: { form: "Unknown action." } };
+  return { intent, ...(await save(db, shop, form)) };
+}
+
+async function sendTest(db: PrismaClient, shop: string, now: Date): Promise<Outcome> {
+  const settings = await alertSettings(db, shop);
+  if (!channelsOf(settings).length)
+    return { ok: false, status: 422, fieldErrors: { form: "Add an email address or a Slack URL and save before sending a test." } };
+  const { queued, retryAfterMs } = await queueTestAlert(
+    db,
+    shop,
+    now,
+    testAlert(shopNameOf(shop), settings.verdicts, { settings: adminAppUrl(shop, "/settings/alerts") }),
+  );
+  if (!queued.length)
+    return {
+      ok: false,
+      status: 429,
+      fieldErrors: { form: `A test alert was sent less than a minute ago. Try again in ${Math.ceil(retryAfterMs / 1000)} s.` },
+    };
+  return {
+    ok: true,
+    message: `Test alert queued for ${queued.map((channel) => (channel === "email" ? "email" : "Slack")).join(" and ")}. It appears in the delivery log below.`,
+  };
+}
+
+async function resend(db: PrismaClient, shop: string, deliveryId: string, now: Date): Promise<Outcome> {
+  const sent = await sendAgain(db, shop, deliveryId, now);
+  return sent
+    ? { ok: true, message: "Queued to be sent again." }
+    : {
+        ok: false,
+        status: 409,
+        fieldErrors: { form: "This message is no longer failed or uncertain (it may have been sent again already). The log below shows where it is now." },
+      };
+}
+
+async function save(db: PrismaClient, shop: string, form: FormData): Promise<Outcome> {
   const parsed = parseAlertSettingsForm(form, slackWebhookOrigin());
   if (!parsed.ok) return { ok: false, status: 422, fieldErrors: parsed.fieldErrors };
   const saved = await saveAlertSettings(db, shop, parsed.value);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useSearchParams } from "@remix-run/react";
 
 /**
@@ -9,9 +9,14 @@ import { useSearchParams } from "@remix-run/react";
 export function useUrlFilters(currentQuery: string) {
   const [params, setParams] = useSearchParams();
   const [query, setQuery] = useState(currentQuery);
+  // The search last written to the URL. Until the loader answers, `currentQuery` is the old one: without
+  // this, emptying the box and the URL together ("Clear search and filters") had the debounce below
+  // write the URL again 300 ms later, from the parameters as they were, and bring the filters back.
+  const written = useRef(currentQuery);
 
   const update = useCallback(
     (changes: Record<string, string | string[] | undefined>) => {
+      if ("q" in changes) written.current = typeof changes.q === "string" ? changes.q : "";
       const next = new URLSearchParams(params);
       next.delete("after");
       next.delete("before");
@@ -25,7 +30,7 @@ export function useUrlFilters(currentQuery: string) {
   );
 
   useEffect(() => {
-    if (query === currentQuery) return;
+    if (query === currentQuery || query === written.current) return;
     const timer = setTimeout(() => update({ q: query || undefined }), 300);
     return () => clearTimeout(timer);
   }, [query, currentQuery, update]);

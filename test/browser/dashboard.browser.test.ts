@@ -1,5 +1,5 @@
 import { mkdirSync } from "node:fs";
-import { type Browser, type Frame, type FrameLocator, type Page } from "playwright-core";
+import { type Browser, type Frame, type FrameLocator, type Locator, type Page } from "playwright-core";
 import { appFrameOf, launchChromium, untilHydrated, untilLayoutSettled } from "../support/chromium";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPrismaClient } from "../../app/db/client";
@@ -252,6 +252,36 @@ describe("the dashboard", () => {
   });
 });
 
+describe("the dashboard's empty search", () => {
+  it("a search that finds nothing offers to clear the search and the filters in one click (1280 and 390 px)", async () => {
+    for (const width of WIDTHS) {
+      await page.goto(storeUrl(SHOP));
+      await hydrated();
+      await setWidth(width);
+      await app.locator("[data-refund-link]").first().waitFor();
+      await app.getByRole("button", { name: "Verdict" }).first().click();
+      await app.locator(".Polaris-Popover").getByText("Contradicted", { exact: true }).click();
+      await page.keyboard.press("Escape");
+      await expect.poll(() => appFrame().url()).toContain("verdict=CONTRADICTED");
+      await app.getByPlaceholder("Search by order name or number").fill("no such order 4242");
+      await expect.poll(() => appFrame().url()).toContain("q=no");
+      await app.getByText("No refunds match these filters").waitFor();
+      const clear = app.getByRole("button", { name: "Clear search and filters" });
+      await clear.waitFor({ timeout: 15_000 });
+      await clear.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SCREENS}/dashboard-search-empty-${width}.png` });
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      expect(await clippedControls()).toEqual([]);
+      await clear.click();
+      await app.locator("[data-refund-link]").first().waitFor();
+      await expect.poll(() => new URL(appFrame().url()).searchParams.has("q")).toBe(false);
+      expect(new URL(appFrame().url()).searchParams.has("verdict")).toBe(false);
+      expect(await app.getByPlaceholder("Search by order name or number").inputValue()).toBe("");
+    }
+    await setWidth(1280);
+  });
+});
+
 describe("the review queue", () => {
   it("names the refund on each Resolve button, and works at 1280 and 390 px", async () => {
     await page.goto(storeUrl(SHOP, "/review"));
@@ -334,6 +364,130 @@ describe("first run", () => {
     await app.getByText(/first check of this shop's history/).waitFor();
     expect(await app.locator("table").count()).toBe(0);
     await everyWidth("first-run");
+  });
+});
+
+/**
+ * Where the answer to a button shows: right beside it (not off-screen at the top of the form), in
+ * the frame's view, and heard by a screen reader (in a live region, or focused).
+ */
+async function answerBeside(button: Locator, answer: Locator) {
+  const pressed = (await button.boundingBox())!;
+  const shown = (await answer.boundingBox())!;
+  const gap = Math.max(0, shown.y - (pressed.y + pressed.height), pressed.y - (shown.y + shown.height));
+  const inView = await answer.evaluate((el) => {
+    const rect = el.getBoundingClientRect();
+    return rect.top >= 0 && rect.bottom <= window.innerHeight;
+  });
+  const heard = await answer.evaluate(
+    (el) => Boolean(el.closest('[aria-live="polite"], [aria-live="assertive"], [role="status"], [role="alert"]')) || el.contains(document.activeElement),
+  );
+  return { beside: gap <= 80 ? true : `${Math.round(gap)} px away`, inView, heard };
+}
+
+describe("alerts: answers beside their buttons, a log that keeps up", () => {
+  it("'Test alert queued' shows beside its button and is heard; the delivery log then refreshes by itself while a message waits, keeping the answer (1280 px)", async () => {
+    await page.goto(storeUrl(SHOP, "/settings/alerts"));
+    await hydrated();
+    await app.getByRole("heading", { name: "Delivery log" }).waitFor();
+    await appFrame().evaluate(() => ((window as unknown as { rvMarker: number }).rvMarker = 2));
+    const logged = await app.locator("[data-delivery]").count();
+    const sendTest = app.getByRole("button", { name: "Send a test alert" });
+    await sendTest.scrollIntoViewIfNeeded();
+    await sendTest.click();
+    const queued = app.getByText(/^Test alert queued for/);
+    await queued.waitFor();
+    // The test alert's entries came with the action's answer, waiting (before this change they stayed so until a reload).
+    await expect.poll(() => app.locator("[data-delivery]").count()).toBeGreaterThan(logged);
+    // Pinned by its id: alerts that arrive later are logged above it.
+    const testId = (await app.locator("[data-delivery]").first().getAttribute("data-delivery"))!;
+    const newest = app.locator(`[data-delivery="${testId}"]`);
+    expect(await newest.textContent()).toMatch(/Test ·/);
+    console.log(`the test alert's newest entry with its answer: ${(await newest.locator(".Polaris-Badge").first().textContent())?.trim()}`);
+    expect.soft(await answerBeside(sendTest, queued)).toEqual({ beside: true, inView: true, heard: true });
+    await page.screenshot({ path: `${SCREENS}/alerts-test-queued-1280.png` });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    // They turn Delivered by themselves, the page not reloaded and the answer kept.
+    await expect.poll(() => newest.locator(".Polaris-Badge").first().textContent(), { timeout: 60_000, interval: 500 }).toMatch(/Delivered$/);
+    expect(await appFrame().evaluate(() => (window as unknown as { rvMarker?: number }).rvMarker)).toBe(2);
+    expect(await queued.isVisible()).toBe(true);
+    await newest.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENS}/alerts-log-refreshed-1280.png` });
+  });
+
+  it("on a phone too: a test's answer and Save's 'Not saved' show beside the button pressed and are heard (390 px)", async () => {
+    await page.goto(storeUrl(SHOP, "/settings/alerts"));
+    await hydrated();
+    await setWidth(390);
+    await app.getByRole("heading", { name: "Delivery log" }).waitFor();
+    const sendTest = app.getByRole("button", { name: "Send a test alert" });
+    await sendTest.scrollIntoViewIfNeeded();
+    await sendTest.click();
+    // Refused within a minute of the last test, else queued: either answer shows where the person pressed.
+    const answer = app.getByText(/^(A test alert was sent less than a minute ago|Test alert queued for)/);
+    await answer.waitFor();
+    expect.soft(await answerBeside(sendTest, answer)).toEqual({ beside: true, inView: true, heard: true });
+    await page.screenshot({ path: `${SCREENS}/alerts-test-answer-390.png` });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    expect(await clippedControls()).toEqual([]);
+
+    // Save with a wrong Slack URL: the field says what is wrong, and beside Save, that nothing was saved.
+    await app.getByLabel("Slack incoming-webhook URL").fill("https://example.com/not-slack");
+    const save = app.getByRole("button", { name: "Save" });
+    await save.scrollIntoViewIfNeeded();
+    await save.click();
+    await app.getByText(/A Slack incoming-webhook URL starts with/).waitFor();
+    const notSaved = app.getByText(/^Not saved/);
+    await notSaved.waitFor({ timeout: 15_000 });
+    expect(await answerBeside(save, notSaved)).toEqual({ beside: true, inView: true, heard: true });
+    await page.screenshot({ path: `${SCREENS}/alerts-not-saved-390.png` });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await setWidth(1280);
+  });
+});
+
+describe("the simulated admin", () => {
+  it("on a phone hides its sidebar behind a menu button and gives the app the width; at 1280 px the sidebar stays", async () => {
+    const phone = await (
+      await browser.newContext({ viewport: { width: 390, height: 844 }, userAgent: CHROME_UA, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+    ).newPage();
+    try {
+      await phone.goto(storeUrl(SHOP));
+      const appFrameBox = async () => (await phone.locator("#app-frame").boundingBox())!;
+      // The admin lays itself out at the phone's width (not a 980 px desktop page shrunk), and the app's frame has nearly all of it.
+      expect(await phone.evaluate(() => document.documentElement.clientWidth)).toBe(390);
+      await expect.poll(async () => (await appFrameBox()).width, { timeout: 15_000 }).toBeGreaterThanOrEqual(380);
+      expect(await phone.locator("nav").isVisible()).toBe(false);
+      const menu = phone.getByRole("button", { name: "Menu" });
+      expect(await menu.getAttribute("aria-expanded")).toBe("false");
+      await phone.frameLocator("#app-frame").getByRole("heading", { name: "Refunds", exact: true }).waitFor();
+      await phone.screenshot({ path: `${SCREENS}/admin-phone-390.png` });
+      expect(await seriousAccessibilityViolations(phone)).toEqual([]);
+      await menu.click();
+      expect(await menu.getAttribute("aria-expanded")).toBe("true");
+      const alerts = phone.locator("nav").getByRole("link", { name: "Alerts" });
+      await alerts.waitFor();
+      await phone.screenshot({ path: `${SCREENS}/admin-phone-menu-390.png` });
+      expect(await seriousAccessibilityViolations(phone)).toEqual([]);
+      await alerts.click();
+      await phone.frameLocator("#app-frame").getByRole("heading", { name: "Where alerts go" }).waitFor();
+      expect(await phone.locator("nav").isVisible()).toBe(false);
+      expect(await menu.getAttribute("aria-expanded")).toBe("false");
+      // Escape closes the open menu and gives the focus back to its button.
+      await menu.click();
+      await phone.keyboard.press("Escape");
+      expect(await phone.locator("nav").isVisible()).toBe(false);
+      expect(await menu.evaluate((el) => el === document.activeElement)).toBe(true);
+    } finally {
+      await phone.context().close();
+    }
+    await page.goto(storeUrl(SHOP));
+    await app.getByRole("heading", { name: "Refunds", exact: true }).waitFor();
+    await setWidth(1280);
+    expect(await page.locator("nav").isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Menu" }).isVisible()).toBe(false);
+    await page.screenshot({ path: `${SCREENS}/admin-desktop-1280.png` });
   });
 });
 

@@ -116,6 +116,18 @@ async function check(name: string, id: string, expectLead: (lead: string) => voi
   return lead;
 }
 
+/**
+ * Whether the conditions are wider than the box that holds them, and whether the caption saying
+ * they scroll sideways shows then (a table cut at the card's edge with no sign was issue 26's).
+ */
+async function conditionsOverflow(scope: FrameLocator | Page) {
+  const region = scope.locator('[role="region"][aria-label^="Conditions"]');
+  const overflows = await region.evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+  const caption = scope.getByText("Scroll sideways for more");
+  const captionShown = (await caption.count()) > 0 && (await caption.first().isVisible());
+  return { overflows, captionShown };
+}
+
 describe("the evidence page leads with a sentence in the merchant's words", () => {
   it("wrong amount: both amounts and the difference, with currencies", async () => {
     const op = await operation({ status: "CONTRADICTED", reason: "refund_amount_mismatch" });
@@ -209,6 +221,35 @@ describe("technical details, times and the review form", () => {
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await seriousAccessibilityViolations(phone)).toEqual([]);
     await phone.context().close();
+  });
+
+  it("the condition table fits its card at 1280 px; where it cannot (a phone), it says it scrolls sideways and fades at the cut edge", async () => {
+    const op = await operation({ status: "CONTRADICTED", reason: "refund_amount_mismatch" });
+    const { page, app } = await openInAdmin(op.id);
+    await app.getByRole("button", { name: "Technical details" }).click();
+    await app.locator('tr[data-condition="refund_amount_mismatch"]').waitFor({ state: "visible" });
+    await app.locator('tr[data-condition="refund_amount_mismatch"]').scrollIntoViewIfNeeded();
+    expect(await conditionsOverflow(app)).toEqual({ overflows: false, captionShown: false });
+    await page.screenshot({ path: `${SCREENS}/evidence-conditions-1280.png` });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.context().close();
+
+    const phone = await openOnPhone(op.id);
+    await phone.getByRole("button", { name: "Technical details" }).click();
+    await phone.locator('tr[data-condition="refund_amount_mismatch"]').waitFor({ state: "visible" });
+    await phone.locator('tr[data-condition="refund_amount_mismatch"]').scrollIntoViewIfNeeded();
+    const onPhone = await conditionsOverflow(phone);
+    // Whatever does not fit a phone is said to scroll: never cut off without a sign.
+    if (onPhone.overflows) expect(onPhone).toEqual({ overflows: true, captionShown: true });
+    // The prose wraps within the width one sees: only paths run on past it.
+    const meaning = phone.locator('tr[data-condition="refund_amount_mismatch"]').getByText("The provider recorded a different refund amount.");
+    expect(await meaning.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(390);
+    await phone.getByText("Conditions", { exact: true }).scrollIntoViewIfNeeded();
+    await phone.screenshot({ path: `${SCREENS}/evidence-conditions-390.png` });
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await seriousAccessibilityViolations(phone)).toEqual([]);
+    await phone.context().close();
+    console.log(`conditions on a phone: ${onPhone.overflows ? "scroll sideways, said so" : "fit"}`);
   });
 
   it("a resolve that lost the race keeps what the person typed, beside the winner's note (1280 and 390 px)", async () => {

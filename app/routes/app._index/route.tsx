@@ -9,7 +9,7 @@ import { FirstRun } from "../../onboarding/FirstRun";
 import { useLiveData } from "../../components/useLiveData";
 import { PeriodHeader } from "./components/PeriodHeader";
 import { Figures, OutsideContractBanner } from "./components/Figures";
-import { RefundFilters, appliedFiltersOf } from "./components/RefundFilters";
+import { RefundFilters, appliedFiltersOf, clearSearchAndFilters } from "./components/RefundFilters";
 import { RefundsTable } from "./components/RefundsTable";
 import { ResultsPagination } from "../../dashboard/list-controls";
 import { ErrorReference } from "../../logging/request-id";
@@ -90,7 +90,14 @@ export default function Dashboard() {
         <Card padding="0">
           <RefundFilters filters={filters} appliedFilters={appliedFilters} now={now} smDown={smDown} query={query} setQuery={setQuery} update={update} />
           <NewRows held={held} onShow={showAll} />
-          <RefundsTable rows={visible} now={now} timeZone={timeZone} smDown={smDown} filtering={filtering} />
+          <RefundsTable
+            rows={visible}
+            now={now}
+            timeZone={timeZone}
+            smDown={smDown}
+            filtering={filtering}
+            onClearFilters={() => clearSearchAndFilters(setQuery, update)}
+          />
           <ResultsPagination text={`${total} refund${total === 1 ? "" : "s"} match`} pageInfo={pageInfo} page={page} padding={{ padding: "300" }} />
         </Card>
       </BlockStack>

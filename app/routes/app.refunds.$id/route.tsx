@@ -198,23 +198,6 @@ export default function RefundDetail() {
                 </BlockStack>
               </BlockStack>
             </Card>
-            <TechnicalDetails
-              facts={{
-                contract: detail.contract,
-                refundGid: refund.refundGid,
-                orderGid: refund.orderGid,
-                reasons: refund.reasons,
-                apiVersions: detail.apiVersions,
-                instants: [
-                  { label: "Started", iso: refund.startedAt },
-                  ...(refund.decidedAt ? [{ label: "Decided", iso: refund.decidedAt }] : []),
-                  ...(detail.nextAttemptAt ? [{ label: "Next check", iso: detail.nextAttemptAt }] : []),
-                  { label: "Gives up", iso: detail.timeoutAt },
-                ],
-                conditions: detail.conditions,
-                steps: detail.timeline.map((entry) => ({ iso: entry.at, text: entry.technical })),
-              }}
-            />
           </BlockStack>
         </Layout.Section>
         <Layout.Section variant="oneThird">
@@ -280,6 +263,27 @@ export default function RefundDetail() {
               ) : null}
             </BlockStack>
           </Card>
+        </Layout.Section>
+        {/* The whole width, below both columns: its paths and ids are long and read whole, so in the
+            narrow main column the condition table was cut at the card's edge (issue 26). */}
+        <Layout.Section>
+          <TechnicalDetails
+            facts={{
+              contract: detail.contract,
+              refundGid: refund.refundGid,
+              orderGid: refund.orderGid,
+              reasons: refund.reasons,
+              apiVersions: detail.apiVersions,
+              instants: [
+                { label: "Started", iso: refund.startedAt },
+                ...(refund.decidedAt ? [{ label: "Decided", iso: refund.decidedAt }] : []),
+                ...(detail.nextAttemptAt ? [{ label: "Next check", iso: detail.nextAttemptAt }] : []),
+                { label: "Gives up", iso: detail.timeoutAt },
+              ],
+              conditions: detail.conditions,
+              steps: detail.timeline.map((entry) => ({ iso: entry.at, text: entry.technical })),
+            }}
+          />
         </Layout.Section>
       </Layout>
     </Page>

@@ -8,6 +8,7 @@ import { alertsAction, alertsPage } from "../../alerts/page.server";
 import { AlertSettingsForm } from "./components/AlertSettingsForm";
 import { DeliveryLog } from "./components/DeliveryLog";
 import { FlowTriggers } from "./components/FlowTriggers";
+import { useWaitingDeliveries } from "./hooks/useWaitingDeliveries";
 
 export const meta: MetaFunction = () => [{ title: "Alerts · Refund Verifier" }];
 
@@ -27,6 +28,7 @@ export type AlertsLoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 export default function AlertsSettings() {
   const data = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const deliveries = useWaitingDeliveries(data.deliveries);
   return (
     <Page title="Alerts" subtitle="Who hears about refunds that need a person, and how." backAction={{ content: "Refunds", url: "/app" }}>
       <TitleBar title="Alerts" />
@@ -47,7 +49,7 @@ export default function AlertsSettings() {
             )}
             <AlertSettingsForm key={data.settings.revision} settings={data.settings} slackOrigin={data.server.slackOrigin} result={result} />
             <FlowTriggers triggers={data.flowTriggers} timeZone={data.timeZone} />
-            <DeliveryLog deliveries={data.deliveries} timeZone={data.timeZone} />
+            <DeliveryLog deliveries={deliveries} timeZone={data.timeZone} result={result} />
           </BlockStack>
         </Layout.Section>
       </Layout>

@@ -36,6 +36,22 @@ export function appliedFiltersOf(filters: FilterValues, update: Update) {
   ];
 }
 
+/** Back to every refund of the default period: the search box emptied and every filter removed. */
+export function clearSearchAndFilters(setQuery: (query: string) => void, update: Update) {
+  setQuery("");
+  update({
+    verdict: undefined,
+    class: undefined,
+    gateway: undefined,
+    origin: undefined,
+    review: undefined,
+    range: undefined,
+    from: undefined,
+    to: undefined,
+    q: undefined,
+  });
+}
+
 interface Props {
   filters: FilterValues;
   appliedFilters: ReturnType<typeof appliedFiltersOf>;
@@ -54,20 +70,7 @@ export function RefundFilters({ filters, appliedFilters, now, smDown, query, set
         queryPlaceholder="Search by order name or number"
         onQueryChange={setQuery}
         onQueryClear={() => setQuery("")}
-        onClearAll={() => {
-          setQuery("");
-          update({
-            verdict: undefined,
-            class: undefined,
-            gateway: undefined,
-            origin: undefined,
-            review: undefined,
-            range: undefined,
-            from: undefined,
-            to: undefined,
-            q: undefined,
-          });
-        }}
+        onClearAll={() => clearSearchAndFilters(setQuery, update)}
         appliedFilters={appliedFilters}
         filters={[
           {

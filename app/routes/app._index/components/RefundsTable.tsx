@@ -3,7 +3,17 @@ import { EmptyState, IndexTable } from "@shopify/polaris";
 import type { Row } from "../route";
 import { CondensedCell, WideCells } from "./RowCells";
 
-export function RefundsTable({ rows, now, timeZone, smDown, filtering }: { rows: Row[]; now: string; timeZone: string; smDown: boolean; filtering: boolean }) {
+interface Props {
+  rows: Row[];
+  now: string;
+  timeZone: string;
+  smDown: boolean;
+  filtering: boolean;
+  /** Empties the search and removes the filters: offered when they leave nothing to show. */
+  onClearFilters: () => void;
+}
+
+export function RefundsTable({ rows, now, timeZone, smDown, filtering, onClearFilters }: Props) {
   const navigation = useNavigation();
   const navigate = useNavigate();
   return (
@@ -14,8 +24,16 @@ export function RefundsTable({ rows, now, timeZone, smDown, filtering }: { rows:
       condensed={smDown}
       loading={navigation.state === "loading" && navigation.location?.pathname === "/app"}
       emptyState={
-        <EmptyState heading={filtering ? "No refunds match these filters" : "No refunds in this period"} image="">
-          <p>{filtering ? "Try other filters, or clear them." : "Refunds made in this shop appear here within seconds of Shopify's webhook."}</p>
+        <EmptyState
+          heading={filtering ? "No refunds match these filters" : "No refunds in this period"}
+          image=""
+          action={filtering ? { content: "Clear search and filters", onAction: onClearFilters } : undefined}
+        >
+          <p>
+            {filtering
+              ? "Nothing matches the search and filters together. Clear them to see every refund again."
+              : "Refunds made in this shop appear here within seconds of Shopify's webhook."}
+          </p>
         </EmptyState>
       }
       headings={[

@@ -1,8 +1,10 @@
 import { useState } from "react";
 import { Form, useNavigation, useSubmit } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, Checkbox, ChoiceList, InlineStack, Select, Text, TextField } from "@shopify/polaris";
+import { BlockStack, Box, Button, Card, Checkbox, ChoiceList, InlineStack, Select, Text, TextField } from "@shopify/polaris";
 import type { AlertSettingsView } from "../../../alerts/settings.server";
 import type { AlertsActionResult } from "../../../alerts/page.server";
+import type { FieldErrors } from "../../../alerts/settings-form";
+import { AnswerBeside, type Answer } from "./AnswerBeside";
 
 const VERDICT_CHOICES = [
   { label: "Contradicted", value: "CONTRADICTED", helpText: "A duplicate refund, a wrong amount or the wrong order." },
@@ -15,6 +17,25 @@ const DELIVERY_CHOICES = [
   { label: "Both", value: "both" },
 ];
 const HOURS = Array.from({ length: 24 }, (_, hour) => ({ label: `${String(hour).padStart(2, "0")}:00`, value: String(hour) }));
+
+/** The fields' labels, to name beside Save the ones that stopped it. */
+const FIELD_LABELS: Record<Exclude<keyof FieldErrors, "form">, string> = {
+  emailRecipients: "Email addresses",
+  slackUrl: "Slack incoming-webhook URL",
+  verdicts: "Verdicts that alert",
+  delivery: "Delivery",
+  digestHour: "Daily digest at",
+};
+
+/** The answer to Save or "Send a test alert", in words for beside the buttons; "Send again" answers in the log. */
+function answerOf(result: AlertsActionResult | undefined): Answer | null {
+  if (!result || result.intent === "resend") return null;
+  if (result.ok) return { tone: "success", text: result.message };
+  if (result.intent === "test") return { tone: "critical", text: result.fieldErrors.form ?? "The test alert was not sent." };
+  if (result.fieldErrors.form) return { tone: "critical", text: `Not saved: ${result.fieldErrors.form}` };
+  const fields = Object.keys(result.fieldErrors).map((field) => FIELD_LABELS[field as keyof typeof FIELD_LABELS] ?? field);
+  return { tone: "critical", text: `Not saved: check ${fields.join(" and ")} above.` };
+}
 
 /** Where alerts go and which verdicts send them. Field errors come back from the server's zod parse, in words. */
 export function AlertSettingsForm({
@@ -35,7 +56,7 @@ export function AlertSettingsForm({
   const [verdicts, setVerdicts] = useState<string[]>(settings.verdicts);
   const [delivery, setDelivery] = useState<string[]>([settings.delivery]);
   const [digestHour, setDigestHour] = useState(String(settings.digestHour));
-  const errors = result && !result.ok ? result.fieldErrors : {};
+  const errors = result && !result.ok && result.intent === "save" ? result.fieldErrors : {};
   return (
     <Form method="post">
       <input type="hidden" name="intent" value="save" />
@@ -47,8 +68,6 @@ export function AlertSettingsForm({
       <input type="hidden" name="digestHour" value={digestHour} />
       {removeSlack && <input type="hidden" name="removeSlack" value="on" />}
       <BlockStack gap="400">
-        {result?.ok && <Banner tone="success" title={result.message} />}
-        {errors.form && <Banner tone="critical" title={errors.form} />}
         <Card>
           <BlockStack gap="400">
             <Text as="h2" variant="headingMd">
@@ -105,18 +124,26 @@ export function AlertSettingsForm({
             />
           </BlockStack>
         </Card>
-        <InlineStack gap="300" align="end">
-          <Button
-            onClick={() => submit({ intent: "test" }, { method: "post" })}
-            loading={busy === "test"}
-            disabled={!settings.emailRecipients.length && !settings.slackConfigured}
-          >
-            Send a test alert
-          </Button>
-          <Button submit variant="primary" loading={busy === "save"}>
-            Save
-          </Button>
-        </InlineStack>
+        {/* The answer to either button shows right under both, where the person's eyes are: at the
+            top of the form it was off-screen from the buttons (issue 26). */}
+        {/* On a phone the cards run edge to edge; the buttons and their answer keep off the edge. */}
+        <Box paddingInline={{ xs: "400", sm: "0" }}>
+          <BlockStack gap="200" inlineAlign="end">
+            <InlineStack gap="300" align="end">
+              <Button
+                onClick={() => submit({ intent: "test" }, { method: "post" })}
+                loading={busy === "test"}
+                disabled={!settings.emailRecipients.length && !settings.slackConfigured}
+              >
+                Send a test alert
+              </Button>
+              <Button submit variant="primary" loading={busy === "save"}>
+                Save
+              </Button>
+            </InlineStack>
+            <AnswerBeside answer={answerOf(result)} answering={result} />
+          </BlockStack>
+        </Box>
       </BlockStack>
     </Form>
   );

@@ -1,6 +1,8 @@
+import { useEffect, useRef } from "react";
 import { Form } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, EmptyState, InlineStack, Text } from "@shopify/polaris";
 import { Instant } from "../../../components/ui";
+import type { AlertsActionResult } from "../../../alerts/page.server";
 
 interface Delivery {
   id: string;
@@ -27,8 +29,24 @@ const STATUS = {
 const KINDS: Record<string, string> = { instant: "Alert", digest: "Daily digest", flow: "Flow trigger", test: "Test" };
 const CHANNELS: Record<string, string> = { email: "Email", slack: "Slack", flow: "Shopify Flow" };
 
+/**
+ * The answer to "Send again", where its button was (a resent message is waiting again, so its
+ * button has gone): focused, so that a screen reader reads it and the keyboard's place is not lost.
+ */
+function ResendAnswer({ result }: { result: AlertsActionResult }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => ref.current?.focus(), [result]);
+  return (
+    <p ref={ref} tabIndex={-1} data-answer>
+      <Text as="span" tone={result.ok ? "success" : "critical"}>
+        {result.ok ? result.message : result.fieldErrors.form}
+      </Text>
+    </p>
+  );
+}
+
 /** Every message the app sent or tried to send for this shop: what, to whom, when, and delivered or why not. */
-export function DeliveryLog({ deliveries, timeZone }: { deliveries: Delivery[]; timeZone: string }) {
+export function DeliveryLog({ deliveries, timeZone, result }: { deliveries: Delivery[]; timeZone: string; result: AlertsActionResult | undefined }) {
   return (
     <Card>
       <BlockStack gap="300">
@@ -66,6 +84,7 @@ export function DeliveryLog({ deliveries, timeZone }: { deliveries: Delivery[]; 
                   <summary>Message</summary>
                   <pre style={{ whiteSpace: "pre-wrap", fontSize: 12 }}>{delivery.body}</pre>
                 </details>
+                {result?.intent === "resend" && result.deliveryId === delivery.id && <ResendAnswer result={result} />}
                 {(delivery.status === "failed" || delivery.status === "uncertain") && (
                   <Form method="post">
                     <input type="hidden" name="intent" value="resend" />
