@@ -375,10 +375,19 @@ async function answerBeside(button: Locator, answer: Locator) {
   const pressed = (await button.boundingBox())!;
   const shown = (await answer.boundingBox())!;
   const gap = Math.max(0, shown.y - (pressed.y + pressed.height), pressed.y - (shown.y + shown.height));
-  const inView = await answer.evaluate((el) => {
-    const rect = el.getBoundingClientRect();
-    return rect.top >= 0 && rect.bottom <= window.innerHeight;
-  });
+  // The answer is brought into view two frames after its words appear: wait for that state, never a snapshot of the moment.
+  const inView = await expect
+    .poll(() =>
+      answer.evaluate((el) => {
+        const rect = el.getBoundingClientRect();
+        return rect.top >= 0 && rect.bottom <= window.innerHeight;
+      }),
+    )
+    .toBe(true)
+    .then(
+      () => true,
+      () => false,
+    );
   const heard = await answer.evaluate(
     (el) => Boolean(el.closest('[aria-live="polite"], [aria-live="assertive"], [role="status"], [role="alert"]')) || el.contains(document.activeElement),
   );
