@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type CSSProperties } from "react";
+import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { Badge, BlockStack, Box, InlineStack, Text } from "@shopify/polaris";
 import { KeepWhole } from "./KeepWhole";
 
@@ -60,6 +60,20 @@ function useSidewaysOverflow() {
   return { ref, ...overflow };
 }
 
+/** One line of a condition's description list: its name, subdued, and what it holds. */
+function Term({ name, children }: { name: string; children: ReactNode }) {
+  return (
+    <>
+      <dt>
+        <Text as="span" variant="bodySm" tone="subdued">
+          {name}
+        </Text>
+      </dt>
+      <dd style={{ margin: 0 }}>{children}</dd>
+    </>
+  );
+}
+
 const CAPTION_ID = "conditions-scroll-caption";
 
 export function ConditionsTable({ conditions }: { conditions: ConditionRow[] }) {
@@ -115,36 +129,21 @@ export function ConditionsTable({ conditions }: { conditions: ConditionRow[] }) 
                         </Text>
                       </div>
                       <dl style={{ display: "grid", gridTemplateColumns: "max-content auto", columnGap: 12, rowGap: 2, margin: 0 }}>
-                        <dt>
-                          <Text as="span" variant="bodySm" tone="subdued">
-                            Expected
-                          </Text>
-                        </dt>
-                        <dd style={{ margin: 0 }}>
+                        <Term name="Expected">
                           <code style={value}>
                             <KeepWhole text={show(c.expected_value ?? c.expected)} />
                           </code>
-                        </dd>
-                        <dt>
-                          <Text as="span" variant="bodySm" tone="subdued">
-                            Observed
-                          </Text>
-                        </dt>
-                        <dd style={{ margin: 0 }}>
+                        </Term>
+                        <Term name="Observed">
                           <code style={value}>
                             <KeepWhole text={show(c.actual)} />
                           </code>
-                        </dd>
-                        <dt>
-                          <Text as="span" variant="bodySm" tone="subdued">
-                            Path
-                          </Text>
-                        </dt>
-                        <dd style={{ margin: 0 }}>
+                        </Term>
+                        <Term name="Path">
                           {/* The path whole; the operator may go to the next line. */}
                           <code style={{ ...whole, color: "var(--p-color-text-secondary)" }}>{c.path}</code>{" "}
                           <code style={{ ...whole, color: "var(--p-color-text-secondary)" }}>{c.operator}</code>
-                        </dd>
+                        </Term>
                       </dl>
                     </BlockStack>
                   </td>
