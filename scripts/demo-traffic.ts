@@ -16,7 +16,9 @@ type Scenario =
   /** An EUR order in the USD shop: the refund and its webhook are in EUR, shopMoney in USD. */
   | "multi_currency"
   /** An order paid by card and gift card, refunded on both gateways in one refund. */
-  | "split_refund";
+  | "split_refund"
+  /** One refund sent three times within seconds (a double click, then a retry): two duplicates, one review item. */
+  | "refunded_three_times";
 
 /** How often each scenario happens in the live stream (the rest is normal). */
 const LIVE_MIX: [Scenario, number][] = [
@@ -29,6 +31,7 @@ const LIVE_MIX: [Scenario, number][] = [
   ["late_visible", 0.05],
   ["multi_currency", 0.04],
   ["split_refund", 0.04],
+  ["refunded_three_times", 0.02],
 ];
 
 const PRICES = ["19.99", "24.50", "39.00", "45.95", "59.00", "64.99", "89.00", "120.00", "149.50", "249.00"];
@@ -141,6 +144,11 @@ export async function startDemoTraffic(options: {
         return send(deliver(create()));
       case "split_refund":
         return send(deliver(create({ transactions: splitRefund(order, amount) })));
+      case "refunded_three_times": {
+        const refunds = [0, 1, 2].map((i) => create({ createdAt: new Date(at.getTime() - (2 - i) * 4_000) }));
+        for (const refund of refunds) await send(deliver(refund));
+        return;
+      }
     }
   }
 
@@ -175,7 +183,9 @@ export async function startDemoTraffic(options: {
                   ? "multi_currency"
                   : i === 12
                     ? "split_refund"
-                    : "normal",
+                    : i === 15
+                      ? "refunded_three_times"
+                      : "normal",
       at,
     ]);
   }

@@ -82,6 +82,30 @@ export async function duplicateGroupsIn(db: PrismaClient, shop: string, states: 
   return duplicateGroups(candidates) as GroupMember[][];
 }
 
+/**
+ * The duplicate groups among resolved refunds that one resolve decided together (the same person,
+ * instant and note): the Resolved tab shows each as the one item it was. Members resolved on their
+ * own (before a pair was one item) stay items of their own.
+ */
+async function resolvedTogether(db: PrismaClient, shop: string): Promise<GroupMember[][]> {
+  const groups = await duplicateGroupsIn(db, shop, ["resolved"]);
+  if (!groups.length) return [];
+  const found = await resolutions(
+    db,
+    shop,
+    groups.flat().map((m) => m.id),
+  );
+  const together: GroupMember[][] = [];
+  for (const group of groups) {
+    const byResolve = Map.groupBy(group, (m) => {
+      const r = found.get(m.id);
+      return r ? `${r.actor}\n${r.at}\n${r.note ?? ""}` : m.id;
+    });
+    together.push(...[...byResolve.values()].filter((members) => members.length > 1));
+  }
+  return together;
+}
+
 /** Takes one refund off the queue if it is still open at this revision: one guarded statement, so of two at once one takes it. */
 async function claim(db: PrismaClient, shop: string, id: string, revision: number): Promise<boolean> {
   const { count } = await db.operation.updateMany({
@@ -211,7 +235,12 @@ export type PairRefund = Pick<RefundRow, "id" | "refundId" | "amountDisplay" | "
  * An item of the queue: one refund, or the refunds of one duplicate pair (`pair`, earliest first;
  * the item is then its first refund, whose id and revision a resolve of the pair posts).
  */
-export type ReviewItem = RefundRow & { resolution: Resolution | null; pair: PairRefund[] | null };
+export type ReviewItem = RefundRow & {
+  resolution: Resolution | null;
+  pair: PairRefund[] | null;
+  /** The pair repeats an earlier refund that is not in it (a refund made three times: the first is verified). */
+  pairRepeatsEarlier: boolean;
+};
 
 /** Refunds made since the app was installed; "backfill" is the shop's history, verified on install. */
 const LIVE_ORIGINS = ORIGINS.filter((origin) => origin !== "backfill");
@@ -244,18 +273,24 @@ export async function reviewPage(
   withState.set("review", view === "resolved" ? "resolved" : "open");
   const filters = parseFilters(withState, { now, timeZone });
   const selected = viewFilter(view, filters);
-  const [page, total, open, history, resolved, groups] = await Promise.all([
+  const [page, total, open, history, resolved, groups, resolvedGroups] = await Promise.all([
     listRefunds(db, contract, shop, selected, gateway),
     db.operation.count({ where: rowFilter(shop, selected) }),
     db.operation.count({ where: { shop, reviewState: "open", origin: { in: LIVE_ORIGINS } } }),
     db.operation.count({ where: { shop, reviewState: "open", origin: "backfill" } }),
     db.operation.count({ where: { shop, reviewState: "resolved" } }),
     duplicateGroupsIn(db, shop, ["open"]),
+    resolvedTogether(db, shop),
   ]);
   // A pair is one item: each list counts its groups once.
-  const beyondFirst = (list: string) => groups.filter((g) => g[0].list === list).reduce((sum, g) => sum + g.length - 1, 0);
-  const counts = { open: open - beyondFirst("live"), history: history - beyondFirst("history"), resolved };
-  const inView = view === "resolved" ? [] : groups.filter((g) => g[0].list === (view === "history" ? "history" : "live"));
+  const beyondFirst = (of: GroupMember[][]) => of.reduce((sum, g) => sum + g.length - 1, 0);
+  const openIn = (list: string) => groups.filter((g) => g[0].list === list);
+  const counts = {
+    open: open - beyondFirst(openIn("live")),
+    history: history - beyondFirst(openIn("history")),
+    resolved: resolved - beyondFirst(resolvedGroups),
+  };
+  const inView = view === "resolved" ? resolvedGroups : openIn(view === "history" ? "history" : "live");
   const { key, descending } = sortOf(selected);
   // The refunds of the groups that the filters select, as the list sorts them: the first is where the group's item stands.
   const matching = inView.length
@@ -274,6 +309,7 @@ export async function reviewPage(
   const pairTotal = total - [...standsAt.keys()].reduce((sum, g) => sum + g.filter((m) => matching.some((op) => op.id === m.id)).length - 1, 0);
   const onPage = inView.filter((g) => page.rows.some((row) => standsAt.get(g) === row.id));
   const memberOps = onPage.length ? await db.operation.findMany({ where: { shop, id: { in: onPage.flat().map((m) => m.id) } } }) : [];
+  // A pair's refunds were resolved by one resolve: the row where its item stands carries it.
   const resolvedBy =
     view === "resolved"
       ? await resolutions(
@@ -286,7 +322,7 @@ export async function reviewPage(
   for (const row of page.rows) {
     const group = inView.find((g) => g.some((m) => m.id === row.id));
     if (!group) {
-      items.push({ ...row, resolution: resolvedBy.get(row.id) ?? null, pair: null });
+      items.push({ ...row, resolution: resolvedBy.get(row.id) ?? null, pair: null, pairRepeatsEarlier: false });
       continue;
     }
     // The other refunds of a pair are in its item, wherever they fall in the list.
@@ -298,9 +334,11 @@ export async function reviewPage(
       ),
       orderName: row.orderName,
     }));
+    const inGroup = new Set(group.map((m) => m.refundGid));
     items.push({
       ...members[0],
-      resolution: null,
+      resolution: resolvedBy.get(row.id) ?? null,
+      pairRepeatsEarlier: group.some((m) => m.names.some((named) => !inGroup.has(named))),
       pair: members.map(({ id, refundId, amountDisplay, currency, startedAt, status, reasonText }) => ({
         id,
         refundId,
@@ -312,5 +350,5 @@ export async function reviewPage(
       })),
     });
   }
-  return { view, items, pageInfo: page.pageInfo, total: view === "resolved" ? total : pairTotal, counts, filters, now: now.toISOString(), timeZone };
+  return { view, items, pageInfo: page.pageInfo, total: pairTotal, counts, filters, now: now.toISOString(), timeZone };
 }

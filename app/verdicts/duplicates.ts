@@ -85,7 +85,7 @@ export function parseDuplicates(data: string | null): DuplicatesOutput | null {
   }
 }
 
-const apart = (seconds: number) =>
+export const apart = (seconds: number) =>
   seconds < 120 ? `${seconds} second${seconds === 1 ? "" : "s"}` : `${Math.round(seconds / 60)} minute${Math.round(seconds / 60) === 1 ? "" : "s"}`;
 
 /** "made 4 seconds after another refund of $40.00 on #1001": which refunds a duplicate repeats, in a merchant's words. */
@@ -95,4 +95,16 @@ export function duplicateOfInWords(duplicates: DuplicatesOutput, money: (amount:
   // Shopify stamps whole seconds: two refunds of one second are told apart by their ids only.
   const when = nearest.seconds_before === 0 ? "in the same second as" : `${apart(nearest.seconds_before)} after`;
   return `made ${when} another refund of ${money(nearest.amount, nearest.currency)} on ${where}${others > 0 ? ` (and ${others} more of that amount in the 10 minutes before it)` : ""}`;
+}
+
+/**
+ * The review queue's sentence for the refunds of one duplicate group, one item: how many, of what
+ * amount, on which order, and whether they repeat an earlier refund that is not in the item (the
+ * first of a refund made three times is verified: the second and third repeat it).
+ */
+export function duplicateGroupInWords(group: { count: number; amount: string; where: string; repeatsEarlier: boolean }): string {
+  const what = `${group.count} refunds of ${group.amount} on ${group.where}`;
+  return group.repeatsEarlier
+    ? `${what} repeat an earlier refund of that amount made less than 10 minutes before them: one review item, resolved once for all ${group.count}.`
+    : `${what} were made within 10 minutes of each other: one review item, resolved once for all ${group.count}.`;
 }

@@ -1,65 +1,43 @@
-import { mkdirSync } from "node:fs";
-import { type Browser, type Frame, type FrameLocator, type Locator, type Page } from "playwright-core";
-import { appFrameOf, launchChromium, untilHydrated, untilLayoutSettled } from "../support/chromium";
+import { type Frame, type FrameLocator, type Locator, type Page } from "playwright-core";
+import { appFrameOf, untilHydrated, untilLayoutSettled } from "../support/chromium";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrismaClient } from "../../app/db/client";
-import { installApp, startDemo, type Demo } from "../../scripts/demo-server";
+import { SCREENS, startBrowserDemo, type BrowserDemo } from "../support/demo";
+import { installApp } from "../../scripts/demo-server";
 import { CHROME_UA, dataPath, embeddedFetch } from "../support/embedded";
-import { createTestDatabase } from "../support/database";
 import { seriousAccessibilityViolations } from "../support/axe";
-import { untilDemoDecided } from "../support/demo";
 import { TEST_APP } from "../support/credentials";
 import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../../fake-shopify/webhooks";
 import { readCsv } from "../support/csv";
 
-const SCREENS = "test-results/screens";
 const SHOP = "browser-dash.myshopify.com";
 /** A shop that installed the app a moment ago and has no refund yet. */
 const NEW_SHOP = "fresh-install.myshopify.com";
 const WIDTHS = [1280, 390] as const;
 
-let demo: Demo;
-let browser: Browser;
+let demo: BrowserDemo["demo"];
+let browser: BrowserDemo["browser"];
+let db: BrowserDemo["db"];
+let stop: BrowserDemo["stop"] | undefined;
 let page: Page;
 let app: FrameLocator;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: ReturnType<typeof createPrismaClient>;
 let storeUrl: (shop: string, path?: string) => string;
 
 beforeAll(async () => {
-  mkdirSync(SCREENS, { recursive: true });
-  database = await createTestDatabase();
-  demo = await startDemo({
-    appPort: "free",
-    shop: SHOP,
-    databaseUrl: database.url,
-    prepared: true,
-    liveEveryMs: 0,
-    historyCount: 40,
-    log: "ignore",
-  });
+  ({ demo, browser, db, stop } = await startBrowserDemo({ shop: SHOP, historyCount: 40 }, "due"));
   const origin = new URL(demo.adminUrl).origin;
   storeUrl = (shop, path = "") => `${origin}/store/${shop.replace(".myshopify.com", "")}/apps/refund-verifier${path}`;
   demo.shopify.addShop(NEW_SHOP, "USD");
   await installApp(demo.appUrl, NEW_SHOP);
-  db = createPrismaClient(database.url);
-  await untilDemoDecided(db, { dueOnly: true });
   // A colleague whose online session the app has seen: their name is known.
   await db.session.create({
     data: { id: "online_303", shop: SHOP, state: "", isOnline: true, accessToken: "online-token", userId: 303n, firstName: "Ada", lastName: "Lovelace" },
   });
-  browser = await launchChromium();
   // axe-core needs a page of its own context.
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: CHROME_UA })).newPage();
   app = page.frameLocator("#app-frame");
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await db?.$disconnect();
-  await demo?.stop();
-  await database?.drop();
-});
+afterAll(async () => stop?.());
 
 const appFrame = (): Frame => appFrameOf(page)!;
 
@@ -252,33 +230,41 @@ describe("the dashboard", () => {
   });
 });
 
+/**
+ * At each width: a verdict chosen and a search that finds nothing leave the list's empty state with
+ * one button, "Clear search and filters", which brings every item back with the box and the URL emptied.
+ */
+async function emptySearchClears(path: string, item: string, emptyHeading: string, verdict: { label: string; value: string }) {
+  for (const width of WIDTHS) {
+    await page.goto(storeUrl(SHOP, path));
+    await hydrated();
+    await setWidth(width);
+    await app.locator(item).first().waitFor();
+    await app.getByRole("button", { name: "Verdict" }).first().click();
+    await app.locator(".Polaris-Popover").getByText(verdict.label, { exact: true }).click();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => appFrame().url()).toContain(`verdict=${verdict.value}`);
+    await app.getByPlaceholder("Search by order name or number").fill("no such order 4242");
+    await expect.poll(() => appFrame().url()).toContain("q=no");
+    await app.getByText(emptyHeading).waitFor();
+    const clear = app.getByRole("button", { name: "Clear search and filters" });
+    await clear.waitFor({ timeout: 15_000 });
+    await clear.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENS}/${path ? "review" : "dashboard"}-search-empty-${width}.png` });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    expect(await clippedControls()).toEqual([]);
+    await clear.click();
+    await app.locator(item).first().waitFor();
+    await expect.poll(() => new URL(appFrame().url()).searchParams.has("q")).toBe(false);
+    expect(new URL(appFrame().url()).searchParams.has("verdict")).toBe(false);
+    expect(await app.getByPlaceholder("Search by order name or number").inputValue()).toBe("");
+  }
+  await setWidth(1280);
+}
+
 describe("the dashboard's empty search", () => {
   it("a search that finds nothing offers to clear the search and the filters in one click (1280 and 390 px)", async () => {
-    for (const width of WIDTHS) {
-      await page.goto(storeUrl(SHOP));
-      await hydrated();
-      await setWidth(width);
-      await app.locator("[data-refund-link]").first().waitFor();
-      await app.getByRole("button", { name: "Verdict" }).first().click();
-      await app.locator(".Polaris-Popover").getByText("Contradicted", { exact: true }).click();
-      await page.keyboard.press("Escape");
-      await expect.poll(() => appFrame().url()).toContain("verdict=CONTRADICTED");
-      await app.getByPlaceholder("Search by order name or number").fill("no such order 4242");
-      await expect.poll(() => appFrame().url()).toContain("q=no");
-      await app.getByText("No refunds match these filters").waitFor();
-      const clear = app.getByRole("button", { name: "Clear search and filters" });
-      await clear.waitFor({ timeout: 15_000 });
-      await clear.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${SCREENS}/dashboard-search-empty-${width}.png` });
-      expect(await seriousAccessibilityViolations(page)).toEqual([]);
-      expect(await clippedControls()).toEqual([]);
-      await clear.click();
-      await app.locator("[data-refund-link]").first().waitFor();
-      await expect.poll(() => new URL(appFrame().url()).searchParams.has("q")).toBe(false);
-      expect(new URL(appFrame().url()).searchParams.has("verdict")).toBe(false);
-      expect(await app.getByPlaceholder("Search by order name or number").inputValue()).toBe("");
-    }
-    await setWidth(1280);
+    await emptySearchClears("", "[data-refund-link]", "No refunds match these filters", { label: "Contradicted", value: "CONTRADICTED" });
   });
 });
 
@@ -290,7 +276,7 @@ describe("the review queue", () => {
     await landmarksAndTitle(/^Review queue · Refund Verifier$/);
     const items = await app.locator("[data-review-item]").count();
     expect(items).toBeGreaterThan(0);
-    expect(await app.getByRole("button", { name: /^Resolve the refund on .+/ }).count()).toBe(items);
+    expect(await app.getByRole("button", { name: /^Resolve the (refund|\d refunds) on #\d+$/ }).count()).toBe(items);
     await everyWidth("review-queue");
   });
 
@@ -329,6 +315,56 @@ describe("the review queue", () => {
     await app.getByText("Resolved by Ada Lovelace").first().waitFor();
     await app.getByText("Ada: refunded the difference by hand").waitFor();
     await everyWidth("review-resolved");
+  });
+});
+
+describe("the review queue: a refund sent three times, and a search that finds nothing", () => {
+  /** The first link of each item: its order's name. */
+  const itemOrders = () => app.locator("[data-review-item]").evaluateAll((items) => items.map((item) => item.querySelector("a")?.textContent?.trim() ?? ""));
+  const shownTotal = async () => Number(/^(\d+) /.exec((await app.getByText(/^\d+ (resolved )?items?( to review)?$/).innerText()).trim())?.[1]);
+
+  it("its two duplicates are one item, counted once, resolved once on a phone, and one item under Resolved (1280 and 390 px)", async () => {
+    await page.goto(storeUrl(SHOP, "/review"));
+    await hydrated();
+    const pair = app.locator("[data-review-item]").filter({ has: app.locator("[data-pair-refund]") });
+    await pair.first().waitFor();
+    expect(await pair.count()).toBe(1);
+    expect(await pair.locator("[data-pair-refund]").count()).toBe(2);
+    const order = (await pair.locator("a").first().innerText()).trim();
+    expect(order).toMatch(/^#\d+$/);
+    await pair.getByText(new RegExp(`^2 refunds of \\$[\\d.]+ USD on ${order} repeat an earlier refund of that amount`)).waitFor();
+    await pair.getByText("4 seconds after the one above").waitFor();
+    // Its order is named by one item only, and the queue's total counts the item once.
+    const orders = await itemOrders();
+    expect(orders.filter((name) => name === order)).toHaveLength(1);
+    expect(await shownTotal()).toBe(orders.length);
+    await everyWidth("review-pair", () => pair.scrollIntoViewIfNeeded());
+
+    const ids = await pair.locator("[data-pair-refund]").evaluateAll((refunds) => refunds.map((r) => r.getAttribute("data-pair-refund")!));
+    await setWidth(390);
+    await pair.scrollIntoViewIfNeeded();
+    await pair
+      .getByPlaceholder("What you checked and what you did")
+      .fill("Refunded three times by a double click: the customer was refunded once, the rest voided.");
+    await pair.getByRole("button", { name: `Resolve the 2 refunds on ${order}` }).click();
+    await expect.poll(() => itemOrders()).not.toContain(order);
+    for (const id of ids) expect((await db.operation.findUniqueOrThrow({ where: { id } })).reviewState).toBe("resolved");
+    await setWidth(1280);
+
+    await app.getByRole("tab", { name: /^Resolved/ }).click();
+    await expect.poll(() => appFrame().url()).toContain("view=resolved");
+    const resolved = app.locator("[data-review-item]").filter({ has: app.locator("[data-pair-refund]") });
+    await resolved.first().waitFor();
+    expect(await resolved.count()).toBe(1);
+    expect(await resolved.locator("[data-pair-refund]").count()).toBe(2);
+    await resolved.getByText("Refunded three times by a double click").waitFor();
+    expect((await itemOrders()).filter((name) => name === order)).toHaveLength(1);
+    expect(await shownTotal()).toBe((await itemOrders()).length);
+    await everyWidth("review-resolved-pair", () => resolved.scrollIntoViewIfNeeded());
+  });
+
+  it("a search that finds nothing in the queue offers to clear the search and the filters in one click (1280 and 390 px)", async () => {
+    await emptySearchClears("/review", "[data-review-item]", "No items match this search and these filters", { label: "Failed", value: "FAILED" });
   });
 });
 

@@ -1,53 +1,30 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { type Browser, type FrameLocator, type Page } from "playwright-core";
-import { launchChromium, untilHydrated } from "../support/chromium";
+import { writeFileSync } from "node:fs";
+import { type FrameLocator, type Page } from "playwright-core";
+import { untilHydrated } from "../support/chromium";
 import { waitFor } from "../support/wait";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrismaClient } from "../../app/db/client";
-import { startDemo, type Demo } from "../../scripts/demo-server";
+import { SCREENS, startBrowserDemo, type BrowserDemo } from "../support/demo";
 import { CHROME_UA } from "../support/embedded";
-import { createTestDatabase } from "../support/database";
-import { untilDemoDecided } from "../support/demo";
 
-const SCREENS = "test-results/screens";
 const SHOP = "browser-demo.myshopify.com";
 
-let demo: Demo;
-let browser: Browser;
+let demo: BrowserDemo["demo"];
+let browser: BrowserDemo["browser"];
+let db: BrowserDemo["db"];
+let stop: BrowserDemo["stop"] | undefined;
 let page: Page;
 let app: FrameLocator;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
 
 beforeAll(async () => {
-  mkdirSync(SCREENS, { recursive: true });
-  // The demo's code on the suite's database (SQLite, or PostgreSQL with TEST_DATABASE_URL).
-  database = await createTestDatabase();
-  demo = await startDemo({
-    appPort: "free",
-    shop: SHOP,
-    databaseUrl: database.url,
-    prepared: true,
-    liveEveryMs: 0,
-    historyCount: 40,
-    preInstallRefunds: 60,
-    log: "ignore",
-  });
-  const db = createPrismaClient(database.url);
   // Every history refund has a verdict once the contract's 20 s stale-read window has passed since its delivery.
-  await untilDemoDecided(db);
+  ({ demo, browser, db, stop } = await startBrowserDemo({ shop: SHOP, historyCount: 40, preInstallRefunds: 60 }));
   // And the history backfill the install started has verified the 60 refunds made before it.
   await waitFor("the install's history backfill to be done", () => db.backfill.findFirst({ where: { state: "done" } }));
-  await db.$disconnect();
-  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, userAgent: CHROME_UA });
   app = page.frameLocator("#app-frame");
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-  await database?.drop();
-});
+afterAll(async () => stop?.());
 
 describe("the demo in Chromium", () => {
   it("serves the app's icons from public/", async () => {
@@ -120,32 +97,22 @@ describe("the demo in Chromium", () => {
   });
 
   it("the demo's shop has an order paid in EUR and a refund split over two gateways, both verified", async () => {
-    const db = createPrismaClient(database.url);
-    try {
-      const eur = await db.operation.findFirstOrThrow({ where: { currency: "EUR" } });
-      expect(eur).toMatchObject({ status: "VERIFIED", shopCurrency: "USD" });
-      const shop = demo.shopify.shop(SHOP);
-      const split = [...shop.refunds.values()].find((r) => new Set(r.transactionIds.map((id) => shop.transactions.get(id)!.gateway)).size === 2)!;
-      expect(await db.operation.findFirstOrThrow({ where: { refundGid: `gid://shopify/Refund/${split.id}` } })).toMatchObject({ status: "VERIFIED" });
-    } finally {
-      await db.$disconnect();
-    }
+    const eur = await db.operation.findFirstOrThrow({ where: { currency: "EUR" } });
+    expect(eur).toMatchObject({ status: "VERIFIED", shopCurrency: "USD" });
+    const shop = demo.shopify.shop(SHOP);
+    const split = [...shop.refunds.values()].find((r) => new Set(r.transactionIds.map((id) => shop.transactions.get(id)!.gateway)).size === 2)!;
+    expect(await db.operation.findFirstOrThrow({ where: { refundGid: `gid://shopify/Refund/${split.id}` } })).toMatchObject({ status: "VERIFIED" });
   });
 
   it("a refund whose webhook was lost is found by the sweep within a minute", async () => {
     const shop = demo.shopify.shop(SHOP);
     const order = shop.createOrder({ amount: "42.00" });
     const lost = shop.createRefund(order.id, { amount: "12.00" });
-    const db = createPrismaClient(database.url);
-    try {
-      const started = Date.now();
-      await expect
-        .poll(() => db.operation.count({ where: { refundGid: `gid://shopify/Refund/${lost.id}`, origin: "reconciliation" } }), { interval: 1_000 })
-        .toBe(1);
-      console.log(`lost webhook found by the sweep after ${Math.round((Date.now() - started) / 1000)} s`);
-    } finally {
-      await db.$disconnect();
-    }
+    const started = Date.now();
+    await expect
+      .poll(() => db.operation.count({ where: { refundGid: `gid://shopify/Refund/${lost.id}`, origin: "reconciliation" } }), { interval: 1_000 })
+      .toBe(1);
+    console.log(`lost webhook found by the sweep after ${Math.round((Date.now() - started) / 1000)} s`);
   });
 
   it("resolving from the review queue removes the refund from the queue", async () => {

@@ -1,46 +1,22 @@
-import { mkdirSync } from "node:fs";
-import { type Browser, type FrameLocator, type Page } from "playwright-core";
-import { launchChromium } from "../support/chromium";
+import { type FrameLocator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SCREENS, startBrowserDemo, type BrowserDemo } from "../support/demo";
 import type { Prisma } from "@prisma/client";
-import { createPrismaClient } from "../../app/db/client";
-import { startDemo, type Demo } from "../../scripts/demo-server";
 import { CHROME_UA, dataPath, embeddedFetch } from "../support/embedded";
-import { createTestDatabase } from "../support/database";
 import { seriousAccessibilityViolations } from "../support/axe";
-import { untilDemoDecided } from "../support/demo";
 
-const SCREENS = "test-results/screens";
 const SHOP = "evidence-demo.myshopify.com";
 
-let demo: Demo;
-let browser: Browser;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: ReturnType<typeof createPrismaClient>;
+let demo: BrowserDemo["demo"];
+let browser: BrowserDemo["browser"];
+let db: BrowserDemo["db"];
+let stop: BrowserDemo["stop"] | undefined;
 
 beforeAll(async () => {
-  mkdirSync(SCREENS, { recursive: true });
-  database = await createTestDatabase();
-  demo = await startDemo({
-    appPort: "free",
-    shop: SHOP,
-    databaseUrl: database.url,
-    prepared: true,
-    liveEveryMs: 0,
-    historyCount: 40,
-    log: "ignore",
-  });
-  db = createPrismaClient(database.url);
-  await untilDemoDecided(db);
-  browser = await launchChromium();
+  ({ demo, browser, db, stop } = await startBrowserDemo({ shop: SHOP, historyCount: 40 }));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await db?.$disconnect();
-  await demo?.stop();
-  await database?.drop();
-});
+afterAll(async () => stop?.());
 
 async function operation(where: Prisma.OperationWhereInput) {
   return db.operation.findFirstOrThrow({ where: { shop: SHOP, ...where }, orderBy: { startedAt: "asc" } });

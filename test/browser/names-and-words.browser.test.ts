@@ -1,19 +1,13 @@
-import { mkdirSync } from "node:fs";
-import type { Browser, Frame, Page } from "playwright-core";
+import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPrismaClient } from "../../app/db/client";
-import { startDemo, type Demo } from "../../scripts/demo-server";
+import { SCREENS, startBrowserDemo, type BrowserDemo } from "../support/demo";
 import { seriousAccessibilityViolations } from "../support/axe";
-import { launchChromium } from "../support/chromium";
-import { createTestDatabase } from "../support/database";
-import { untilDemoDecided } from "../support/demo";
 import { CHROME_UA } from "../support/embedded";
 
 // Issue 26, items 1 and 4, as a merchant reads the screens at 1280 and 390 px: an order is its
 // name (#1340), never Shopify's internal id; the engine's words (codes, operation, observation,
 // evaluation, attempt, webhook, API version) stay inside "Technical details".
 
-const SCREENS = "test-results/screens";
 const SHOP = "words-demo.myshopify.com";
 const WIDTHS = [1280, 390] as const;
 
@@ -27,29 +21,19 @@ const ENGINE_WORDS = [
   /gid:\/\//,
 ];
 /** Shopify's internal ids are 13 digits or more; order names and amounts are short. */
-const INTERNAL_ID = /\d{13,}/;
+const INTERNAL_ID = /\d{13 }/;
 
-let demo: Demo;
-let browser: Browser;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: ReturnType<typeof createPrismaClient>;
+let demo: BrowserDemo["demo"];
+let browser: BrowserDemo["browser"];
+let db: BrowserDemo["db"];
+let stop: BrowserDemo["stop"] | undefined;
 
 beforeAll(async () => {
-  mkdirSync(SCREENS, { recursive: true });
-  database = await createTestDatabase();
-  demo = await startDemo({ appPort: "free", shop: SHOP, databaseUrl: database.url, prepared: true, liveEveryMs: 0, historyCount: 20, log: "ignore" });
-  db = createPrismaClient(database.url);
   // Some refunds are still being checked (within Shopify's stale-read window): their rows must read the same way.
-  await untilDemoDecided(db, { dueOnly: true });
-  browser = await launchChromium();
+  ({ demo, browser, db, stop } = await startBrowserDemo({ shop: SHOP, historyCount: 20 }, "due"));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await db?.$disconnect();
-  await demo?.stop();
-  await database?.drop();
-});
+afterAll(async () => stop?.());
 
 /**
  * The app's page at `path` and `width`: inside the simulated admin at 1280 px, and on its own

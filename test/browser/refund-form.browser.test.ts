@@ -1,21 +1,17 @@
-import { mkdirSync } from "node:fs";
-import { type Browser, type FrameLocator, type Page } from "playwright-core";
-import { launchChromium } from "../support/chromium";
+import { type FrameLocator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDemo, type Demo } from "../../scripts/demo-server";
+import { SCREENS, startBrowserDemo, type BrowserDemo } from "../support/demo";
 import { CHROME_UA } from "../support/embedded";
-import { createTestDatabase } from "../support/database";
 import { seriousAccessibilityViolations } from "../support/axe";
 import type { FakeOrder } from "../../fake-shopify/shop";
 
-const SCREENS = "test-results/screens";
 const SHOP = "refund-form.myshopify.com";
 
-let demo: Demo;
-let browser: Browser;
+let demo: BrowserDemo["demo"];
+let browser: BrowserDemo["browser"];
+let stop: BrowserDemo["stop"] | undefined;
 let page: Page;
 let app: FrameLocator;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let order: FakeOrder;
 
 /** A phone: the simulated admin hides its sidebar, as Shopify admin does on a narrow screen, and the app gets the width. */
@@ -37,17 +33,7 @@ const amountField = () => app.getByLabel("Amount (USD)");
 const dialog = () => app.getByRole("dialog");
 
 beforeAll(async () => {
-  mkdirSync(SCREENS, { recursive: true });
-  database = await createTestDatabase();
-  demo = await startDemo({
-    appPort: "free",
-    shop: SHOP,
-    databaseUrl: database.url,
-    prepared: true,
-    liveEveryMs: 0,
-    historyCount: 5,
-    log: "ignore",
-  });
+  ({ demo, browser, stop } = await startBrowserDemo({ shop: SHOP, historyCount: 5 }, "none"));
   // An order paid over two gateways, never refunded: the confirmation names both.
   order = demo.shopify.shop(SHOP).createOrder({
     amount: "51.35",
@@ -56,18 +42,13 @@ beforeAll(async () => {
       { gateway: "shopify_payments", amount: "31.35" },
     ],
   });
-  browser = await launchChromium();
   // axe needs a context of its own (it opens a page in it).
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: CHROME_UA });
   page = await context.newPage();
   app = page.frameLocator("#app-frame");
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-  await database?.drop();
-});
+afterAll(async () => stop?.());
 
 describe("the refund form in Chromium", () => {
   it("1280 px: the form passes axe; 10.005 is refused on the field, in words", async () => {

@@ -23,6 +23,7 @@ interface QueueItem {
   revision: number;
   orderName: string | null;
   pair: PairMember[] | null;
+  resolution: { note: string | null; by: string } | null;
 }
 
 beforeAll(async () => {
@@ -83,6 +84,8 @@ describe("a duplicate pair in the review queue", () => {
     const card = page.slice(page.indexOf(`data-review-item="${items[0].id}"`));
     expect(card).toContain(order.name);
     expect(card.match(/data-pair-refund=/g)).toHaveLength(2);
+    expect(card).toContain(`2 refunds of $10.00 USD on ${order.name} were made within 10 minutes of each other`);
+    expect(card).toContain("3 seconds after the one above");
     expect(page).toContain("Needs review (1)");
   });
 
@@ -111,6 +114,8 @@ describe("a duplicate pair in the review queue", () => {
     const open = await queue();
     expect(open.items.map((item: QueueItem) => item.pair?.map((member) => member.id) ?? [item.id])).toEqual([[ops[1].id, ops[2].id]]);
     expect([open.counts.open, open.total]).toEqual([1, 1]);
+    // Its sentence says the two repeat the first (verified, not in the item), not that two refunds were made.
+    expect(open.items[0].pairRepeatsEarlier).toBe(true);
   });
 
   it("two people resolving it at the same instant: one wins, the other is told who and keeps their note; each refund resolved once", async () => {
@@ -150,5 +155,31 @@ describe("a duplicate pair in the review queue", () => {
     expect(new Set(events.map((e) => e.actor)).size).toBe(1);
     const reloaded = await h.db.operation.findMany({ where: { id: { in: ops.map((op) => op.id) } } });
     expect(reloaded.map((op) => op.reviewState)).toEqual(["resolved", "resolved"]);
+  });
+
+  it("under Resolved, the refunds one resolve decided are one item with its note; a pair resolved refund by refund (before pairs were one item) stays two", async () => {
+    // Stored as the app did before a pair was one item: each refund of the pair resolved on its own, with its own note.
+    const { ops } = await refundsMadeTogether(2, { amount: "5.00", recordedAmount: "6.00" });
+    for (const [i, op] of ops.entries()) {
+      await h.db.operation.update({ where: { id: op.id }, data: { reviewState: "resolved", revision: { increment: 1 } } });
+      await h.db.reviewEvent.create({
+        data: { operationId: op.id, shop: h.domain, action: "resolved", note: `refund ${i + 1} on its own`, actor: "303", createdAt: new Date(h.clock.ms + i) },
+      });
+    }
+    const resolved = await queue("?view=resolved");
+    const items: QueueItem[] = resolved.items;
+    expect(items.filter((item) => item.pair).map((item) => [item.pair!.length, item.resolution?.note])).toEqual([
+      [2, expect.stringMatching(/^(Ada from the queue|Grace from the evidence page)$/)],
+      [2, expect.stringMatching(/^(Ada|Grace): reversed the third$/)],
+      [2, "Refunded once; the second was reversed"],
+    ]);
+    expect(items.filter((item) => !item.pair).map((item) => [item.id, item.resolution?.note])).toEqual([
+      [ops[1].id, "refund 2 on its own"],
+      [ops[0].id, "refund 1 on its own"],
+    ]);
+    expect([resolved.counts.resolved, resolved.total]).toEqual([5, 5]);
+    const page = await (await asAda("/app/review?view=resolved")).text();
+    expect(page).toContain("Resolved (5)");
+    expect(page).toContain("5 resolved items");
   });
 });

@@ -12,7 +12,7 @@ import { shopTimeZone } from "../../dashboard/load.server";
 import { interactiveGateway } from "../../shopify/admin/interactive.server";
 import { ReviewItem } from "./components/ReviewItem";
 import { QueueTabs } from "./components/QueueTabs";
-import { QueueFilters } from "./components/QueueFilters";
+import { QueueFilters, clearQueueFilters } from "./components/QueueFilters";
 import { EmptyQueue } from "./components/EmptyQueue";
 import { ResultsPagination } from "../../dashboard/list-controls";
 
@@ -48,6 +48,7 @@ export default function ReviewQueue() {
   const { view, items, now, timeZone, pageInfo, total, counts, filters } = useLoaderData<typeof loader>();
   const { smDown } = useBreakpoints();
   const { update, page, query, setQuery } = useUrlFilters(filters.query);
+  const filtering = filters.verdicts.length > 0 || filters.classes.length > 0 || Boolean(filters.query);
 
   return (
     <Page
@@ -69,9 +70,13 @@ export default function ReviewQueue() {
         </Card>
         <div id="review-panel" role="tabpanel" aria-label={view === "open" ? "Needs review" : view === "history" ? "From before install" : "Resolved"}>
           <BlockStack gap="300">
-            {items.length === 0 ? <EmptyQueue view={view} /> : items.map((item) => <ReviewItem key={item.id} item={item} now={now} timeZone={timeZone} />)}
+            {items.length === 0 ? (
+              <EmptyQueue view={view} filtering={filtering} onClearFilters={() => clearQueueFilters(setQuery, update)} />
+            ) : (
+              items.map((item) => <ReviewItem key={item.id} item={item} now={now} timeZone={timeZone} />)
+            )}
             <ResultsPagination
-              text={view === "resolved" ? `${total} refund${total === 1 ? "" : "s"}` : `${total} item${total === 1 ? "" : "s"} to review`}
+              text={`${total} ${view === "resolved" ? "resolved " : ""}item${total === 1 ? "" : "s"}${view === "resolved" ? "" : " to review"}`}
               pageInfo={pageInfo}
               page={page}
               padding={{ paddingInline: { xs: "400", sm: "0" } }}

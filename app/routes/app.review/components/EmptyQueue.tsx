@@ -10,12 +10,25 @@ const EMPTY = {
   resolved: { heading: "Nothing resolved yet", text: "Refunds resolved with a note appear here, with who resolved them." },
 };
 
-export function EmptyQueue({ view }: { view: ReviewData["view"] }) {
+interface Props {
+  view: ReviewData["view"];
+  /** A search or filter is applied: the tab may not be empty, only what they select. */
+  filtering: boolean;
+  onClearFilters: () => void;
+}
+
+export function EmptyQueue({ view, filtering, onClearFilters }: Props) {
   return (
     <Card>
-      <EmptyState heading={EMPTY[view].heading} image="">
-        <p>{EMPTY[view].text}</p>
-      </EmptyState>
+      {filtering ? (
+        <EmptyState heading="No items match this search and these filters" image="" action={{ content: "Clear search and filters", onAction: onClearFilters }}>
+          <p>Nothing in this tab matches the search and filters together. Clear them to see every item again.</p>
+        </EmptyState>
+      ) : (
+        <EmptyState heading={EMPTY[view].heading} image="">
+          <p>{EMPTY[view].text}</p>
+        </EmptyState>
+      )}
     </Card>
   );
 }

@@ -11,6 +11,12 @@ const SORT_OPTIONS = [
   { label: "Smallest amount", value: "amount_asc" },
 ];
 
+/** Back to every item of the tab: the search box emptied and every filter removed (the sort stays). */
+export function clearQueueFilters(setQuery: (query: string) => void, update: Props["update"]) {
+  setQuery("");
+  update({ verdict: undefined, class: undefined, q: undefined });
+}
+
 interface Props {
   filters: ReviewData["filters"];
   smDown: boolean;
@@ -33,10 +39,7 @@ export function QueueFilters({ filters, smDown, query, setQuery, update }: Props
         queryPlaceholder="Search by order name or number"
         onQueryChange={setQuery}
         onQueryClear={() => setQuery("")}
-        onClearAll={() => {
-          setQuery("");
-          update({ verdict: undefined, class: undefined, q: undefined });
-        }}
+        onClearAll={() => clearQueueFilters(setQuery, update)}
         appliedFilters={appliedFilters}
         filters={[
           {

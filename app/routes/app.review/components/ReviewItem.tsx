@@ -5,6 +5,7 @@ import { Instant, VerdictBadge, age } from "../../../components/ui";
 import type { action, Item } from "../route";
 
 import { orderLabel, upperFirst, VERDICT_LABELS } from "../../../verdicts/words";
+import { apart, duplicateGroupInWords } from "../../../verdicts/duplicates";
 
 export function ReviewItem({ item, now, timeZone }: { item: Item; now: string; timeZone: string }) {
   const fetcher = useFetcher<typeof action>();
@@ -37,13 +38,22 @@ export function ReviewItem({ item, now, timeZone }: { item: Item; now: string; t
           </InlineStack>
           {item.pair ? (
             <BlockStack gap="100">
-              <Text as="p">{`${item.pair.length} refunds of one amount on ${orderLabel(item)}, made within 10 minutes: one review item, resolved once for all of them.`}</Text>
+              <Text as="p">
+                {duplicateGroupInWords({
+                  count: item.pair.length,
+                  amount: `${item.amountDisplay ?? "one amount"} ${item.currency ?? ""}`.trim(),
+                  where: orderLabel(item),
+                  repeatsEarlier: item.pairRepeatsEarlier,
+                })}
+              </Text>
               <ul style={{ margin: 0, paddingInlineStart: 20 }} aria-label={`The refunds on ${orderLabel(item)}`}>
-                {item.pair.map((refund) => (
+                {item.pair.map((refund, i, refunds) => (
                   <li key={refund.id} data-pair-refund={refund.id}>
                     <Link url={`/app/refunds/${refund.id}`}>{`Refund of ${refund.amountDisplay ?? "an unknown amount"} ${refund.currency ?? ""}`.trim()}</Link>
                     {" made "}
                     <Instant iso={refund.startedAt} timeZone={timeZone} />
+                    {/* Made seconds apart, two refunds show the same minute: the gap tells them apart. */}
+                    {i > 0 ? `, ${apart(Math.round((Date.parse(refund.startedAt) - Date.parse(refunds[i - 1].startedAt)) / 1000))} after the one above` : ""}
                     {` · ${VERDICT_LABELS[refund.status] ?? refund.status}: ${refund.reasonText}`}
                   </li>
                 ))}
