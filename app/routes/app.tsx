@@ -7,6 +7,7 @@ import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { authenticateAdmin } from "../shopify/admin-auth.server";
 import { NotFoundPage } from "../components/ui";
 import { config } from "../config/env.server";
+import { narrowScreenLikely } from "../http/device";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
@@ -17,10 +18,10 @@ export const meta: MetaFunction = ({ error, location }) => [
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticateAdmin(request);
-  return { apiKey: config().SHOPIFY_API_KEY, appBridgeUrl: config().APP_BRIDGE_URL };
+  return { apiKey: config().SHOPIFY_API_KEY, appBridgeUrl: config().APP_BRIDGE_URL, narrowLikely: narrowScreenLikely(request.headers) };
 };
 
-type LayoutData = { apiKey: string; appBridgeUrl?: string };
+type LayoutData = { apiKey: string; appBridgeUrl?: string; narrowLikely: boolean };
 
 /** The embedded frame every screen lives in: App Bridge, Polaris, the app's navigation and the main landmark. */
 function Shell({ data, children }: { data: LayoutData | undefined; children: React.ReactNode }) {

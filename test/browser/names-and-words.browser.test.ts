@@ -1,8 +1,7 @@
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCREENS, startBrowserDemo, type BrowserDemo } from "../support/demo";
+import { SCREENS, openApp, startBrowserDemo, type BrowserDemo } from "../support/demo";
 import { seriousAccessibilityViolations } from "../support/axe";
-import { CHROME_UA } from "../support/embedded";
 
 // Issue 26, items 1 and 4, as a merchant reads the screens at 1280 and 390 px: an order is its
 // name (#1340), never Shopify's internal id; the engine's words (codes, operation, observation,
@@ -35,28 +34,6 @@ beforeAll(async () => {
 
 afterAll(async () => stop?.());
 
-/**
- * The app's page at `path` and `width`: inside the simulated admin at 1280 px, and on its own
- * (full width, as Shopify's mobile admin shows an embedded app) at 390 px.
- */
-async function openApp(path: string, width: (typeof WIDTHS)[number]): Promise<{ page: Page; frame: Page | Frame }> {
-  const admin = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: CHROME_UA })).newPage();
-  await admin.goto(`${demo.adminUrl}${path}`);
-  if (width === 1280) {
-    const frame = await (await admin.locator("#app-frame").elementHandle())!.contentFrame();
-    await frame!.waitForSelector("main");
-    return { page: admin, frame: frame! };
-  }
-  const src = (await admin.locator("#app-frame").getAttribute("src"))!;
-  await admin.context().close();
-  const phone = await (
-    await browser.newContext({ viewport: { width, height: 844 }, userAgent: CHROME_UA, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
-  ).newPage();
-  await phone.goto(src);
-  await phone.waitForSelector("main");
-  return { page: phone, frame: phone };
-}
-
 /** What a person can read on the page, "Technical details" (and its hidden content) left out. */
 async function merchantText(frame: Page | Frame): Promise<string> {
   await frame.waitForLoadState("networkidle");
@@ -82,7 +59,7 @@ describe("an order is its name, and a merchant reads a merchant's words (1280 an
     const unnamedBefore = await db.operation.count({ where: { shop: SHOP } });
     expect(unnamedBefore).toBeGreaterThan(10);
     for (const width of WIDTHS) {
-      const { page, frame } = await openApp("?range=all", width);
+      const { page, frame } = await openApp(browser, demo, "?range=all", width);
       await frame.waitForSelector("[data-refund-link]");
       const orders = await frame.locator("[data-refund-link]").allInnerTexts();
       expect(orders.length).toBeGreaterThan(5);
@@ -96,7 +73,7 @@ describe("an order is its name, and a merchant reads a merchant's words (1280 an
 
   it("the review queue: each item's heading is its order's name, its sentence in words", async () => {
     for (const width of WIDTHS) {
-      const { page, frame } = await openApp("/review", width);
+      const { page, frame } = await openApp(browser, demo, "/review", width);
       await frame.waitForSelector("[data-review-item]");
       const headings = await frame.locator("[data-review-item] a").first().innerText();
       expect(headings.trim()).toMatch(/^#\d+$/);
@@ -118,7 +95,7 @@ describe("an order is its name, and a merchant reads a merchant's words (1280 an
     expect(kinds.size).toBeGreaterThanOrEqual(4);
     for (const [kind, op] of kinds) {
       for (const width of WIDTHS) {
-        const { page, frame } = await openApp(`/refunds/${op.id}`, width);
+        const { page, frame } = await openApp(browser, demo, `/refunds/${op.id}`, width);
         await frame.waitForSelector("[data-evidence-lead]");
         expect(await frame.title(), kind).toMatch(/^Refund on #\d+ · Refund Verifier$/);
         expect((await frame.locator("h1").innerText()).trim(), kind).toMatch(/^Refund on #\d+$/);

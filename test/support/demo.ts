@@ -1,10 +1,11 @@
 import { mkdirSync } from "node:fs";
-import type { Browser } from "playwright-core";
+import type { Browser, Frame, Page } from "playwright-core";
 import { createPrismaClient } from "../../app/db/client";
 import { startDemo, type Demo, type DemoOptions } from "../../scripts/demo-server";
 import { launchChromium } from "./chromium";
 import { createTestDatabase } from "./database";
 import { waitFor } from "./wait";
+import { CHROME_UA, PHONE_UA } from "./embedded";
 
 type Db = ReturnType<typeof createPrismaClient>;
 
@@ -68,4 +69,35 @@ export async function startBrowserDemo(
     await stop();
     throw error;
   }
+}
+
+/**
+ * The app's page at `path`: inside the simulated admin at 1280 px, or at a phone's width on its
+ * own (full width, as Shopify's mobile admin shows an embedded app), with a phone's user agent.
+ */
+export async function openApp(
+  browser: Browser,
+  demo: Demo,
+  path: string,
+  width: 1280 | 390,
+  /** Called with the page before it loads: to listen to its console or add a script to every frame. */
+  before?: (page: Page) => Promise<void>,
+): Promise<{ page: Page; frame: Page | Frame }> {
+  const admin = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: CHROME_UA })).newPage();
+  if (width === 1280) await before?.(admin);
+  await admin.goto(`${demo.adminUrl}${path}`);
+  if (width === 1280) {
+    const frame = await (await admin.locator("#app-frame").elementHandle())!.contentFrame();
+    await frame!.waitForSelector("main");
+    return { page: admin, frame: frame! };
+  }
+  const src = (await admin.locator("#app-frame").getAttribute("src"))!;
+  await admin.context().close();
+  const phone = await (
+    await browser.newContext({ viewport: { width, height: 844 }, userAgent: PHONE_UA, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+  ).newPage();
+  await before?.(phone);
+  await phone.goto(src);
+  await phone.waitForSelector("main");
+  return { page: phone, frame: phone };
 }

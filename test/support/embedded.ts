@@ -2,6 +2,8 @@ import { mintSessionToken } from "../../fake-shopify/session-token";
 import { TEST_APP } from "./credentials";
 
 export const CHROME_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+/** Chrome on an Android phone (Lighthouse's mobile preset says the same): the server renders a phone's layout for it. */
+export const PHONE_UA = "Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
 
 /** A request as App Bridge makes it from inside the admin: a fresh session token in Authorization. */
 export function embeddedFetch(appUrl: string, shop: string, userId = "42") {

@@ -1,8 +1,10 @@
+import { useCallback } from "react";
 import { useUrlFilters } from "../../dashboard/use-url-filters";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
-import { Banner, BlockStack, Card, Page, useBreakpoints } from "@shopify/polaris";
+import { Banner, BlockStack, Card, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
+import { useNarrowScreen } from "../../components/useNarrowScreen";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
 import { loadDashboard, shopTimeZone } from "../../dashboard/load.server";
 import { FirstRun } from "../../onboarding/FirstRun";
@@ -39,7 +41,7 @@ export type Row = DashboardData["rows"][number];
 
 export default function Dashboard() {
   const { figures, rows, pageInfo, filters, now, total, sweep, firstRun, backfill, historyMaxDays, timeZone } = useLoaderData<typeof loader>();
-  const { smDown } = useBreakpoints();
+  const smDown = useNarrowScreen();
   const { params, update, page, query, setQuery } = useUrlFilters(filters.query);
   // While the history is verified, its progress moves every few seconds.
   useLiveData(backfill?.running ? 3_000 : undefined);
@@ -56,6 +58,7 @@ export default function Dashboard() {
     URL.revokeObjectURL(url);
   };
 
+  const clearFilters = useCallback(() => clearSearchAndFilters(setQuery, update), [setQuery, update]);
   const appliedFilters = appliedFiltersOf(filters, update);
   const filtering = appliedFilters.length > 0 || Boolean(filters.query);
 
@@ -90,14 +93,7 @@ export default function Dashboard() {
         <Card padding="0">
           <RefundFilters filters={filters} appliedFilters={appliedFilters} now={now} smDown={smDown} query={query} setQuery={setQuery} update={update} />
           <NewRows held={held} onShow={showAll} />
-          <RefundsTable
-            rows={visible}
-            now={now}
-            timeZone={timeZone}
-            smDown={smDown}
-            filtering={filtering}
-            onClearFilters={() => clearSearchAndFilters(setQuery, update)}
-          />
+          <RefundsTable rows={visible} now={now} timeZone={timeZone} smDown={smDown} filtering={filtering} onClearFilters={clearFilters} />
           <ResultsPagination text={`${total} refund${total === 1 ? "" : "s"} match`} pageInfo={pageInfo} page={page} padding={{ padding: "300" }} />
         </Card>
       </BlockStack>

@@ -1,8 +1,9 @@
 import { useUrlFilters } from "../../dashboard/use-url-filters";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
-import { BlockStack, Card, Page, useBreakpoints } from "@shopify/polaris";
+import { BlockStack, Card, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
+import { useNarrowScreen } from "../../components/useNarrowScreen";
 import db from "../../db.server";
 import { REFUND_CREATED } from "../../contracts/registry.server";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
@@ -46,7 +47,7 @@ export type Item = ReviewData["items"][number];
 
 export default function ReviewQueue() {
   const { view, items, now, timeZone, pageInfo, total, counts, filters } = useLoaderData<typeof loader>();
-  const { smDown } = useBreakpoints();
+  const smDown = useNarrowScreen();
   const { update, page, query, setQuery } = useUrlFilters(filters.query);
   const filtering = filters.verdicts.length > 0 || filters.classes.length > 0 || Boolean(filters.query);
 

@@ -4,34 +4,37 @@ import { ORIGIN_LABELS } from "../../../verdicts/words";
 import type { Row } from "../route";
 import { Age, Amount, OrderLink, RowLinks, Verdict } from "./RowParts";
 
-/** A row on a narrow screen: one cell holding the order, amount, verdict, reason and links. */
+/**
+ * A row on a narrow screen: the order, amount, verdict, reason and links in one block. Not an
+ * IndexTable.Cell: a condensed row is an <li>, and a <td> in it is dropped by the browser's HTML
+ * parser, so the page the server sent could not be hydrated (React threw it away and rendered the
+ * whole page again on the phone).
+ */
 export function CondensedCell({ row, now }: { row: Row; now: string }) {
   return (
-    <IndexTable.Cell>
-      <div data-condensed-row={row.id} style={{ padding: "var(--p-space-100) 0", width: "100%" }}>
-        <BlockStack gap="100">
-          <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
-            <OrderLink row={row} />
-            <div style={{ textAlign: "end" }}>
-              <Amount row={row} />
-            </div>
-          </InlineStack>
-          <InlineStack gap="200" blockAlign="center">
-            <Verdict row={row} />
-            {row.reviewState !== "none" ? <ReviewBadge state={row.reviewState} /> : null}
-            <Text as="span" tone="subdued" variant="bodySm">
-              {`${ORIGIN_LABELS[row.origin] ?? row.origin} · ${age(row.startedAt, now)}`}
-            </Text>
-          </InlineStack>
-          <div style={{ whiteSpace: "normal" }}>
-            <Text as="p" variant="bodySm">
-              {row.reasonText}
-            </Text>
+    <div data-condensed-row={row.id} style={{ padding: "var(--p-space-100) 0", width: "100%" }}>
+      <BlockStack gap="100">
+        <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
+          <OrderLink row={row} />
+          <div style={{ textAlign: "end" }}>
+            <Amount row={row} />
           </div>
-          <RowLinks row={row} />
-        </BlockStack>
-      </div>
-    </IndexTable.Cell>
+        </InlineStack>
+        <InlineStack gap="200" blockAlign="center">
+          <Verdict row={row} />
+          {row.reviewState !== "none" ? <ReviewBadge state={row.reviewState} /> : null}
+          <Text as="span" tone="subdued" variant="bodySm">
+            {`${ORIGIN_LABELS[row.origin] ?? row.origin} · ${age(row.startedAt, now)}`}
+          </Text>
+        </InlineStack>
+        <div style={{ whiteSpace: "normal" }}>
+          <Text as="p" variant="bodySm">
+            {row.reasonText}
+          </Text>
+        </div>
+        <RowLinks row={row} />
+      </BlockStack>
+    </div>
   );
 }
 

@@ -1,0 +1,123 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SCREENS, openApp, startBrowserDemo, type BrowserDemo } from "../support/demo";
+import { CHROME_UA, PHONE_UA } from "../support/embedded";
+
+// Issue 30, fast on a merchant's phone: the page the server sends is the page the phone keeps. A
+// phone gets its condensed list from the server; every screen hydrates without React throwing the
+// server's HTML away (which costs a phone seconds of rendering the whole page again); and nothing
+// on a screen moves by more than Built for Shopify's layout-shift limit (0.1) once it has loaded.
+
+const SHOP = "phone-demo.myshopify.com";
+const WIDTHS = [1280, 390] as const;
+/** Built for Shopify's limit for cumulative layout shift (p75 of real visits). */
+const CLS_LIMIT = 0.1;
+
+let demo: BrowserDemo["demo"];
+let browser: BrowserDemo["browser"];
+let db: BrowserDemo["db"];
+let stop: BrowserDemo["stop"] | undefined;
+
+beforeAll(async () => {
+  ({ demo, browser, db, stop } = await startBrowserDemo({ shop: SHOP, historyCount: 40 }));
+});
+
+afterAll(async () => stop?.());
+
+/** Every screen a merchant opens: its name and its path in the app. */
+async function screens(): Promise<[string, string][]> {
+  const contradicted = await db.operation.findFirstOrThrow({ where: { shop: SHOP, status: "CONTRADICTED" }, orderBy: { startedAt: "asc" } });
+  const neverRefunded = demo.shopify.shop(SHOP).createOrder({ amount: "30.00" });
+  return [
+    ["dashboard", ""],
+    ["evidence", `/refunds/${contradicted.id}`],
+    ["review queue", "/review"],
+    ["refund form", `/orders/${neverRefunded.id}/refund`],
+    ["alert settings", "/settings/alerts"],
+  ];
+}
+
+/** The HTML the server sends for `path` to a phone or a desktop browser, as a page with no JavaScript shows it. */
+async function serverPage(path: string, device: "phone" | "desktop"): Promise<Page> {
+  const admin = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: CHROME_UA })).newPage();
+  await admin.goto(`${demo.adminUrl}${path}`);
+  const src = (await admin.locator("#app-frame").getAttribute("src"))!;
+  await admin.context().close();
+  const page = await (
+    await browser.newContext(
+      device === "phone"
+        ? { viewport: { width: 390, height: 844 }, userAgent: PHONE_UA, isMobile: true, javaScriptEnabled: false }
+        : { viewport: { width: 1280, height: 900 }, userAgent: CHROME_UA, javaScriptEnabled: false },
+    )
+  ).newPage();
+  await page.goto(src);
+  return page;
+}
+
+/** React's words when it could not hydrate the server's HTML (production builds give only the error's number). */
+const HYDRATION_FAILED = /Hydration failed|did not match|Expected server HTML|Minified React error #(418|419|422|423|425)\b/;
+
+describe("on a phone, the page the server sends is the page the phone keeps", () => {
+  it("a phone gets the dashboard's condensed list from the server; a desktop gets the table", async () => {
+    const phone = await serverPage("", "phone");
+    expect(await phone.locator("[data-condensed-row]").count()).toBeGreaterThan(5);
+    expect(await phone.locator("tbody tr").count()).toBe(0);
+    await phone.context().close();
+    const desktop = await serverPage("", "desktop");
+    expect(await desktop.locator("tbody tr").count()).toBeGreaterThan(5);
+    expect(await desktop.locator("[data-condensed-row]").count()).toBe(0);
+    await desktop.context().close();
+  });
+
+  it("every screen hydrates what the server sent, at 1280 px in the admin and at 390 px on a phone", async () => {
+    for (const [name, path] of await screens()) {
+      for (const width of WIDTHS) {
+        const failures: string[] = [];
+        const { page, frame } = await openApp(browser, demo, path, width, async (page) => {
+          page.on("console", (message) => {
+            if (message.type() === "error" && HYDRATION_FAILED.test(message.text())) failures.push(message.text().slice(0, 200));
+          });
+          page.on("pageerror", (error) => {
+            if (HYDRATION_FAILED.test(error.message)) failures.push(error.message.slice(0, 200));
+          });
+        });
+        await frame.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+        await frame.waitForLoadState("networkidle");
+        expect(failures, `${name} at ${width} px`).toEqual([]);
+        await page.context().close();
+      }
+    }
+  });
+
+  it("no screen moves by more than 0.1 once loaded, at 1280 px and on a phone at 4x CPU", async () => {
+    for (const [name, path] of await screens()) {
+      for (const width of WIDTHS) {
+        const { page, frame } = await openApp(browser, demo, path, width, async (page) => {
+          // Every frame records its layout shifts from its first paint (a shift right after a person's input does not count).
+          await page.addInitScript(() => {
+            const record = window as unknown as { __shifts: { total: number; lastAt: number } };
+            record.__shifts = { total: 0, lastAt: 0 };
+            new PerformanceObserver((list) => {
+              for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean; startTime: number }[]) {
+                if (entry.hadRecentInput) continue;
+                record.__shifts.total += entry.value;
+                record.__shifts.lastAt = entry.startTime;
+              }
+            }).observe({ type: "layout-shift", buffered: true });
+          });
+          if (width === 390) await (await page.context().newCDPSession(page)).send("Emulation.setCPUThrottlingRate", { rate: 4 });
+        });
+        await frame.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, { timeout: 60_000 });
+        await frame.waitForLoadState("networkidle");
+        // Measured once the page is still: nothing has moved for a second since it loaded (what arrives late has arrived).
+        await frame.waitForFunction(() => performance.now() - (window as unknown as { __shifts: { lastAt: number } }).__shifts.lastAt > 1_000, undefined, {
+          timeout: 60_000,
+        });
+        const shifted = await frame.evaluate(() => (window as unknown as { __shifts: { total: number } }).__shifts.total);
+        if (width === 390) await page.screenshot({ path: `${SCREENS}/phone-${name.replace(/ /g, "-")}.png` });
+        expect(shifted, `${name} at ${width} px`).toBeLessThanOrEqual(CLS_LIMIT);
+        await page.context().close();
+      }
+    }
+  });
+});
