@@ -45,6 +45,18 @@ export function fromMinorUnits(minor: bigint, currency: string): string {
   return formatDecimal({ units: minor, scale: currencyExponent(currency) });
 }
 
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+/** One Intl.NumberFormat per locale and currency, made once (as time/format.ts's dateTimeFormat, for the same reason). */
+function moneyFormat(locale: string, currency: string, digits: number): Intl.NumberFormat {
+  const key = `${locale} ${currency} ${digits}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+    moneyFormats.set(key, format);
+  }
+  return format;
+}
+
 /**
  * For people, in a locale: "$25.00", "¥1,200", "CHF 25.00", "KWD 1.234", "1.234,50 €" (de-DE).
  * Intl formats the exact decimal string (never a float on the way), with the currency's own digits.
@@ -54,9 +66,7 @@ export function formatMoney(minor: bigint, currency: string, locale = "en-US"): 
   const decimal = fromMinorUnits(minor, currency);
   // Intl reads a string as an exact decimal (ES2023, Node 20, Chromium); TypeScript's lib still types format() for numbers.
   try {
-    return new Intl.NumberFormat(locale, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
-      decimal as unknown as number,
-    );
+    return moneyFormat(locale, currency, digits).format(decimal as unknown as number);
   } catch {
     // A code Intl does not take (not three letters): the amount and the code as they are.
     return `${decimal} ${currency}`;

@@ -1,9 +1,23 @@
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * One Intl.DateTimeFormat per locale and options, made once: making one costs far more than
+ * formatting with it (a 25-row dashboard formats a hundred instants; on a phone at 4x CPU, making a
+ * formatter for each took 250 ms of the page's start).
+ */
+export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) formats.set(key, (format = new Intl.DateTimeFormat(locale, options)));
+  return format;
+}
+
 /**
  * One timestamp format for every screen: the shop's time zone, to the minute, with the zone's
  * short name ("Nov 30, 2026, 9:14 AM EST"). `utcTitle` is the exact instant in UTC, for a hover.
  */
 export function formatInstant(iso: string, timeZone: string, locale = "en-US"): string {
-  return new Intl.DateTimeFormat(locale, {
+  return dateTimeFormat(locale, {
     timeZone,
     year: "numeric",
     month: "short",
@@ -21,7 +35,7 @@ export function utcTitle(iso: string): string {
 /** How far a time zone is ahead of UTC at an instant, in ms. */
 export function zoneOffsetMs(instant: number, timeZone: string): number {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", {
+    dateTimeFormat("en-US", {
       timeZone,
       hourCycle: "h23",
       year: "numeric",

@@ -1,5 +1,5 @@
 import { VERDICTS } from "../contracts/schema";
-import { zoneOffsetMs } from "../time/format";
+import { dateTimeFormat, zoneOffsetMs } from "../time/format";
 
 export { VERDICTS };
 export const ORIGINS = ["webhook", "reconciliation", "app", "backfill"] as const;
@@ -59,7 +59,7 @@ const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T
 
 /** The calendar day of an instant in a time zone, as YYYY-MM-DD. */
 export function dayIn(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(instant);
+  return dateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(instant);
 }
 
 export const addDays = (dayText: string, days: number) => new Date(Date.parse(dayText) + days * 86_400_000).toISOString().slice(0, 10);

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { useNavigate, useNavigation } from "@remix-run/react";
 import { EmptyState, IndexTable } from "@shopify/polaris";
 import type { Row } from "../route";
@@ -13,7 +14,8 @@ interface Props {
   onClearFilters: () => void;
 }
 
-export function RefundsTable({ rows, now, timeZone, smDown, filtering, onClearFilters }: Props) {
+/** Memoised: typing in the search box renders the filter bar again, not 25 rows (on a phone at 4x CPU, each keystroke took hundreds of ms). */
+export const RefundsTable = memo(function RefundsTable({ rows, now, timeZone, smDown, filtering, onClearFilters }: Props) {
   const navigation = useNavigation();
   const navigate = useNavigate();
   return (
@@ -54,4 +56,4 @@ export function RefundsTable({ rows, now, timeZone, smDown, filtering, onClearFi
       ))}
     </IndexTable>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 
 /**
  * A live refresh never moves the rows a person is looking at: rows already shown update in place,
@@ -10,9 +10,12 @@ export function useHeldRows<T extends { id: string }>(rows: T[], listKey: string
   const [state, setState] = useState(everything);
   const current = state.listKey === listKey ? state : everything();
   if (current !== state) setState(current);
-  // A row that comes after the last one shown moves nothing: it is shown at once.
-  const lastShown = rows.reduce((last, row, index) => (current.shown.has(row.id) ? index : last), -1);
-  const visible = rows.filter((row, index) => current.shown.has(row.id) || index > lastShown);
+  // A row that comes after the last one shown moves nothing: it is shown at once. The same rows are
+  // the same array, so the table (memoised) is not rendered again while a person types a search.
+  const visible = useMemo(() => {
+    const lastShown = rows.reduce((last, row, index) => (current.shown.has(row.id) ? index : last), -1);
+    return rows.filter((row, index) => current.shown.has(row.id) || index > lastShown);
+  }, [rows, current]);
   // Rows shown below the last one (or into an empty list) are shown from now on: a later refresh holds what comes above them.
   const revealed = visible.filter((row) => !current.shown.has(row.id)).map((row) => row.id);
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { memo, useState } from "react";
 import { useFetcher, useRevalidator } from "@remix-run/react";
 import { Banner, BlockStack, Box, Button, Card, InlineStack, Link, Text, TextField } from "@shopify/polaris";
 import { Instant, VerdictBadge, age } from "../../../components/ui";
@@ -7,7 +7,8 @@ import type { action, Item } from "../route";
 import { orderLabel, upperFirst, VERDICT_LABELS } from "../../../verdicts/words";
 import { apart, duplicateGroupInWords } from "../../../verdicts/duplicates";
 
-export function ReviewItem({ item, now, timeZone }: { item: Item; now: string; timeZone: string }) {
+/** Memoised, as the dashboard's table: typing in the search box does not render every item again. */
+export const ReviewItem = memo(function ReviewItem({ item, now, timeZone }: { item: Item; now: string; timeZone: string }) {
   const fetcher = useFetcher<typeof action>();
   const revalidator = useRevalidator();
   const [note, setNote] = useState("");
@@ -121,4 +122,4 @@ export function ReviewItem({ item, now, timeZone }: { item: Item; now: string; t
       </Card>
     </div>
   );
-}
+});
