@@ -5,7 +5,7 @@ import { RemixServer } from "@remix-run/react";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "./shopify.server";
-import { allowSimulatedAdminToFrame } from "./shopify/loopback.server";
+import { allowSimulatedAdminToFrame, preloadConfiguredAppBridge } from "./shopify/loopback.server";
 import { startInAppWorker } from "./worker/worker.server";
 import { RequestIdContext } from "./logging/request-id";
 import { randomUUID } from "node:crypto";
@@ -24,6 +24,7 @@ export default async function handleRequest(request: Request, responseStatusCode
   addDocumentResponseHeaders(request, responseHeaders);
   responseHeaders.set("X-Request-Id", requestId(request));
   allowSimulatedAdminToFrame(responseHeaders);
+  preloadConfiguredAppBridge(responseHeaders);
   const userAgent = request.headers.get("user-agent");
   const callbackName = isbot(userAgent ?? "") ? "onAllReady" : "onShellReady";
 

@@ -23,3 +23,15 @@ export function allowSimulatedAdminToFrame(headers: Headers): void {
     policy.replace(/frame-ancestors ([^;]*)/, (_, list: string) => `frame-ancestors ${list} ${allowed}`),
   );
 }
+
+/**
+ * APP_BRIDGE_URL: App Bridge served from elsewhere than Shopify's CDN (the demo's simulated admin). Shopify's library adds a
+ * `Link: <https://cdn.shopify.com/shopifycloud/app-bridge.js>; rel=preload` header to every page
+ * of an embedded app; with App Bridge served elsewhere that preload is a request that fails
+ * offline (and a wasted one on a slow phone), so it names the script the page loads instead.
+ */
+export function preloadConfiguredAppBridge(headers: Headers): void {
+  const url = config().APP_BRIDGE_URL;
+  if (!url || !headers.get("Link")?.includes("cdn.shopify.com/shopifycloud/app-bridge.js")) return;
+  headers.set("Link", `<${url}>; rel="preload"; as="script";`);
+}
