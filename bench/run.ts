@@ -30,6 +30,7 @@ const { benchWorkers } = await import("./workers");
 const { benchReadback } = await import("./readback");
 const { benchTimeToVerdict } = await import("./time-to-verdict");
 const { benchBackfill } = await import("./backfill");
+const { benchVitals } = await import("./vitals");
 
 await step("4. contract evaluation", () => benchEvaluate());
 await step("1. webhook intake, lossless JSON", () => benchLosslessJson());
@@ -64,6 +65,7 @@ if (await reachable(POSTGRES)) {
 } else {
   process.stderr.write(`PostgreSQL not reachable at ${POSTGRES}: its intake, workers and dashboard parts are skipped\n`);
 }
+await step("8. web vitals", () => benchVitals());
 
 const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? "unknown", memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version };
 const result = { measuredAt: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000), machine, rows };
