@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import type { MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { ErrorReference } from "./logging/request-id";
+import { INTER_FONT_FACES } from "./styles/fonts";
 
 export const meta: MetaFunction = ({ error }) => [{ title: error ? "Something went wrong · Refund Verifier" : "Refund Verifier" }];
 
@@ -13,8 +14,7 @@ function Document({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width,initial-scale=1" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="icon" href="/favicon-32.png" type="image/png" sizes="32x32" />
-        <link rel="preconnect" href="https://cdn.shopify.com/" />
-        <link rel="stylesheet" href="https://cdn.shopify.com/static/fonts/inter/v4/styles.css" />
+        <style dangerouslySetInnerHTML={{ __html: INTER_FONT_FACES }} />
         <Meta />
         <Links />
       </head>
