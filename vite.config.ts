@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig, type UserConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
+import { unusedPolarisCss } from "./vite.polaris-css";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -44,6 +45,7 @@ export default defineConfig({
       },
     }),
     tsconfigPaths(),
+    unusedPolarisCss(),
   ],
   build: { assetsInlineLimit: 0 },
   optimizeDeps: { include: ["@shopify/app-bridge-react", "@shopify/polaris"] },
