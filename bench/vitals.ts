@@ -36,6 +36,8 @@ const REPORTS = `${root}test-results/vitals`;
 
 interface Screen {
   name: string;
+  /** For the reports' file names. */
+  slug: string;
   /** The path after the demo admin's app URL (the admin frames /app + this). */
   adminPath: string;
 }
@@ -50,6 +52,8 @@ interface Run {
   lcp: number;
   tbt: number;
   cls: number;
+  /** The first contentful paint as it happened, before Lantern's simulation: late (after hydration) in some loads. */
+  observedFcp: number;
   lhr: Result;
 }
 
@@ -81,11 +85,11 @@ export async function benchVitals(): Promise<BenchRow[]> {
     if (!contradicted) throw new Error("the demo has no CONTRADICTED refund to open");
     const orderId = contradicted.orderGid.split("/").pop();
     const screens: Screen[] = [
-      { name: "dashboard /app", adminPath: "" },
-      { name: "evidence /app/refunds/:id (contradicted)", adminPath: `/refunds/${contradicted.id}` },
-      { name: "review queue /app/review", adminPath: "/review" },
-      { name: "refund form /app/orders/:orderId/refund", adminPath: `/orders/${orderId}/refund` },
-      { name: "alert settings /app/settings/alerts", adminPath: "/settings/alerts" },
+      { name: "dashboard /app", slug: "dashboard", adminPath: "" },
+      { name: "evidence /app/refunds/:id (contradicted)", slug: "evidence", adminPath: `/refunds/${contradicted.id}` },
+      { name: "review queue /app/review", slug: "review", adminPath: "/review" },
+      { name: "refund form /app/orders/:orderId/refund", slug: "refund-form", adminPath: `/orders/${orderId}/refund` },
+      { name: "alert settings /app/settings/alerts", slug: "alerts", adminPath: "/settings/alerts" },
     ];
 
     const demoReady = Date.now();
@@ -99,7 +103,7 @@ export async function benchVitals(): Promise<BenchRow[]> {
           const key = `${screen.name}|${preset.name}`;
           const run = await lighthouseRun(chrome.port, await freshAppUrl(demo, screen.adminPath), preset.config);
           runs.set(key, [...(runs.get(key) ?? []), run]);
-          if (screen.adminPath === "") keepReport(`dashboard-${preset.name}-${i + 1}`, run.lhr);
+          keepReport(`${screen.slug}-${preset.name}-${i + 1}`, run.lhr, screen.adminPath === "");
         }
       }
     }
@@ -124,7 +128,13 @@ export async function benchVitals(): Promise<BenchRow[]> {
         const p75 = (pick: (run: Run) => number) => quantile(list.map(pick), 0.75);
         const label = `${screen.name}, ${preset.name}`;
         const warnings = [...new Set(list.flatMap((run) => run.lhr.runWarnings))];
-        const notes = [rows.length === 0 ? lighthouseNote : "", warnings.length ? `Lighthouse warned: ${warnings.join(" / ")}` : ""].filter(Boolean);
+        const each = (pick: (run: Run) => number, digits = 0) => list.map((run) => round(pick(run), digits)).join(" / ");
+        const notes = [
+          rows.length === 0 ? lighthouseNote : "",
+          `${label}, each load: LCP ${each((run) => run.lcp)} ms, TBT ${each((run) => run.tbt)} ms, CLS ${each((run) => run.cls, 4)}, observed (unthrottled) FCP ${each((run) => run.observedFcp)} ms`,
+          shifts(list),
+          warnings.length ? `Lighthouse warned: ${warnings.join(" / ")}` : "",
+        ].filter(Boolean);
         rows.push(
           row(
             PART,
@@ -187,7 +197,14 @@ async function lighthouseRun(port: number, url: string, config: Config | undefin
     if (typeof value !== "number") throw new Error(`Lighthouse gave no ${id} for ${new URL(url).pathname}: ${lhr.audits[id]?.errorMessage ?? "no value"}`);
     return value;
   };
-  return { lcp: metric("largest-contentful-paint"), tbt: metric("total-blocking-time"), cls: metric("cumulative-layout-shift"), lhr };
+  const observed = ((lhr.audits.metrics?.details as Details | undefined)?.items ?? [])[0] ?? {};
+  return {
+    lcp: metric("largest-contentful-paint"),
+    tbt: metric("total-blocking-time"),
+    cls: metric("cumulative-layout-shift"),
+    observedFcp: Number(observed.observedFirstContentfulPaint ?? NaN),
+    lhr,
+  };
 }
 
 /** CLS is a fraction of 0.1: kept to 4 decimals, as `row` keeps 2. */
@@ -195,10 +212,11 @@ function preciseRow(metric: string, value: number, threshold: number, baselineNa
   return { ...row(PART, metric, value, threshold, "score", baselineName), app: round(value, 4), ratio: round(value / threshold, 3) };
 }
 
-function keepReport(name: string, lhr: Result) {
+/** Every load's report as JSON; the dashboard's also as HTML, to open in a browser. */
+function keepReport(name: string, lhr: Result, html: boolean) {
   mkdirSync(REPORTS, { recursive: true });
   writeFileSync(`${REPORTS}/${name}.json`, JSON.stringify(lhr));
-  writeFileSync(`${REPORTS}/${name}.html`, generateReport(lhr, "html"));
+  if (html) writeFileSync(`${REPORTS}/${name}.html`, generateReport(lhr, "html"));
 }
 
 type Details = { items?: Record<string, unknown>[] } & Record<string, unknown>;
@@ -245,6 +263,19 @@ function dashboardDetails(list: Run[]): BenchRow[] {
       ? []
       : [row(PART, `${label}: DOM elements`, domNodes, 1500, "elements", "Lighthouse's warning level for DOM size (not a Built for Shopify threshold)")]),
   ];
+}
+
+/** What shifted in the load with the most layout shift, when it counts (above a tenth of the threshold). */
+function shifts(list: Run[]): string {
+  const worst = list.reduce((a, b) => (b.cls > a.cls ? b : a));
+  if (worst.cls <= THRESHOLDS.cls / 10) return "";
+  const items = (details(worst.lhr, "layout-shifts").items ?? []).map((item) => {
+    const node = item.node as { selector?: string; nodeLabel?: string } | undefined;
+    return `${node?.selector ?? "?"} ("${String(node?.nodeLabel ?? "")
+      .replace(/\s+/g, " ")
+      .slice(0, 40)}") ${round(Number(item.score), 4)}`;
+  });
+  return `layout shifts in the load with CLS ${round(worst.cls, 4)}: ${items.join(", ") || "none listed"}`;
 }
 
 const shortUrl = (url: string) => url.replace(/^https?:\/\/[^/]+/, "").replace(/\?.*$/, "") || url;
