@@ -9,6 +9,7 @@ import { chromium, type Browser } from "playwright-core";
 import { createPrismaClient } from "../app/db/client";
 import { startDemo, type Demo } from "../scripts/demo-server";
 import { CHROME_UA } from "../test/support/embedded";
+import { CHROMIUM_FLAGS } from "../test/support/chromium";
 import { untilDemoDecided } from "../test/support/demo";
 import { waitFor } from "../test/support/wait";
 import { migrate, quantile, root, round, row, scratchSqlite, type BenchRow } from "./support";
@@ -16,17 +17,8 @@ import { migrate, quantile, root, round, row, scratchSqlite, type BenchRow } fro
 const PART = "8. web vitals";
 const SHOP = "bench-vitals.myshopify.com";
 const CHROMIUM = "/usr/bin/chromium";
-/** Root on a machine with no internet: no sandbox, no GPU, nothing that phones home. */
-const CHROMIUM_FLAGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+/** The browser tests' flags, headless as chrome-launcher (unlike Playwright) needs to be told. */
+const LIGHTHOUSE_CHROMIUM_FLAGS = ["--headless=new", ...CHROMIUM_FLAGS];
 /** Lighthouse runs per screen and preset; each figure is the p75 of these. */
 export const LIGHTHOUSE_RUNS = 3;
 /** Built for Shopify's thresholds (p75 of the app's page loads and interactions in the admin). */
@@ -94,7 +86,7 @@ export async function benchVitals(): Promise<BenchRow[]> {
 
     const demoReady = Date.now();
     const loadBeforeLighthouse = load();
-    chrome = await launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, logLevel: "silent" });
+    chrome = await launch({ chromePath: CHROMIUM, chromeFlags: LIGHTHOUSE_CHROMIUM_FLAGS, logLevel: "silent" });
     const runs = new Map<string, Run[]>();
     // Run by run across every screen and preset, so a passing disturbance on the machine spreads over all of them.
     for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
@@ -164,7 +156,7 @@ export async function benchVitals(): Promise<BenchRow[]> {
       }
     }
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS.filter((flag) => !flag.startsWith("--headless")) });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
     for (const rate of [1, 4]) rows.push(...(await interactionRows(browser, demo, rate, contradicted.id)));
     const seconds = (from: number, to: number) => Math.round((to - from) / 1000);
     rows[0].note +=

@@ -4,21 +4,21 @@ import { waitFor } from "./wait";
 
 const CHROMIUM = "/usr/bin/chromium";
 
+/** Root on a machine with no internet: no sandbox, no GPU, nothing that phones home (the bench's Lighthouse runs use them too). */
+export const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 /** Debian's Chromium, headless, with the flags this machine's closed network needs (never a downloaded browser). */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
 }
 
 /** The app's frame inside the simulated admin (the admin's own page is the main frame). */
