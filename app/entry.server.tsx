@@ -1,5 +1,4 @@
 import { logger } from "./logging/logger.server";
-import { PassThrough } from "stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { RemixServer } from "@remix-run/react";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
@@ -8,6 +7,7 @@ import { addDocumentResponseHeaders } from "./shopify.server";
 import { allowSimulatedAdminToFrame, preloadConfiguredAppBridge } from "./shopify/loopback.server";
 import { startInAppWorker } from "./worker/worker.server";
 import { RequestIdContext } from "./logging/request-id";
+import { scriptsAfterFirstPaintStream } from "./http/scripts-after-paint.server";
 import { randomUUID } from "node:crypto";
 import type { HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 
@@ -35,7 +35,7 @@ export default async function handleRequest(request: Request, responseStatusCode
       </RequestIdContext.Provider>,
       {
         [callbackName]: () => {
-          const body = new PassThrough();
+          const body = scriptsAfterFirstPaintStream();
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html");
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));

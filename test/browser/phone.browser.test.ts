@@ -56,6 +56,9 @@ async function serverPage(path: string, device: "phone" | "desktop"): Promise<Pa
 
 /** React's words when it could not hydrate the server's HTML (production builds give only the error's number). */
 const HYDRATION_FAILED = /Hydration failed|did not match|Expected server HTML|Minified React error #(418|419|422|423|425)\b/;
+/** The one difference the server makes on purpose: Remix's preload links made inert (app/http/scripts-after-paint.server.ts). */
+const INERT_PRELOAD = /rel "x-after-first-paint" "modulepreload"/;
+const hydrationFailed = (text: string) => HYDRATION_FAILED.test(text) && !INERT_PRELOAD.test(text);
 
 describe("on a phone, the page the server sends is the page the phone keeps", () => {
   it("a phone gets the dashboard's condensed list from the server; a desktop gets the table", async () => {
@@ -69,6 +72,27 @@ describe("on a phone, the page the server sends is the page the phone keeps", ()
     await desktop.context().close();
   });
 
+  it("every screen is painted before its scripts start downloading: they do not share a phone's network with the stylesheet", async () => {
+    for (const [name, path] of await screens()) {
+      const { page, frame } = await openApp(browser, demo, path, 390);
+      await frame.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+      const { paintedAt, scriptsFrom } = await frame.evaluate(() => ({
+        paintedAt: performance.getEntriesByName("first-paint")[0]?.startTime ?? Infinity,
+        scriptsFrom: Math.min(
+          ...performance
+            .getEntriesByType("resource")
+            .filter((entry) => /\/assets\/.*\.js$/.test(entry.name))
+            .map((entry) => entry.startTime),
+        ),
+      }));
+      expect(
+        scriptsFrom,
+        `${name}: the first script started at ${Math.round(scriptsFrom)} ms, the first paint at ${Math.round(paintedAt)} ms`,
+      ).toBeGreaterThanOrEqual(paintedAt);
+      await page.context().close();
+    }
+  });
+
   it("every screen hydrates what the server sent and asks for nothing that fails offline, at 1280 px in the admin and at 390 px on a phone", async () => {
     for (const [name, path] of await screens()) {
       for (const width of WIDTHS) {
@@ -77,10 +101,10 @@ describe("on a phone, the page the server sends is the page the phone keeps", ()
         const { page, frame } = await openApp(browser, demo, path, width, async (page) => {
           page.on("requestfailed", (request) => failedRequests.push(`${request.url()} (${request.failure()?.errorText})`));
           page.on("console", (message) => {
-            if (message.type() === "error" && HYDRATION_FAILED.test(message.text())) failures.push(message.text().slice(0, 200));
+            if (message.type() === "error" && hydrationFailed(message.text())) failures.push(message.text().slice(0, 200));
           });
           page.on("pageerror", (error) => {
-            if (HYDRATION_FAILED.test(error.message)) failures.push(error.message.slice(0, 200));
+            if (hydrationFailed(error.message)) failures.push(error.message.slice(0, 200));
           });
         });
         await frame.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
