@@ -118,6 +118,7 @@ describe("the demo in Chromium", () => {
   it("resolving from the review queue removes the refund from the queue", async () => {
     await page.getByText("Review queue", { exact: true }).click();
     await app.getByText("that a person must look at").waitFor();
+    await untilHydrated(page);
     const before = await app.locator("[data-review-item]").count();
     expect(before).toBeGreaterThan(0);
     const first = app.locator("[data-review-item]").first();
@@ -139,6 +140,7 @@ describe("the demo in Chromium", () => {
 
     await page.getByText("Alerts", { exact: true }).click();
     await app.getByText("Where alerts go").waitFor();
+    await untilHydrated(page);
     await app.getByText("Delivered").first().waitFor();
     expect(await app.getByText("Used by a workflow").count()).toBe(3);
     expect(await app.locator("input[name=slackUrl]").inputValue()).toBe("");

@@ -1,5 +1,6 @@
 import { type FrameLocator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { untilHydrated } from "../support/chromium";
 import { SCREENS, startBrowserDemo, type BrowserDemo } from "../support/demo";
 import type { Prisma } from "@prisma/client";
 import { CHROME_UA, dataPath, embeddedFetch } from "../support/embedded";
@@ -29,6 +30,7 @@ async function openInAdmin(id: string): Promise<{ page: Page; app: FrameLocator 
   const app = page.frameLocator("#app-frame");
   await app.getByText("What the verdict means").waitFor();
   await styled(app);
+  await untilHydrated(page);
   return { page, app };
 }
 
@@ -47,6 +49,7 @@ async function openOnPhone(id: string): Promise<Page> {
   await page.goto(src);
   await page.getByText("What the verdict means").waitFor();
   await styled(page);
+  await untilHydrated(page);
   return page;
 }
 

@@ -2,6 +2,7 @@ import { type FrameLocator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SCREENS, startBrowserDemo, type BrowserDemo } from "../support/demo";
 import { CHROME_UA } from "../support/embedded";
+import { untilHydrated } from "../support/chromium";
 import { seriousAccessibilityViolations } from "../support/axe";
 import type { FakeOrder } from "../../fake-shopify/shop";
 
@@ -28,6 +29,7 @@ const openForm = async () => {
     .getByRole("heading", { name: `Refund ${order.name}` })
     .first()
     .waitFor();
+  await untilHydrated(page);
 };
 const amountField = () => app.getByLabel("Amount (USD)");
 const dialog = () => app.getByRole("dialog");

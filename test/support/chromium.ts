@@ -24,11 +24,16 @@ export async function launchChromium(): Promise<Browser> {
 /** The app's frame inside the simulated admin (the admin's own page is the main frame). */
 export const appFrameOf = (page: Page): Frame | undefined => page.frames().find((f) => f.parentFrame() === page.mainFrame());
 
-/** React has hydrated the app's frame, so clicks reach it: the app's root marks the page once its first effect has run. */
-export async function untilHydrated(page: Page): Promise<void> {
-  await waitFor("the app's frame to hydrate", () =>
-    appFrameOf(page)
-      ?.evaluate(() => document.documentElement.dataset.hydrated === "true")
+/**
+ * React has hydrated the app, so clicks reach it: the app's root marks the page once its first
+ * effect has run. `target` is the simulated admin (the app is its frame) or the app's own page.
+ * The app paints the server's page before its scripts arrive, so a click before this is lost.
+ */
+export async function untilHydrated(target: Page | Frame): Promise<void> {
+  const app = () => ("mainFrame" in target ? (appFrameOf(target) ?? target.mainFrame()) : target);
+  await waitFor("the app to hydrate", () =>
+    app()
+      .evaluate(() => document.documentElement.dataset.hydrated === "true")
       .catch(() => false),
   );
 }
