@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
+import { dateTimeFormat } from "../intl/formats";
 import type { Contract } from "../contracts/schema";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { shopSettings } from "../shops/profile.server";
@@ -21,7 +22,7 @@ async function timeZoneFromShopify(db: PrismaClient, gateway: ShopifyGateway, sh
 
 /** The hour (0-23) of an instant on the clocks of a time zone. */
 export function hourIn(instant: Date, timeZone: string): number {
-  return Number(new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", hourCycle: "h23" }).format(instant)) % 24;
+  return Number(dateTimeFormat("en-US", { timeZone, hour: "numeric", hourCycle: "h23" }).format(instant)) % 24;
 }
 
 async function countsBetween(db: PrismaClient, shop: string, from: Date, to: Date): Promise<Record<string, number>> {

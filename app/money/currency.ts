@@ -1,5 +1,6 @@
 import { parseDecimal } from "../contracts/values";
 import { formatDecimal } from "./decimal";
+import { numberFormat } from "../intl/formats";
 
 /** ISO 4217 minor-unit exponents that are not 2. */
 const EXPONENTS: Record<string, number> = {
@@ -45,18 +46,6 @@ export function fromMinorUnits(minor: bigint, currency: string): string {
   return formatDecimal({ units: minor, scale: currencyExponent(currency) });
 }
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-/** One Intl.NumberFormat per locale and currency, made once (as time/format.ts's dateTimeFormat, for the same reason). */
-function moneyFormat(locale: string, currency: string, digits: number): Intl.NumberFormat {
-  const key = `${locale} ${currency} ${digits}`;
-  let format = moneyFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
-    moneyFormats.set(key, format);
-  }
-  return format;
-}
-
 /**
  * For people, in a locale: "$25.00", "¥1,200", "CHF 25.00", "KWD 1.234", "1.234,50 €" (de-DE).
  * Intl formats the exact decimal string (never a float on the way), with the currency's own digits.
@@ -66,7 +55,9 @@ export function formatMoney(minor: bigint, currency: string, locale = "en-US"): 
   const decimal = fromMinorUnits(minor, currency);
   // Intl reads a string as an exact decimal (ES2023, Node 20, Chromium); TypeScript's lib still types format() for numbers.
   try {
-    return moneyFormat(locale, currency, digits).format(decimal as unknown as number);
+    return numberFormat(locale, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+      decimal as unknown as number,
+    );
   } catch {
     // A code Intl does not take (not three letters): the amount and the code as they are.
     return `${decimal} ${currency}`;

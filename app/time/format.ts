@@ -1,16 +1,4 @@
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * One Intl.DateTimeFormat per locale and options, made once: making one costs far more than
- * formatting with it (a 25-row dashboard formats a hundred instants; on a phone at 4x CPU, making a
- * formatter for each took 250 ms of the page's start).
- */
-export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale} ${JSON.stringify(options)}`;
-  let format = formats.get(key);
-  if (!format) formats.set(key, (format = new Intl.DateTimeFormat(locale, options)));
-  return format;
-}
+import { dateTimeFormat } from "../intl/formats";
 
 /**
  * One timestamp format for every screen: the shop's time zone, to the minute, with the zone's

@@ -1,5 +1,6 @@
 import { VERDICTS } from "../contracts/schema";
-import { dateTimeFormat, zoneOffsetMs } from "../time/format";
+import { dateTimeFormat } from "../intl/formats";
+import { zoneOffsetMs } from "../time/format";
 
 export { VERDICTS };
 export const ORIGINS = ["webhook", "reconciliation", "app", "backfill"] as const;
