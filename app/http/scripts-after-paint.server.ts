@@ -18,6 +18,9 @@ export function scriptsAfterFirstPaint(html: string): string {
       const routes = [...code.matchAll(ROUTE_IMPORT)].map(([, name, url]) => ({ name, url }));
       if (!routes.length) return whole;
       const rest = code.replace(ROUTE_IMPORT, "");
+      // In development Remix imports its HMR runtime (and the manifest) before the routes; a classic
+      // script cannot hold a static import, and that order matters: the page is left as Remix wrote it.
+      if (/^\s*import\s*["'{*\w]/m.test(rest)) return whole;
       return `<script>(function(){function start(){Promise.all([${routes.map((r) => `import(${r.url})`).join(",")}]).then(function(m){${routes
         .map((r, i) => `var ${r.name}=m[${i}];`)
         .join("")}\n${rest}\n})}if(document.visibilityState==="visible")requestAnimationFrame(function(){setTimeout(start,0)});else start()})()</script>`;

@@ -38,4 +38,14 @@ describe("a page's scripts after its first paint", () => {
   it("leaves a page without Remix's module script as it was", () => {
     expect(scriptsAfterFirstPaint("<html><body>Not found</body></html>")).toBe("<html><body>Not found</body></html>");
   });
+
+  it("leaves Remix's development script as it was: a static import (its HMR runtime) has no place in a classic script", () => {
+    const development = REMIX_PAGE.replace(
+      '<script type="module" async="">\n',
+      '<script type="module" async="">import "/@id/virtual:remix/inject-hmr-runtime";\n',
+    );
+    const kept = scriptsAfterFirstPaint(development);
+    expect(kept).toContain('<script type="module" async="">import "/@id/virtual:remix/inject-hmr-runtime";');
+    expect(kept).toContain('import * as route0 from "/assets/root-C.js";');
+  });
 });
