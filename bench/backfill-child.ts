@@ -7,6 +7,7 @@ import { runBackfillPass } from "../app/backfill/backfill.server";
 import { requestBackfill } from "../app/backfill/request.server";
 import { ShopifyGateway } from "../app/shopify/admin/gateway.server";
 import { offlineGraphql } from "../app/shopify/admin/offline-client.server";
+import pino from "pino";
 
 export const PAGINATED_QUERY = `query HistoryPage($query: String!, $after: String) {
   orders(first: 8, after: $after, query: $query, sortKey: UPDATED_AT) {
@@ -70,7 +71,7 @@ if (mode === "paginated") {
   await db.backfill.update({ where: { id: backfill.id }, data: { state: "verifying", refundsFound: inWindow, readAt: new Date() } });
 }
 for (;;) {
-  await runBackfillPass({ db, gateway, now: () => new Date(), workerId: `bench-${mode}`, log: () => undefined, shop, pollMs: 100 });
+  await runBackfillPass({ db, gateway, now: () => new Date(), workerId: `bench-${mode}`, logger: pino({ enabled: false }), shop, pollMs: 100 });
   const current = await db.backfill.findUniqueOrThrow({ where: { id: backfill.id } });
   if (current.state === "failed") throw new Error(`bench backfill failed: ${current.message}`);
   if (current.state === "done") {

@@ -7,6 +7,9 @@ import { installShop } from "../test/support/sessions";
 import { QUERY_COSTS } from "../app/shopify/admin/operations";
 import { fakeShopifyAppEnv, migrate, row, scratchSqlite, type BenchRow } from "./support";
 import { reloadConfig } from "../app/config/env.server";
+import pino from "pino";
+
+const quiet = pino({ enabled: false });
 
 const SHOP = "bench-readback.myshopify.com";
 /** The same selection as the app's read-back, one refund per request. */
@@ -66,14 +69,14 @@ export async function benchReadback(count: number): Promise<BenchRow[]> {
       gids.push(claim.refundGid);
     }
     await deliveries.close();
-    while (await openDeliveredRefunds(db, REFUND_CREATED, new Date(virtualMs)));
+    while (await openDeliveredRefunds(db, REFUND_CREATED, new Date(virtualMs), "bench", quiet));
 
     const gateway = new ShopifyGateway(
       offlineGraphql,
       () => virtualMs,
       async (ms: number) => void (virtualMs += ms),
     );
-    const deps = { db, contract: REFUND_CREATED, gateway, now: () => new Date(virtualMs), workerId: "bench" };
+    const deps = { db, contract: REFUND_CREATED, gateway, now: () => new Date(virtualMs), workerId: "bench", logger: quiet };
     const start = virtualMs;
     for (let pass = 0; pass < 10_000; pass++) {
       await processDue(deps);

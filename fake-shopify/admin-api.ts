@@ -27,6 +27,8 @@ export interface AdminApiStats {
   /** THROTTLED answers the tests injected (not the client's fault). */
   injectedThrottles: number;
   requestedCost: number;
+  /** What the requests actually cost (the bucket is refunded the rest): what a steady stream of them drains. */
+  actualCost: number;
   /** Every refundCreate field executed, whatever its answer (refused, replayed, created). */
   refundCreateCalls: number;
   /** Refunds refundCreate actually created: a replayed idempotency key adds none. */
@@ -66,6 +68,7 @@ export class AdminApi implements RefundCreateHost {
     throttled: 0,
     injectedThrottles: 0,
     requestedCost: 0,
+    actualCost: 0,
     refundCreateCalls: 0,
     refundsCreated: 0,
     byOperation: {},
@@ -200,6 +203,7 @@ export class AdminApi implements RefundCreateHost {
     // "The bucket is refunded the difference between the requested cost and the actual cost"
     // (Shopify's rate-limit guide), before the answer reports what is left.
     this.bucket.currentlyAvailable = Math.min(this.bucket.maximumAvailable, this.bucket.currentlyAvailable + Math.max(0, cost - counter.actual));
+    this.stats.actualCost += counter.actual;
     const response: JsonBody = { data: result.data ?? null, extensions: this.costExtension(cost, counter.actual) };
     if (result.errors?.length) response.errors = graphqlErrors(result.errors, "INTERNAL_SERVER_ERROR");
     return response;

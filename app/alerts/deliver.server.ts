@@ -4,6 +4,7 @@ import { receiveFlowTrigger } from "../shopify/admin/flow.server";
 import { postToSlack, sendEmail, type SendOutcome } from "./channels.server";
 import type { AlertMessage } from "./messages";
 import { alertsSecretKey, openSecret } from "../crypto/secret-box.server";
+import { claim, fail, lapsedSends, release, retryLater, type Claimed } from "../worker/claims.server";
 import type { AlertSettingsView, Channel } from "./settings.server";
 
 export const MAX_ATTEMPTS = 8;
@@ -90,8 +91,6 @@ function sendOnChannel(deps: DeliverDeps, delivery: AlertDelivery): Promise<Send
   return sendEmail({ to: delivery.target.split(", "), subject: delivery.subject, text: delivery.body, html, messageId: `<${delivery.id}@refund-verifier>` });
 }
 
-const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(attempts - 1, 0), 3600_000);
-
 export interface DeliverDeps {
   db: PrismaClient;
   gateway: ShopifyGateway;
@@ -106,49 +105,49 @@ export interface DeliverDeps {
  */
 export async function deliverDue(deps: DeliverDeps, limit = 50): Promise<{ delivered: number; failed: number }> {
   const { db } = deps;
-  // The claim stays with its owner: if it is still alive, its outcome overwrites this one.
-  await db.alertDelivery.updateMany({
-    where: { status: "sending", claimedUntil: { lt: deps.now() } },
-    data: { status: "uncertain", error: "The app stopped while sending this: it may or may not have arrived, so it is not sent again on its own." },
-  });
-  const due = await db.alertDelivery.findMany({
-    where: { status: "pending", nextAttemptAt: { lte: deps.now() } },
-    orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
-    take: limit,
+  await lapsedSends(db, deps.now(), {
+    status: "uncertain",
+    error: "The app stopped while sending this: it may or may not have arrived, so it is not sent again on its own.",
   });
   const result = { delivered: 0, failed: 0 };
   const uninstalledShops = new Map<string, boolean>();
-  for (const delivery of due) {
-    const claimed = await db.alertDelivery.updateMany({
-      where: { id: delivery.id, status: "pending" },
-      data: { status: "sending", claimedBy: deps.workerId, claimedUntil: new Date(deps.now().getTime() + SEND_LEASE_MS), attempts: { increment: 1 } },
-    });
-    if (!claimed.count) continue;
+  // One at a time: each send's lease starts when it is claimed, not when the batch's first one was.
+  for (let i = 0; i < limit; i++) {
+    const [delivery] = await claim(db, "alerts", { workerId: deps.workerId, now: deps.now(), limit: 1, leaseMs: SEND_LEASE_MS });
+    if (!delivery) break;
     if (!uninstalledShops.has(delivery.shop)) {
       const state = await db.shopState.findUnique({ where: { shop: delivery.shop }, select: { uninstalledAt: true } });
       uninstalledShops.set(delivery.shop, Boolean(state?.uninstalledAt));
     }
-    const uninstalled = uninstalledShops.get(delivery.shop);
-    const outcome: SendOutcome & { free?: boolean } = uninstalled
+    const outcome: SendOutcome & { free?: boolean } = uninstalledShops.get(delivery.shop)
       ? { kind: "failed", error: "Not sent: the app was uninstalled." }
       : await send(deps, delivery).catch((error: Error): SendOutcome => ({ kind: "retry", error: error.message }));
-    const attempts = delivery.attempts + (outcome.kind === "retry" && "free" in outcome && outcome.free ? 0 : 1);
-    const at = deps.now();
-    const data: Prisma.AlertDeliveryUpdateManyMutationInput =
-      outcome.kind === "delivered"
-        ? { status: "delivered", deliveredAt: at, error: null }
-        : outcome.kind === "retry" && attempts < MAX_ATTEMPTS
-          ? { status: "pending", attempts, error: outcome.error, nextAttemptAt: new Date(at.getTime() + Math.max(outcome.afterMs ?? 0, backoffMs(attempts))) }
-          : outcome.kind === "retry"
-            ? { status: "failed", attempts, error: `Gave up after ${attempts} tries. The last: ${outcome.error}` }
-            : { status: outcome.kind, error: outcome.error };
-    // The claim's owner writes the outcome even if its lease ran out meanwhile: what happened wins over "uncertain".
-    await db.alertDelivery.updateMany({
-      where: { id: delivery.id, claimedBy: deps.workerId, status: { in: ["sending", "uncertain"] } },
-      data: { ...data, claimedBy: null, claimedUntil: null },
-    });
+    await recordOutcome(deps, delivery, outcome);
     if (outcome.kind === "delivered") result.delivered++;
     if (outcome.kind === "failed") result.failed++;
   }
   return result;
+}
+
+/**
+ * The claim's owner writes the outcome even if its lease ran out meanwhile (the row is `uncertain`
+ * then, still claimed by it): what happened wins over "uncertain". A waiting for Shopify's bucket
+ * costs no attempt (the claim counted one).
+ */
+function recordOutcome(deps: DeliverDeps, delivery: Claimed<"alerts">, outcome: SendOutcome & { free?: boolean }) {
+  const attempts = delivery.attempts - (outcome.kind === "retry" && outcome.free ? 1 : 0);
+  const at = deps.now();
+  const held = [delivery];
+  if (outcome.kind === "delivered") return release(deps.db, "alerts", held, { status: "delivered", deliveredAt: at, error: null });
+  if (outcome.kind === "retry" && attempts < MAX_ATTEMPTS)
+    return retryLater(
+      deps.db,
+      "alerts",
+      held,
+      { now: at, failures: attempts, askedMs: outcome.afterMs },
+      { status: "pending", attempts, error: outcome.error },
+    );
+  if (outcome.kind === "retry")
+    return fail(deps.db, "alerts", held, { status: "failed", attempts, error: `Gave up after ${attempts} tries. The last: ${outcome.error}` });
+  return fail(deps.db, "alerts", held, { status: outcome.kind, error: outcome.error });
 }

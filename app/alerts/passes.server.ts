@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import type { Contract } from "../contracts/schema";
 import { deliverDue, type DeliverDeps } from "./deliver.server";
 import { queueDueDigests } from "./digest.server";
@@ -16,15 +17,13 @@ export interface AlertPassResult {
  * One round of the alert work, in order: verdicts become events (and Flow calls), events become
  * grouped messages, the digest is queued at its hour, and whatever is due is sent.
  */
-export async function runAlertPasses(
-  deps: DeliverDeps & { contract: Contract; grouping: GroupingTiming; log?: (message: string, fields?: Record<string, unknown>) => void },
-): Promise<AlertPassResult> {
+export async function runAlertPasses(deps: DeliverDeps & { contract: Contract; grouping: GroupingTiming; logger: Logger }): Promise<AlertPassResult> {
   // Each stage on its own: one that fails (a database hiccup) must not hold up the others' sends.
   const stage = async <T>(name: string, run: () => Promise<T>, fallback: T): Promise<T> => {
     try {
       return await run();
     } catch (error) {
-      deps.log?.("alert stage failed", { stage: name, error: (error as Error).message });
+      deps.logger.error({ err: error, stage: name }, "alert stage failed");
       return fallback;
     }
   };

@@ -4,6 +4,7 @@ import { alertsSecretKey, sealSecret, secretUrlHint } from "../crypto/secret-box
 import { messageDelivery } from "./deliver.server";
 import type { AlertMessage } from "./messages";
 import { ALERT_VERDICTS, type AlertSettingsInput, type DeliveryMode, type FieldErrors } from "./settings-form";
+import { UNCLAIMED } from "../worker/claims.server";
 
 export interface AlertSettingsView {
   emailRecipients: string[];
@@ -129,7 +130,7 @@ export async function queueTestAlert(db: PrismaClient, shop: string, now: Date, 
 export async function sendAgain(db: PrismaClient, shop: string, id: string, now: Date): Promise<boolean> {
   const queued = await db.alertDelivery.updateMany({
     where: { id, shop, status: { in: ["failed", "uncertain"] } },
-    data: { status: "pending", nextAttemptAt: now, attempts: 0, error: "Sent again by a person.", claimedBy: null, claimedUntil: null },
+    data: { status: "pending", nextAttemptAt: now, attempts: 0, error: "Sent again by a person.", ...UNCLAIMED },
   });
   return queued.count === 1;
 }

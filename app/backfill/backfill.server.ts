@@ -10,6 +10,8 @@ import { claimedAmount } from "../verification/claimed-amount";
 import { openIfDelivered } from "../verification/intake.server";
 import { newOperationData, recordEvaluation, writeEvidence } from "../verification/operations.server";
 import { earlierDuplicates } from "../verdicts/duplicates";
+import type { Logger } from "pino";
+import { backoffMs, claim as claimNext, leaseMs as configuredLeaseMs, unclaimedAt, UNCLAIMED, whileHeld, type Claimed } from "../worker/claims.server";
 import { bulkReadback, isZero, readHistoryLine, sameAmountNearby, type HistoryRefund, type HistoryTransaction } from "./history";
 import { inWindow, summarize } from "./summary.server";
 
@@ -18,7 +20,7 @@ export interface BackfillDeps {
   gateway: ShopifyGateway;
   now: () => Date;
   workerId: string;
-  log: (message: string, fields?: Record<string, unknown>) => void;
+  logger: Logger;
   /** How often a running bulk operation is asked how it stands (bulk_operations/finish usually comes first). */
   pollMs?: number;
   leaseMs?: number;
@@ -32,7 +34,6 @@ export interface BackfillDeps {
   onProgress?: (backfill: Backfill) => void;
 }
 
-const ACTIVE_STATES = ["queued", "reading", "verifying"] as const;
 /** A result URL that expired (or a bulk operation Shopify no longer knows) is read again this many times in all. */
 const MAX_BULK_RUNS = 2;
 /** Errors in a row (Shopify refusing or failing, our own step failing) before a backfill stops for good. */
@@ -52,7 +53,7 @@ class Claim {
 
   constructor(
     private readonly deps: BackfillDeps,
-    public backfill: Backfill,
+    public backfill: Claimed<"backfills">,
   ) {}
 
   /** `still` is asked when the write's turn comes: a renewal queued behind the last step's write does nothing. */
@@ -64,14 +65,12 @@ class Claim {
 
   private async write(data: Partial<Backfill>, progress: boolean): Promise<void> {
     const { db, now } = this.deps;
-    const claimedUntil = new Date(now().getTime() + leaseMs(this.deps));
-    const revision = this.backfill.revision + 1;
-    const { count } = await db.backfill.updateMany({
-      where: { id: this.backfill.id, revision: this.backfill.revision },
-      data: { claimedUntil, ...data, revision },
-    });
+    // A write that does not hand the backfill back renews the lease.
+    const renew = "claimedBy" in data ? undefined : { now: now(), leaseMs: leaseMs(this.deps) };
+    const count = await whileHeld(db, "backfills", [this.backfill], data as Prisma.BackfillUncheckedUpdateManyInput, renew);
     if (count !== 1) throw new LostClaim(`backfill ${this.backfill.id} changed while this worker held it`);
-    this.backfill = { ...this.backfill, claimedUntil, ...data, revision };
+    const claimedUntil = renew ? new Date(renew.now.getTime() + renew.leaseMs) : this.backfill.claimedUntil;
+    this.backfill = { ...this.backfill, claimedUntil, ...data, revision: this.backfill.revision + 1 } as Claimed<"backfills">;
     if (progress) this.deps.onProgress?.(this.backfill);
   }
 
@@ -102,14 +101,14 @@ class Claim {
 
   /** Hands the backfill back, due again at `dueAt`; a step that went as it should clears the run of errors. */
   release(data: Partial<Backfill>, dueAt: Date | null): Promise<void> {
-    return this.save({ errors: 0, ...data, claimedBy: null, claimedUntil: null, nextDueAt: dueAt });
+    return this.save({ errors: 0, ...data, ...UNCLAIMED, nextDueAt: dueAt });
   }
 
   /** Shopify did not answer as it should, or the step failed: try again later, and give up (saying why) after MAX_ERRORS in a row. */
   retryLater(message: string, ms: number): Promise<void> {
     const errors = this.backfill.errors + 1;
     if (errors >= MAX_ERRORS) return this.fail(`${message} (${errors} times in a row). Nothing more was done; ask for the backfill again.`);
-    return this.release({ errors, message }, later(this.deps, ms));
+    return this.release({ errors, message }, later(this.deps, backoffMs("backfills", errors, ms)));
   }
 
   fail(message: string): Promise<void> {
@@ -126,7 +125,7 @@ const isJson = (text: string) => {
   }
 };
 const later = (deps: BackfillDeps, ms: number) => new Date(deps.now().getTime() + ms);
-const leaseMs = (deps: BackfillDeps) => deps.leaseMs ?? 60_000;
+const leaseMs = (deps: BackfillDeps) => deps.leaseMs ?? configuredLeaseMs();
 
 async function startReading(deps: BackfillDeps, claim: Claim): Promise<void> {
   const { backfill } = claim;
@@ -406,7 +405,7 @@ async function verify(deps: BackfillDeps, claim: Claim): Promise<void> {
   if (!claim.backfill.summary) await claim.save({ summary: JSON.stringify(await summarize(db, claim.backfill)) });
   await db.backfillLine.deleteMany({ where: { backfillId: claim.backfill.id } });
   await claim.release({ state: "done", activeShop: null, finishedAt: deps.now(), message: null }, null);
-  deps.log("history backfill done", { shop: claim.backfill.shop, backfill: claim.backfill.id, refunds: claim.backfill.refundsFound });
+  deps.logger.child({ shop: claim.backfill.shop, backfill: claim.backfill.id }).info({ refunds: claim.backfill.refundsFound }, "history backfill done");
 }
 
 async function advance(deps: BackfillDeps, claim: Claim): Promise<void> {
@@ -419,38 +418,34 @@ async function advance(deps: BackfillDeps, claim: Claim): Promise<void> {
 
 /** The worker's backfill pass: every due backfill moves on as far as it can (reading a whole result, verifying every page). */
 export async function runBackfillPass(deps: BackfillDeps): Promise<number> {
-  const now = deps.now();
-  const due = await deps.db.backfill.findMany({
-    where: {
-      ...(deps.shop ? { shop: deps.shop } : {}),
-      state: { in: [...ACTIVE_STATES] },
-      nextDueAt: { lte: now },
-      OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }],
-    },
-    orderBy: { nextDueAt: "asc" },
-    take: 10,
-  });
   let advanced = 0;
-  for (const candidate of due) {
-    // The clock of this claim, not of the pass: a pass that read a long history before it would claim an expired lease.
-    const claimedUntil = new Date(deps.now().getTime() + leaseMs(deps));
-    const { count } = await deps.db.backfill.updateMany({
-      where: { id: candidate.id, revision: candidate.revision },
-      data: { claimedBy: deps.workerId, claimedUntil, revision: candidate.revision + 1 },
+  const seen: string[] = [];
+  // One at a time: each claim's lease starts when it is taken, not when a long history before it
+  // began; and each backfill moves on once a pass.
+  for (let i = 0; i < 10; i++) {
+    const [backfill] = await claimNext(deps.db, "backfills", {
+      workerId: deps.workerId,
+      now: deps.now(),
+      limit: 1,
+      shop: deps.shop,
+      except: seen,
+      leaseMs: leaseMs(deps),
     });
-    if (count !== 1) continue;
-    const claim = new Claim(deps, { ...candidate, claimedBy: deps.workerId, claimedUntil, revision: candidate.revision + 1 });
+    if (!backfill) break;
+    seen.push(backfill.id);
+    const log = deps.logger.child({ shop: backfill.shop, backfill: backfill.id });
+    const held = new Claim(deps, backfill);
     try {
-      await advance(deps, claim);
+      await advance(deps, held);
       advanced++;
     } catch (error) {
       if (error instanceof LostClaim) {
-        deps.log("backfill taken over by another worker", { backfill: candidate.id });
+        log.warn("backfill taken over by another worker");
         continue;
       }
       // The person watching sees a sentence and a retry; the log has the error.
-      deps.log("backfill step failed", { backfill: candidate.id, shop: candidate.shop, error: (error as Error).message });
-      await claim.retryLater("An error interrupted the backfill; it goes on in a minute", 60_000).catch((lost: unknown) => {
+      log.error({ err: error }, "backfill step failed");
+      await held.retryLater("An error interrupted the backfill; it goes on in a minute", 60_000).catch((lost: unknown) => {
         if (!(lost instanceof LostClaim)) throw lost;
       });
     }
@@ -461,7 +456,7 @@ export async function runBackfillPass(deps: BackfillDeps): Promise<number> {
 /** bulk_operations/finish: the backfill reading that operation is due now (unless a worker holds it already). */
 export async function bulkOperationFinished(db: PrismaClient, shop: string, bulkOperationGid: string, now: Date): Promise<number> {
   const { count } = await db.backfill.updateMany({
-    where: { shop, bulkOperationGid, state: "reading", OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }] },
+    where: { shop, bulkOperationGid, state: "reading", ...unclaimedAt(now) },
     data: { nextDueAt: now },
   });
   return count;

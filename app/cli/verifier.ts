@@ -9,6 +9,7 @@ import { markDue } from "../verification/operations.server";
 import { requestSweep } from "../verification/reconcile.server";
 import { rebuildRollups, rollupDrift } from "../dashboard/rollups.server";
 import { databaseKind, databaseUrl } from "../db/url";
+import { cliLogger } from "../logging/logger.server";
 
 export const USAGE = `usage: verifier <command> …   (reads DATABASE_URL, as the app does)
   operations --shop <shop domain> [--json]   list the shop's operations
@@ -83,7 +84,7 @@ async function backfill(db: PrismaClient, shop: string, options: Options, now: D
   context.progress?.(head);
   if (!context.gateway) return `${head}the worker runs it; the dashboard shows its progress\n`;
   const gateway = await context.gateway();
-  const deps = { db, gateway, now: () => new Date(), workerId: `cli-${process.pid}`, log: () => {}, shop, pollMs: context.pollMs ?? 2_000 };
+  const deps = { db, gateway, now: () => new Date(), workerId: `cli-${process.pid}`, logger: cliLogger(), shop, pollMs: context.pollMs ?? 2_000 };
   let shown = "";
   const show = (line: string) => {
     if (line !== shown) context.progress?.(`${line}\n`);

@@ -40,3 +40,6 @@ export function createLogger(destination?: DestinationStream): Logger {
 }
 
 export const logger = createLogger();
+
+/** The command line's logger: warnings and errors on stderr, so the progress on stdout stays readable. */
+export const cliLogger = () => createLogger(pino.destination(2)).child({}, { level: "warn" });

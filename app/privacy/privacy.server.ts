@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { isUnsettled } from "../refunds/records.server";
+import { UNCLAIMED } from "../worker/claims.server";
 
 const orderGids = (ids: unknown): string[] =>
   Array.isArray(ids)
@@ -16,7 +17,7 @@ export async function stopObservingShop(db: PrismaClient, shop: string, now: Dat
   await db.shopState.upsert({ where: { shop }, create: { shop, uninstalledAt: now }, update: { uninstalledAt: now } });
   await db.operation.updateMany({
     where: { shop, status: "PENDING" },
-    data: { nextDueAt: null, claimedBy: null, claimedUntil: null, revision: { increment: 1 } },
+    data: { nextDueAt: null, ...UNCLAIMED, revision: { increment: 1 } },
   });
   await db.session.deleteMany({ where: { shop } });
   // Nothing more is sent for a shop that removed the app; the log says why.
@@ -29,8 +30,7 @@ export async function stopObservingShop(db: PrismaClient, shop: string, now: Dat
       state: "failed",
       activeShop: null,
       nextDueAt: null,
-      claimedBy: null,
-      claimedUntil: null,
+      ...UNCLAIMED,
       revision: { increment: 1 },
       finishedAt: now,
       message: "Stopped: the app was uninstalled.",

@@ -5,6 +5,7 @@ import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { listRefunds, rowFilter, sortOf, toRow, type RefundRow } from "../verdicts/rows.server";
 import { CLASSES, ORIGINS, parseFilters, type DashboardFilters } from "../verdicts/filters";
 import { byMade, duplicateGroups, PAIR_CHANNELS, refundsNamed, type PairCandidate } from "./pairs";
+import { UNCLAIMED } from "../worker/claims.server";
 
 export type ReviewCode = "NOT_FOUND" | "INVALID_NOTE" | "CONFLICT";
 export type ReviewOutcome =
@@ -216,7 +217,7 @@ export async function requestRecheck(db: PrismaClient, shop: string, id: string,
   if (op.status === "UNVERIFIABLE") {
     const { count } = await db.operation.updateMany({
       where: { id, shop, revision: op.revision, status: "UNVERIFIABLE" },
-      data: { status: "PENDING", nextDueAt: now, decidedAt: null, reviewState: "none", claimedBy: null, claimedUntil: null, revision: { increment: 1 } },
+      data: { status: "PENDING", nextDueAt: now, decidedAt: null, reviewState: "none", ...UNCLAIMED, revision: { increment: 1 } },
     });
     if (count !== 1) return { ok: false, code: "CONFLICT", message: "Someone else changed this refund since you opened it. Reload to see its current state." };
   } else if (op.status !== "PENDING") {

@@ -1,14 +1,18 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient, WebhookDelivery } from "@prisma/client";
+import { dialectOf } from "../db/dialect";
+import type { Logger } from "pino";
+import { anyReady, claim, release, whileRenewing } from "../worker/claims.server";
 import type { LoadedContract } from "../contracts/load";
-import { markDue, openOperation } from "./operations.server";
+import { markDue, newOperationData, openOperation } from "./operations.server";
+import { insertRows, type Columns } from "../db/bulk";
 
-/** Deliveries handled per pass: each costs two statements, and the next pass takes the rest. */
-const BATCH = 200;
-/** How long a worker's claim on a batch holds; after it, another worker (or a later pass) takes the batch over. */
-const LEASE_MS = 30_000;
-
-const waiting = (now: Date): Prisma.WebhookDeliveryWhereInput => ({ openedAt: null, OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }] });
+/**
+ * Deliveries opened at once: a few statements for the whole batch; the next batch takes the rest.
+ * At most 500: a batch's ids go into `IN (…)` lists, and Prisma refuses a statement with more than
+ * 999 parameters on SQLite ("The query parameter limit supported by your database is exceeded").
+ */
+export const INTAKE_BATCH = 500;
 
 /**
  * The intake stores each refunds/create delivery and nothing else; this pass turns stored
@@ -21,34 +25,124 @@ const waiting = (now: Date): Prisma.WebhookDeliveryWhereInput => ({ openedAt: nu
  * a worker that dies in between leaves it to whoever takes it after the lease, who repeats the
  * steps harmlessly. A delivery whose steps fail stays claimed until the lease ends, and the rest go on.
  */
-export async function openDeliveredRefunds(
-  db: PrismaClient,
-  contract: LoadedContract,
-  now: Date,
-  workerId = "intake",
-  log: (message: string, fields?: Record<string, unknown>) => void = () => undefined,
-): Promise<number> {
-  const candidates = await db.webhookDelivery.findMany({ where: waiting(now), orderBy: { receivedAt: "asc" }, take: BATCH, select: { id: true } });
-  if (!candidates.length) return 0;
-  const claim = `${workerId}:${randomUUID()}`;
-  await db.webhookDelivery.updateMany({
-    where: { id: { in: candidates.map((c) => c.id) }, ...waiting(now) },
-    data: { claimedBy: claim, claimedUntil: new Date(now.getTime() + LEASE_MS) },
-  });
-  const deliveries = await db.webhookDelivery.findMany({ where: { claimedBy: claim }, orderBy: { receivedAt: "asc" } });
+export async function openDeliveredRefunds(db: PrismaClient, contract: LoadedContract, now: Date, workerId: string, logger: Logger): Promise<number> {
+  const deliveries = await claim(db, "deliveries", { workerId, now, limit: INTAKE_BATCH });
+  if (!deliveries.length) return 0;
   const stopped = await uninstalledShops(db, deliveries);
-  const opened: string[] = [];
+  const openAll = async (tx: PrismaClient | Prisma.TransactionClient) => {
+    await openBatch(tx, contract, deliveries, now, stopped);
+    await release(tx, "deliveries", deliveries, { openedAt: now });
+  };
+  // A few statements for the whole batch; on PostgreSQL one transaction, one commit. If it fails,
+  // each delivery is tried on its own, so one that cannot be opened holds up no other.
+  try {
+    const inOneWrite = () => (dialectOf(db) === "postgresql" ? db.$transaction(openAll, { timeout: 60_000, maxWait: 10_000 }) : openAll(db));
+    // The pass's clock (a test's may be days ahead), moved on by the time the batch takes.
+    const started = Date.now();
+    await whileRenewing(db, "deliveries", deliveries, { now: () => new Date(now.getTime() + Date.now() - started) }, inOneWrite);
+    return deliveries.length;
+  } catch (error) {
+    logger.warn({ err: error, deliveries: deliveries.length }, "opening the batch at once failed; opening one by one");
+  }
+  const opened: typeof deliveries = [];
   for (const d of deliveries) {
     try {
       await openForDelivery(db, contract, d, now, stopped.has(d.shop));
-      opened.push(d.id);
+      opened.push(d);
     } catch (error) {
-      log("delivery not opened; retried after the lease", { delivery: d.id, shop: d.shop, error: (error as Error).message });
+      logger.child({ shop: d.shop, delivery: d.id }).warn({ err: error }, "delivery not opened; retried after the lease");
     }
   }
-  if (opened.length) await db.webhookDelivery.updateMany({ where: { id: { in: opened } }, data: { openedAt: now, claimedBy: null, claimedUntil: null } });
+  await release(db, "deliveries", opened, { openedAt: now });
   return deliveries.length;
 }
+
+type NewRow = ReturnType<typeof newOperationData> & { id: string; createdAt: Date; updatedAt: Date };
+const OPERATION_COLUMNS: Columns<NewRow> = Object.fromEntries(
+  (
+    [
+      ["id", "text"],
+      ["shop", "text"],
+      ["refundGid", "text"],
+      ["orderGid", "text"],
+      ["orderName", "text"],
+      ["origin", "text"],
+      ["amount", "text"],
+      ["currency", "text"],
+      ["amountMinor", "bigint"],
+      ["startedAt", "instant"],
+      ["actionResult", "text"],
+      ["correlation", "text"],
+      ["contractId", "text"],
+      ["contractVersion", "text"],
+      ["contractHash", "text"],
+      ["contractDeclaredHash", "text"],
+      ["nextDueAt", "instant"],
+      ["createdAt", "instant"],
+      ["updatedAt", "instant"],
+    ] as const
+  ).map(([name, type]) => [name, { type, of: (row: NewRow) => row[name] }]),
+);
+
+const refundKey = (r: { shop: string; refundGid: string }) => `${r.shop} ${r.refundGid}`;
+const orderKey = (r: { shop: string; orderGid: string }) => `${r.shop} ${r.orderGid}`;
+
+/**
+ * What openForDelivery does for each delivery in turn, in a few statements for the batch: opens
+ * the refunds no operation has yet (one insert that leaves out those that exist), then makes due
+ * what the deliveries are new evidence for, exactly as one delivery after another would have:
+ * - an operation that existed before the batch, if a delivery concerns another refund on its order,
+ *   or its own refund and came after the operation was opened;
+ * - an operation the batch opened, if a later delivery of the batch concerns another refund on its order.
+ */
+async function openBatch(
+  db: PrismaClient | Prisma.TransactionClient,
+  contract: LoadedContract,
+  deliveries: WebhookDelivery[],
+  now: Date,
+  stopped: Set<string>,
+) {
+  const rows = new Map<string, NewRow>();
+  for (const d of deliveries) {
+    const data = newOperationData(contract, factsOf(d), now, stopped.has(d.shop) ? null : undefined);
+    if (!rows.has(refundKey(d))) rows.set(refundKey(d), { id: randomUUID(), ...data, createdAt: now, updatedAt: now });
+  }
+  const openedIds = new Set(await insertRows(db, "Operation", OPERATION_COLUMNS, [...rows.values()], { skipExisting: true, returning: "id" }));
+  const openedAt = new Map<string, number>();
+  for (const [i, d] of deliveries.entries()) if (openedIds.has(rows.get(refundKey(d))!.id) && !openedAt.has(refundKey(d))) openedAt.set(refundKey(d), i);
+  const live = deliveries.filter((d) => !stopped.has(d.shop));
+  if (!live.length) return;
+  const byOrder = Map.groupBy(
+    live.map((d) => ({ d, index: deliveries.indexOf(d) })),
+    ({ d }) => orderKey(d),
+  );
+  const onOrders = await db.operation.findMany({
+    where: {
+      status: "PENDING",
+      origin: { not: "backfill" },
+      shop: { in: [...new Set(live.map((d) => d.shop))] },
+      orderGid: { in: [...new Set(live.map((d) => d.orderGid))] },
+    },
+    select: { id: true, shop: true, orderGid: true, refundGid: true, createdAt: true },
+  });
+  const due = onOrders.filter((op) => {
+    const evidence = byOrder.get(orderKey(op)) ?? [];
+    const openedHere = openedAt.get(refundKey(op));
+    if (openedHere !== undefined) return evidence.some(({ d, index }) => index > openedHere && d.refundGid !== op.refundGid);
+    return evidence.some(({ d }) => d.refundGid !== op.refundGid || op.createdAt < d.receivedAt);
+  });
+  if (due.length) await markDue(db, { id: { in: due.map((op) => op.id) } }, now);
+}
+
+const factsOf = (d: WebhookDelivery) => ({
+  shop: d.shop,
+  refundGid: d.refundGid,
+  orderGid: d.orderGid,
+  origin: "webhook" as const,
+  amount: d.amount,
+  currency: d.currency,
+  startedAt: d.refundCreatedAt,
+});
 
 /** Shops uninstalled since: their refunds are opened as uninstall leaves every pending one, not due (stopObservingShop). */
 async function uninstalledShops(db: PrismaClient, deliveries: WebhookDelivery[]): Promise<Set<string>> {
@@ -60,17 +154,14 @@ async function uninstalledShops(db: PrismaClient, deliveries: WebhookDelivery[])
   return new Set(states.map((s) => s.shop));
 }
 
-async function openForDelivery(db: PrismaClient, contract: LoadedContract, d: WebhookDelivery, now: Date, stopped = false): Promise<void> {
-  const facts = {
-    shop: d.shop,
-    refundGid: d.refundGid,
-    orderGid: d.orderGid,
-    origin: "webhook" as const,
-    amount: d.amount,
-    currency: d.currency,
-    startedAt: d.refundCreatedAt,
-  };
-  const opened = await openOperation(db, contract, facts, now, stopped ? null : undefined);
+async function openForDelivery(
+  db: PrismaClient | Prisma.TransactionClient,
+  contract: LoadedContract,
+  d: WebhookDelivery,
+  now: Date,
+  stopped = false,
+): Promise<void> {
+  const opened = await openOperation(db, contract, factsOf(d), now, stopped ? null : undefined);
   if (stopped) return;
   // The refund's own operation is new evidence's only if it existed before the delivery: one opened
   // from this delivery (by a worker that died before marking it) keeps its first check.
@@ -91,6 +182,4 @@ export async function openIfDelivered(db: PrismaClient, contract: LoadedContract
 }
 
 /** Whether a stored delivery waits for its operation (and no live claim holds it): the worker's loop does not sleep then. */
-export async function deliveriesWaiting(db: PrismaClient, now: Date): Promise<boolean> {
-  return (await db.webhookDelivery.findFirst({ where: waiting(now), select: { id: true } })) !== null;
-}
+export const deliveriesWaiting = (db: PrismaClient, now: Date) => anyReady(db, "deliveries", now);

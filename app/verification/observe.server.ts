@@ -4,15 +4,22 @@ import type { LoadedContract } from "../contracts/load";
 import type { ReadbackOutcome } from "../shopify/admin/refund-readback.server";
 import { earlierDuplicates } from "../verdicts/duplicates";
 import type { ObservationRecord } from "./operations.server";
-import { webhookEvidence } from "./webhook-evidence.server";
+import { webhookEvidence, type WebhookEvidence } from "./webhook-evidence.server";
 
-/** What a person confirmed when issuing the refund from the app (the record's "Yes, another refund"). */
-async function intendedRefund(db: PrismaClient, op: Pick<Operation, "shop" | "refundGid">) {
-  const record = await db.refundRecord.findFirst({
-    where: { shop: op.shop, refundRef: op.refundGid, confirmedAnother: true },
-    select: { confirmedBy: true, createdAt: true },
-  });
-  return record ? { confirmed: true, by: record.confirmedBy, at: record.createdAt.toISOString() } : { confirmed: false, by: null, at: null };
+type Intended = { confirmed: boolean; by: string | null; at: string | null };
+
+/** What a person confirmed when issuing the shop's refunds from the app (the record's "Yes, another refund"), read in one query. */
+async function intendedRefunds(db: PrismaClient, shop: string, refundGids: string[]): Promise<(refundGid: string) => Intended> {
+  const records = refundGids.length
+    ? await db.refundRecord.findMany({
+        where: { shop, refundRef: { in: refundGids }, confirmedAnother: true },
+        orderBy: { createdAt: "asc" },
+        select: { refundRef: true, confirmedBy: true, createdAt: true },
+      })
+    : [];
+  const byRefund = new Map<string, Intended>();
+  for (const r of records) if (!byRefund.has(r.refundRef!)) byRefund.set(r.refundRef!, { confirmed: true, by: r.confirmedBy, at: r.createdAt.toISOString() });
+  return (refundGid) => byRefund.get(refundGid) ?? { confirmed: false, by: null, at: null };
 }
 
 // A stored read-back (an observation's data): only whether it held the refund matters here.
@@ -51,6 +58,25 @@ export interface Observed {
   observations: ObservationRecord[];
 }
 
+/** What the database holds about a batch of one shop's operations, read once for the batch. */
+export interface ShopEvidence {
+  webhooks: (op: Operation) => WebhookEvidence;
+  intended: (refundGid: string) => Intended;
+}
+
+/** Reads the evidence of one shop's operations about to be evaluated: two queries, whatever the batch's size. */
+export async function shopEvidence(db: PrismaClient, shop: string, operations: Operation[]): Promise<ShopEvidence> {
+  const [webhooks, intended] = await Promise.all([
+    webhookEvidence(db, shop, operations),
+    intendedRefunds(
+      db,
+      shop,
+      operations.map((op) => op.refundGid),
+    ),
+  ]);
+  return { webhooks, intended };
+}
+
 /**
  * What the operation's contract version observes, and the records of it: the read-back (left out
  * while inside the stale read window and without the refund: no evidence), the webhooks, and, for
@@ -59,13 +85,14 @@ export interface Observed {
  */
 export async function observe(
   db: PrismaClient,
+  evidence: ShopEvidence,
   contract: LoadedContract,
   op: Operation,
   readback: Exclude<ReadbackOutcome, { deferred: true }>,
   at: { observedAt: Date; windowEnd: Date; windowOpen: boolean },
 ): Promise<Observed> {
   const declared = new Set(contract.contract.channels.map((c) => c.id));
-  const webhooks = await webhookEvidence(db, op);
+  const webhooks = evidence.webhooks(op);
   const observed: Record<string, unknown> = {};
   const observations: ObservationRecord[] = [
     readback.ok
@@ -80,7 +107,7 @@ export async function observe(
   if (declared.has("order_refund_events")) add("order_refund_events", webhooks.order_refund_events, webhooks.apiVersions.order_refund_events);
   const refund = readback.ok ? readback.body.data.refund : null;
   if (readback.ok && (refund || !at.windowOpen)) observed.refund_readback = readback.body;
-  const intended = declared.has("intended_refund") ? await intendedRefund(db, op) : null;
+  const intended = declared.has("intended_refund") ? evidence.intended(op.refundGid) : null;
   if (intended) add("intended_refund", intended, null);
   if (declared.has("earlier_duplicates") && refund) add("earlier_duplicates", earlierDuplicates(refund, refund.order.refunds, intended?.confirmed));
   if (declared.has("refund_absence") && readback.ok && !at.windowOpen)

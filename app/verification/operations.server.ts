@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { Operation, Prisma, PrismaClient } from "@prisma/client";
+import { Prisma, type Operation, type PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import type { Evaluation } from "../contracts/evaluate";
 import { nextCheckAt } from "../contracts/timing";
 import { toMinorUnits } from "../money/currency";
 import { isUniqueViolation } from "../db/create-once";
+import { dialectOf } from "../db/dialect";
+import { insertRows, updateRows, type Columns, type ColumnType } from "../db/bulk";
+import { backoffMs, UNCLAIMED } from "../worker/claims.server";
 
 export type Origin = "webhook" | "reconciliation" | "app" | "backfill";
 
@@ -57,8 +60,15 @@ export async function openOperation(
   nextDueAt?: Date | null,
 ): Promise<boolean> {
   // One statement on the hot path: the unique (shop, refundGid) index says whether it existed.
+  const data = newOperationData(contract, op, now, nextDueAt);
+  if (dialectOf(db) === "postgresql") {
+    // ON CONFLICT DO NOTHING: a failed insert would end the transaction the intake's batch runs in.
+    // (skipDuplicates is PostgreSQL's; the types may be the SQLite client's, which lacks it.)
+    const args = { data: [data], skipDuplicates: true, select: { id: true } } as unknown as Prisma.OperationCreateManyAndReturnArgs;
+    return (await db.operation.createManyAndReturn(args)).length === 1;
+  }
   try {
-    await db.operation.create({ data: newOperationData(contract, op, now, nextDueAt), select: { id: true } });
+    await db.operation.create({ data, select: { id: true } });
     return true;
   } catch (error) {
     if (isUniqueViolation(error)) return false;
@@ -70,44 +80,9 @@ export async function openOperation(
 export async function markDue(db: PrismaClient | Prisma.TransactionClient, where: Prisma.OperationWhereInput, now: Date): Promise<number> {
   const { count } = await db.operation.updateMany({
     where: { ...where, status: "PENDING" },
-    data: { nextDueAt: now, claimedBy: null, claimedUntil: null, revision: { increment: 1 } },
+    data: { nextDueAt: now, ...UNCLAIMED, revision: { increment: 1 } },
   });
   return count;
-}
-
-/**
- * Claims due operations for one worker. Each claim is a single UPDATE that checks the revision
- * it read, so two workers never hold the same operation: the loser's update matches no row.
- */
-export async function claimDue(db: PrismaClient, workerId: string, now: Date, leaseMs: number, limit: number): Promise<Operation[]> {
-  const candidates = await db.operation.findMany({
-    where: {
-      status: "PENDING",
-      nextDueAt: { lte: now },
-      OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }],
-    },
-    orderBy: { nextDueAt: "asc" },
-    take: limit,
-  });
-  const claimed: Operation[] = [];
-  for (const candidate of candidates) {
-    const claimedUntil = new Date(now.getTime() + leaseMs);
-    const { count } = await db.operation.updateMany({
-      where: { id: candidate.id, revision: candidate.revision },
-      data: { claimedBy: workerId, claimedUntil, revision: candidate.revision + 1 },
-    });
-    if (count === 1) claimed.push({ ...candidate, claimedBy: workerId, claimedUntil, revision: candidate.revision + 1 });
-  }
-  return claimed;
-}
-
-/** Hands a claimed operation back untouched, due again at `dueAt` (the read was deferred, not made). */
-export async function releaseClaim(db: PrismaClient, claimed: Operation, dueAt: Date): Promise<boolean> {
-  const { count } = await db.operation.updateMany({
-    where: { id: claimed.id, revision: claimed.revision, status: "PENDING" },
-    data: { claimedBy: null, claimedUntil: null, nextDueAt: dueAt, revision: claimed.revision + 1 },
-  });
-  return count === 1;
 }
 
 export interface ObservationRecord {
@@ -160,11 +135,132 @@ function reasonRows(contract: LoadedContract, operation: Operation, result: Eval
     }));
 }
 
+/** One evaluation to record: the operation as claimed, what was observed, the engine's result, how the read counts. */
+export interface EvaluationToRecord {
+  contract: LoadedContract;
+  claimed: Operation;
+  observations: ObservationRecord[];
+  result: Evaluation;
+  readback: ReadbackAccount;
+}
+
+/** When the operation is looked at next: never once final, else by the contract's schedule, the read's own date, or a back-off. */
+function nextLook(e: EvaluationToRecord, attempts: number, readFailures: number, now: Date): Date | null {
+  const timing = e.contract.contract.timing;
+  if (e.result.verdict !== "PENDING") return null;
+  if (e.readback.dueAt) return new Date(Math.max(e.readback.dueAt.getTime(), now.getTime()));
+  if (e.readback.kind === "counted") return new Date(Math.max(nextCheckAt(timing, e.claimed.startedAt.getTime(), attempts).atMs, now.getTime()));
+  // A failed read is no attempt: it backs off (the claims' back-off, or what Shopify asked); before
+  // the timeout, never past it.
+  const timeoutAt = e.claimed.startedAt.getTime() + timing.timeout_ms;
+  const retryAt = now.getTime() + backoffMs("operations", readFailures, e.readback.retryAfterMs);
+  return new Date(now.getTime() < timeoutAt ? Math.min(retryAt, timeoutAt) : retryAt);
+}
+
+/** The operation's row after the evaluation: its verdict (or PENDING and the next look), the revision it must still be at. */
+function evaluatedRow(e: EvaluationToRecord, now: Date) {
+  const { claimed, result, readback } = e;
+  const final = result.verdict !== "PENDING";
+  const attempts = claimed.attempts + (readback.kind === "counted" ? 1 : 0);
+  const readFailures = readback.kind === "failed" ? claimed.readFailures + 1 : 0;
+  return {
+    id: claimed.id,
+    expectedRevision: claimed.revision,
+    status: result.verdict,
+    reason: result.reason,
+    reasons: JSON.stringify(result.reasons),
+    classes: JSON.stringify(result.classes),
+    escalate: result.escalate,
+    attempts,
+    readFailures,
+    nextDueAt: nextLook(e, attempts, readFailures, now),
+    provisionalVerdict: final ? null : (readback.provisional ?? null),
+    apiVersionsOutside: versionsOutside(e.contract, e.observations, claimed.apiVersionsOutside),
+    // Null keeps what the row holds: a verdict not final leaves decidedAt and the review alone.
+    decidedAt: final ? now : null,
+    reviewState: final ? (result.escalate ? "open" : "none") : null,
+    orderName: readback.orderName ?? null,
+    shopAmount: readback.shopMoney?.amount ?? null,
+    shopCurrency: readback.shopMoney?.currencyCode ?? null,
+    updatedAt: now,
+  };
+}
+
+type EvaluatedRow = ReturnType<typeof evaluatedRow>;
+const text = <K extends keyof EvaluatedRow>(key: K) => ({ type: "text" as const, of: (row: EvaluatedRow) => row[key] });
+const EVALUATED: Columns<EvaluatedRow> = {
+  id: text("id"),
+  expectedRevision: { type: "int", of: (r) => r.expectedRevision },
+  status: text("status"),
+  reason: text("reason"),
+  reasons: text("reasons"),
+  classes: text("classes"),
+  escalate: { type: "bool", of: (r) => r.escalate },
+  attempts: { type: "int", of: (r) => r.attempts },
+  readFailures: { type: "int", of: (r) => r.readFailures },
+  nextDueAt: { type: "instant", of: (r) => r.nextDueAt },
+  provisionalVerdict: text("provisionalVerdict"),
+  apiVersionsOutside: text("apiVersionsOutside"),
+  decidedAt: { type: "instant", of: (r) => r.decidedAt },
+  reviewState: text("reviewState"),
+  orderName: text("orderName"),
+  shopAmount: text("shopAmount"),
+  shopCurrency: text("shopCurrency"),
+  updatedAt: { type: "instant", of: (r) => r.updatedAt },
+};
+const op = (column: string) => Prisma.raw(`"Operation"."${column}"`);
+const v = (column: string) => Prisma.raw(`v."${column}"`);
+const fromRow = (...columns: string[]) => Object.fromEntries(columns.map((c) => [c, v(c)]));
+const unlessNull = (...columns: string[]) => Object.fromEntries(columns.map((c) => [c, Prisma.sql`COALESCE(${v(c)}, ${op(c)})`]));
+/** What a verdict's update sets: the row's values, the claim let go, the revision moved on. */
+const VERDICT_SET = {
+  ...fromRow(
+    "status",
+    "reason",
+    "reasons",
+    "classes",
+    "escalate",
+    "attempts",
+    "readFailures",
+    "nextDueAt",
+    "provisionalVerdict",
+    "apiVersionsOutside",
+    "updatedAt",
+  ),
+  ...unlessNull("decidedAt", "reviewState", "orderName", "shopAmount", "shopCurrency"),
+  claimedBy: Prisma.sql`NULL`,
+  claimedUntil: Prisma.sql`NULL`,
+  revision: Prisma.sql`${op("revision")} + 1`,
+};
+/** Only an operation still at the revision it was claimed at, and still pending, takes its verdict. */
+const VERDICT_GUARD = Prisma.sql`${op("revision")} = ${v("expectedRevision")} AND ${op("status")} = 'PENDING'`;
+
 /**
- * Writes one evaluation: the operation's new state, checked against the claim's revision, then
- * its observations and the engine's result. If anything else touched the operation meanwhile
- * (new evidence, a re-check, another worker after the lease ran out) nothing is written.
+ * Writes evaluations: each operation's new state, checked against the revision it was claimed at,
+ * then the rows that explain it. An operation anything else touched meanwhile (new evidence, a
+ * re-check, another worker after the lease ran out) gets nothing written. Returns the ids written.
+ *
+ * Four statements whatever the batch's size: the guarded updates in one, then reasons,
+ * observations and evaluations. On PostgreSQL they are one transaction, one commit: all or
+ * nothing. On SQLite (decision 005: no transactions on the shared connection) the guarded update
+ * decides alone and the evidence follows; a crash in between leaves verdicts without their rows,
+ * never a verdict twice (decision 024).
  */
+export async function recordEvaluations(db: PrismaClient, evaluations: EvaluationToRecord[], now: Date): Promise<Set<string>> {
+  if (!evaluations.length) return new Set();
+  const rows = evaluations.map((e) => evaluatedRow(e, now));
+  const write = async (tx: PrismaClient | Prisma.TransactionClient) => {
+    const written = new Set(await updateRows(tx, "Operation", EVALUATED, rows, VERDICT_GUARD, VERDICT_SET));
+    const evidence = evaluations
+      .map((e, i) => ({ ...e, operation: { ...e.claimed, revision: e.claimed.revision + 1 }, evaluatedAt: now, attempt: rows[i].attempts }))
+      .filter((e) => written.has(e.operation.id));
+    await writeEvidenceRows(tx, evidenceRows(evidence));
+    return written;
+  };
+  return dialectOf(db) === "postgresql" ? db.$transaction(write, { timeout: 60_000, maxWait: 10_000 }) : write(db);
+}
+
+/** One evaluation, as recordEvaluations writes a batch; throws StaleClaimError when the operation changed meanwhile. */
 export async function recordEvaluation(
   db: PrismaClient,
   contract: LoadedContract,
@@ -174,59 +270,99 @@ export async function recordEvaluation(
   now: Date,
   readback: ReadbackAccount,
 ): Promise<void> {
-  const final = result.verdict !== "PENDING";
-  const counted = readback.kind === "counted";
-  const attempts = claimed.attempts + (counted ? 1 : 0);
-  const readFailures = readback.kind === "failed" ? claimed.readFailures + 1 : 0;
-  const timing = contract.contract.timing;
-  let nextDueAt: Date | null = null;
-  if (final) {
-    nextDueAt = null;
-  } else if (readback.dueAt) {
-    nextDueAt = new Date(Math.max(readback.dueAt.getTime(), now.getTime()));
-  } else if (counted) {
-    nextDueAt = new Date(Math.max(nextCheckAt(timing, claimed.startedAt.getTime(), attempts).atMs, now.getTime()));
-  } else {
-    // A failed read is no attempt: back off (1 s doubling to 60 s, or what Shopify asked); before
-    // the timeout, never past it.
-    const backoff = Math.max(readback.retryAfterMs, Math.min(1000 * 2 ** (readFailures - 1), 60_000));
-    const timeoutAt = claimed.startedAt.getTime() + timing.timeout_ms;
-    const retryAt = now.getTime() + backoff;
-    nextDueAt = new Date(now.getTime() < timeoutAt ? Math.min(retryAt, timeoutAt) : retryAt);
-  }
-  // No transaction: on SQLite, Prisma's single connection would let concurrent writes (a webhook
-  // arriving now) join it and vanish in a rollback. The guarded update is one atomic statement and
-  // decides alone; the evidence rows follow it (a crash in between leaves a verdict without its rows).
-  const { count } = await db.operation.updateMany({
-    where: { id: claimed.id, revision: claimed.revision, status: "PENDING" },
-    data: {
-      status: result.verdict,
-      reason: result.reason,
-      reasons: JSON.stringify(result.reasons),
-      classes: JSON.stringify(result.classes),
-      escalate: result.escalate,
-      attempts,
-      readFailures,
-      nextDueAt,
-      claimedBy: null,
-      claimedUntil: null,
-      revision: claimed.revision + 1,
-      provisionalVerdict: final ? null : (readback.provisional ?? null),
-      apiVersionsOutside: versionsOutside(contract, observations, claimed.apiVersionsOutside),
-      ...(final ? { decidedAt: now, reviewState: result.escalate ? "open" : "none" } : {}),
-      ...(readback.orderName ? { orderName: readback.orderName } : {}),
-      ...(readback.shopMoney ? { shopAmount: readback.shopMoney.amount, shopCurrency: readback.shopMoney.currencyCode } : {}),
-    },
-  });
-  if (count !== 1) throw new StaleClaimError(`operation ${claimed.id} changed while it was being evaluated`);
-  await writeEvidence(db, contract, { ...claimed, revision: claimed.revision + 1 }, observations, result, now, attempts);
+  const written = await recordEvaluations(db, [{ contract, claimed, observations, result, readback }], now);
+  if (!written.has(claimed.id)) throw new StaleClaimError(`operation ${claimed.id} changed while it was being evaluated`);
+}
+
+interface EvidenceToWrite {
+  contract: LoadedContract;
+  /** The row as the verdict left it: its revision names the evaluation. */
+  operation: Operation;
+  observations: ObservationRecord[];
+  result: Evaluation;
+  evaluatedAt: Date;
+  attempt: number;
+}
+
+/** The rows that explain a batch of evaluations: the reasons of final verdicts, the observations, the evaluations. */
+function evidenceRows(batch: EvidenceToWrite[]) {
+  const finals = batch.filter((b) => b.result.verdict !== "PENDING");
+  const observations = batch.map((b) =>
+    b.observations.map((observation) => ({
+      id: randomUUID(),
+      operationId: b.operation.id,
+      channel: observation.channel,
+      observedAt: observation.observedAt,
+      ok: observation.ok,
+      data: observation.ok ? JSON.stringify(observation.data) : null,
+      error: observation.error ?? null,
+      apiVersion: observation.apiVersion ?? null,
+    })),
+  );
+  return {
+    decided: finals.map((b) => b.operation.id),
+    reasons: finals.flatMap((b) => reasonRows(b.contract, b.operation, b.result)).map((row) => ({ id: randomUUID(), ...row })),
+    observations: observations.flat(),
+    // The evaluation's id is the operation's revision it recorded.
+    evaluations: batch.map((b, i) => ({
+      id: `${b.operation.id}:${b.operation.revision}`,
+      operationId: b.operation.id,
+      evaluatedAt: b.evaluatedAt,
+      attempt: b.attempt,
+      verdict: b.result.verdict,
+      result: JSON.stringify(b.result),
+      observationIds: JSON.stringify(observations[i].map((o) => o.id)),
+    })),
+  };
+}
+
+type EvidenceRows = ReturnType<typeof evidenceRows>;
+const columnsOf = <Row>(types: Record<string, ColumnType>): Columns<Row> =>
+  Object.fromEntries(Object.entries(types).map(([name, type]) => [name, { type, of: (row: Row) => row[name as keyof Row] }]));
+const REASON_COLUMNS = columnsOf<EvidenceRows["reasons"][number]>({
+  id: "text",
+  operationId: "text",
+  shop: "text",
+  reason: "text",
+  kind: "text",
+  class: "text",
+});
+const OBSERVATION_COLUMNS = columnsOf<EvidenceRows["observations"][number]>({
+  id: "text",
+  operationId: "text",
+  channel: "text",
+  observedAt: "instant",
+  ok: "bool",
+  data: "text",
+  error: "text",
+  apiVersion: "text",
+});
+const EVALUATION_COLUMNS = columnsOf<EvidenceRows["evaluations"][number]>({
+  id: "text",
+  operationId: "text",
+  evaluatedAt: "instant",
+  attempt: "int",
+  verdict: "text",
+  result: "text",
+  observationIds: "text",
+});
+
+/**
+ * Writes a batch's evidence in at most four statements, whatever its size. An evaluation whose id
+ * (operation and revision) is taken already is left out; returns the ids of those written.
+ */
+async function writeEvidenceRows(db: PrismaClient | Prisma.TransactionClient, rows: EvidenceRows): Promise<Set<string>> {
+  if (rows.decided.length) await db.operationReason.deleteMany({ where: { operationId: { in: rows.decided } } });
+  await insertRows(db, "OperationReason", REASON_COLUMNS, rows.reasons);
+  await insertRows(db, "Observation", OBSERVATION_COLUMNS, rows.observations);
+  return new Set(await insertRows(db, "Evaluation", EVALUATION_COLUMNS, rows.evaluations, { skipExisting: true, returning: "id" }));
 }
 
 /**
- * The rows that explain an evaluation: the reasons of a final verdict, the observations, the
- * engine's result. Written after the verdict itself; a verdict whose writer died before them
- * gets them from whoever decides it again from the same evidence (the history backfill does).
- * `operation` is the row as the verdict left it: its revision names the evaluation.
+ * The rows that explain a verdict written before them by someone else: the history backfill
+ * repairing a verdict whose writer died before its rows. A second writer of the same verdict (a
+ * worker that lost its backfill's lease) finds the evaluation taken and takes back its copy of the
+ * observations, so a verdict has one evaluation.
  */
 export async function writeEvidence(
   db: PrismaClient,
@@ -237,42 +373,7 @@ export async function writeEvidence(
   now: Date,
   attempt: number,
 ): Promise<void> {
-  if (result.verdict !== "PENDING") {
-    await db.operationReason.deleteMany({ where: { operationId: operation.id } });
-    const rows = reasonRows(contract, operation, result);
-    if (rows.length) await db.operationReason.createMany({ data: rows });
-  }
-  const ids = observations.map(() => randomUUID());
-  await db.observation.createMany({
-    data: observations.map((observation, i) => ({
-      id: ids[i],
-      operationId: operation.id,
-      channel: observation.channel,
-      observedAt: observation.observedAt,
-      ok: observation.ok,
-      data: observation.ok ? JSON.stringify(observation.data) : null,
-      error: observation.error ?? null,
-      apiVersion: observation.apiVersion ?? null,
-    })),
-  });
-  // The evaluation's id is the operation's revision it recorded: a second writer of the same
-  // verdict (a worker that lost its backfill's lease, repairing what it took for a crash) finds it
-  // taken and takes back its copy of the observations, so a verdict has one evaluation.
-  try {
-    await db.evaluation.create({
-      data: {
-        id: `${operation.id}:${operation.revision}`,
-        operationId: operation.id,
-        evaluatedAt: now,
-        attempt,
-        verdict: result.verdict,
-        result: JSON.stringify(result),
-        observationIds: JSON.stringify(ids),
-      },
-      select: { id: true },
-    });
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    await db.observation.deleteMany({ where: { id: { in: ids } } });
-  }
+  const rows = evidenceRows([{ contract, operation, observations, result, evaluatedAt: now, attempt }]);
+  const written = await writeEvidenceRows(db, rows);
+  if (!written.size) await db.observation.deleteMany({ where: { id: { in: rows.observations.map((o) => o.id) } } });
 }

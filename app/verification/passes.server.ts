@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
+import type { Logger } from "pino";
 import type { LoadedContract } from "../contracts/load";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { shopsDueForSweep, sweepShop } from "./reconcile.server";
@@ -9,7 +10,7 @@ export interface SweepDeps {
   contract: LoadedContract;
   gateway: ShopifyGateway;
   now: () => Date;
-  log: (message: string, fields?: Record<string, unknown>) => void;
+  logger: Logger;
   sweepIntervalMs?: number;
 }
 
@@ -22,7 +23,7 @@ export function sweepPass(deps: SweepDeps): () => Promise<number> {
     for (const shop of await shopsDueForSweep(deps.db, deps.now(), intervalMs)) {
       const sweep = await sweepShop(deps.db, deps.gateway, deps.contract, shop, deps.now(), firstLookBackMs);
       opened += sweep.opened;
-      if (!sweep.completed) deps.log("sweep paused; it resumes from its cursor", { shop, error: sweep.error });
+      if (!sweep.completed) deps.logger.child({ shop }).warn({ error: sweep.error }, "sweep paused; it resumes from its cursor");
     }
     return opened;
   };

@@ -1,12 +1,14 @@
 import type { Operation, PrismaClient } from "@prisma/client";
+import type { Logger } from "pino";
 import { evaluate } from "../contracts/evaluate";
 import type { LoadedContract } from "../contracts/load";
 import { buildBindings } from "./bindings";
 import { contractByVersion } from "../contracts/registry.server";
-import { claimDue, recordEvaluation, releaseClaim, StaleClaimError } from "./operations.server";
+import { recordEvaluations, type EvaluationToRecord } from "./operations.server";
+import { claim, readyShops, release, whileRenewing, type Claimed } from "../worker/claims.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { readRefunds, type ReadbackBody } from "../shopify/admin/refund-readback.server";
-import { observe } from "./observe.server";
+import { readRefunds, type ReadbackBody, type ReadbackOutcome } from "../shopify/admin/refund-readback.server";
+import { observe, shopEvidence, type ShopEvidence } from "./observe.server";
 
 export interface RuntimeDeps {
   db: PrismaClient;
@@ -16,12 +18,20 @@ export interface RuntimeDeps {
   workerId: string;
   /** How long a claim holds before another worker may take the operation over. */
   leaseMs?: number;
-  /** Operations claimed per pass. */
+  /** Operations of one shop claimed at once. */
   batchLimit?: number;
-  log?: (message: string, fields?: Record<string, unknown>) => void;
+  /** The worker's logger; each shop's work logs through a child with the shop bound. */
+  logger: Logger;
   /** Called after each successful read-back (the worker wires refunds/ in: records follow their transactions). */
   afterReadback?: (op: Operation, body: ReadbackBody, now: Date) => Promise<void>;
 }
+
+/** Shops a pass decides at once: enough to keep several buckets draining, few enough for the database's pool (10 connections). */
+const SHOPS_AT_ONCE = 16;
+/** Shops a pass looks at; the rest wait for the next pass. */
+const MAX_SHOPS_A_PASS = 100;
+/** Operations of one shop claimed at once: about three seconds of a Plus shop's bucket (decision 024); under SQLite's 999 parameters a statement. */
+const PER_SHOP = 250;
 
 export interface PassResult {
   claimed: number;
@@ -49,61 +59,105 @@ function readbackFacts(body: ReadbackBody, orderGid: string) {
 
 /**
  * One pass of the worker: claim what is due, read it back per shop in batches, gather the
- * webhook evidence, evaluate against the contract and record the result. Errors from Shopify
- * become failed observations and a back-off, never evidence.
+ * webhook evidence, evaluate against the contract and record the shop's results in one write.
+ * Errors from Shopify become failed observations and a back-off, never evidence.
  */
 export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
-  const { db, contract, gateway } = deps;
-  const claimed = await claimDue(db, deps.workerId, deps.now(), deps.leaseMs ?? 30_000, deps.batchLimit ?? 1000);
-  const byShop = Map.groupBy(claimed, (op) => op.shop);
-  const result: PassResult = { claimed: claimed.length, decided: 0, stale: 0, deferred: 0 };
-
-  for (const [shop, operations] of byShop) {
-    const readbacks = await readRefunds(
-      gateway,
-      shop,
-      operations.map((op) => op.refundGid),
-    );
-    for (const op of operations) {
-      const observedAt = deps.now();
-      const readback = readbacks.get(op.refundGid)!;
-      if (!readback.ok && readback.deferred) {
-        await releaseClaim(db, op, new Date(observedAt.getTime() + readback.retryAfterMs));
-        result.deferred++;
-        continue;
-      }
-      // An operation is judged to its end by the contract version it was opened under.
-      const opContract = contractByVersion(op.contractId, op.contractVersion) ?? contract;
-      const window = staleWindow(opContract, op, observedAt);
-      // Shopify's reads lag its writes: inside the window, "no such refund" is no evidence at all.
-      const notYetVisible = readback.ok && !readback.body.data.refund && window.open;
-      const { observed, observations } = await observe(db, opContract, op, readback, { observedAt, windowEnd: window.end, windowOpen: window.open });
-      const facts = { ...op, actionResult: op.actionResult ? JSON.parse(op.actionResult) : null };
-      const evaluation = evaluate(opContract, buildBindings(opContract, facts, observed, observedAt));
-      // Nothing is final before the window has passed: a read inside it may be stale, and another
-      // refund on the order may still show up. The verdict is read once more at the window's end.
-      const provisional = window.open && evaluation.verdict !== "PENDING" && evaluation.verdict !== "UNVERIFIABLE" ? evaluation.verdict : null;
-      const recorded = provisional ? { ...evaluation, verdict: "PENDING" as const, escalate: false } : evaluation;
-      try {
-        await recordEvaluation(db, opContract, op, observations, recorded, deps.now(), {
-          kind: !readback.ok ? "failed" : notYetVisible ? "not_evidence" : "counted",
-          retryAfterMs: readback.ok ? 0 : readback.retryAfterMs,
-          dueAt: provisional ? window.end : notYetVisible ? new Date(observedAt.getTime() + opContract.contract.timing.poll_interval_ms) : undefined,
-          provisional,
-          ...(readback.ok ? readbackFacts(readback.body, op.orderGid) : {}),
+  const { db } = deps;
+  const result: PassResult = { claimed: 0, decided: 0, stale: 0, deferred: 0 };
+  // Shop by shop, side by side: each shop has its own bucket at Shopify, and one waiting for its
+  // bucket to refill must not hold up the others, nor one shop's backlog fill a whole pass.
+  const shops = await readyShops(db, "operations", deps.now(), MAX_SHOPS_A_PASS);
+  await Promise.all(
+    Array.from({ length: Math.min(SHOPS_AT_ONCE, shops.length) }, async () => {
+      for (let shop = shops.shift(); shop; shop = shops.shift()) {
+        const claimed = await claim(db, "operations", {
+          workerId: deps.workerId,
+          now: deps.now(),
+          limit: deps.batchLimit ?? PER_SHOP,
+          shop,
+          leaseMs: deps.leaseMs,
         });
-        if (readback.ok) await deps.afterReadback?.(op, readback.body, deps.now());
-        if (recorded.verdict !== "PENDING") {
-          result.decided++;
-          deps.log?.("verdict", { shop, refund: op.refundGid, verdict: evaluation.verdict, reason: evaluation.reason });
-        }
-      } catch (error) {
-        if (!(error instanceof StaleClaimError)) throw error;
-        result.stale++;
+        const shopResult = await whileRenewing(db, "operations", claimed, { now: deps.now, leaseMs: deps.leaseMs }, () => decideShop(deps, shop, claimed));
+        result.claimed += claimed.length;
+        result.decided += shopResult.decided;
+        result.stale += shopResult.stale;
+        result.deferred += shopResult.deferred;
       }
-    }
-  }
+    }),
+  );
   return result;
+}
+
+async function decideShop(deps: RuntimeDeps, shop: string, operations: Claimed<"operations">[]): Promise<Omit<PassResult, "claimed">> {
+  const { db } = deps;
+  const log = deps.logger.child({ shop });
+  const readbacks = await readRefunds(
+    deps.gateway,
+    shop,
+    operations.map((op) => op.refundGid),
+  );
+  // Waiting for the shop's rate limit: handed back unread, due when Shopify will have the points.
+  const deferredFor = (op: Operation) => {
+    const readback = readbacks.get(op.refundGid)!;
+    return !readback.ok && readback.deferred ? readback.retryAfterMs : null;
+  };
+  const [deferred, read] = partition(operations, (op) => deferredFor(op) !== null);
+  for (const [retryAfterMs, group] of Map.groupBy(deferred, (op) => deferredFor(op)!)) {
+    await release(db, "operations", group, {}, new Date(deps.now().getTime() + retryAfterMs));
+  }
+  const evidence = await shopEvidence(db, shop, read);
+  const evaluations: EvaluationToRecord[] = [];
+  for (const op of read) evaluations.push(await evaluateOne(deps, evidence, op, readbacks.get(op.refundGid) as Read));
+  const written = await recordEvaluations(db, evaluations, deps.now());
+  let decided = 0;
+  for (const { claimed: op, result, readback } of evaluations) {
+    if (!written.has(op.id)) continue;
+    const outcome = readbacks.get(op.refundGid)!;
+    if (outcome.ok) await deps.afterReadback?.(op, outcome.body, deps.now());
+    if (result.verdict === "PENDING") continue;
+    decided++;
+    log.info({ operation: op.id, refund: op.refundGid, verdict: result.verdict, reason: result.reason, read: readback.kind }, "verdict");
+  }
+  return { decided, stale: evaluations.length - written.size, deferred: deferred.length };
+}
+
+type Read = Exclude<ReadbackOutcome, { deferred: true }>;
+
+/** One operation's evaluation from its read-back and the shop's evidence: pure but for the rare read of earlier observations. */
+async function evaluateOne(deps: RuntimeDeps, evidence: ShopEvidence, op: Operation, readback: Read): Promise<EvaluationToRecord> {
+  const observedAt = deps.now();
+  // An operation is judged to its end by the contract version it was opened under.
+  const opContract = contractByVersion(op.contractId, op.contractVersion) ?? deps.contract;
+  const window = staleWindow(opContract, op, observedAt);
+  // Shopify's reads lag its writes: inside the window, "no such refund" is no evidence at all.
+  const notYetVisible = readback.ok && !readback.body.data.refund && window.open;
+  const { observed, observations } = await observe(deps.db, evidence, opContract, op, readback, { observedAt, windowEnd: window.end, windowOpen: window.open });
+  const facts = { ...op, actionResult: op.actionResult ? JSON.parse(op.actionResult) : null };
+  const evaluation = evaluate(opContract, buildBindings(opContract, facts, observed, observedAt));
+  // Nothing is final before the window has passed: a read inside it may be stale, and another
+  // refund on the order may still show up. The verdict is read once more at the window's end.
+  const provisional = window.open && evaluation.verdict !== "PENDING" && evaluation.verdict !== "UNVERIFIABLE" ? evaluation.verdict : null;
+  return {
+    contract: opContract,
+    claimed: op,
+    observations,
+    result: provisional ? { ...evaluation, verdict: "PENDING" as const, escalate: false } : evaluation,
+    readback: {
+      kind: !readback.ok ? "failed" : notYetVisible ? "not_evidence" : "counted",
+      retryAfterMs: readback.ok ? 0 : readback.retryAfterMs,
+      dueAt: provisional ? window.end : notYetVisible ? new Date(observedAt.getTime() + opContract.contract.timing.poll_interval_ms) : undefined,
+      provisional,
+      ...(readback.ok ? readbackFacts(readback.body, op.orderGid) : {}),
+    },
+  };
+}
+
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = [];
+  const no: T[] = [];
+  for (const item of items) (test(item) ? yes : no).push(item);
+  return [yes, no];
 }
 
 /** The earliest time anything is due, for the loop to sleep until. */

@@ -1,5 +1,5 @@
 import type { Operation, PrismaClient } from "@prisma/client";
-import { sinceOperationStart, summarizeDeliveries, type WebhookChannelOutput } from "./webhook-channel";
+import { sinceOperationStart, summarizeDeliveries } from "./webhook-channel";
 
 const deliveryFields = {
   webhookId: true,
@@ -19,23 +19,41 @@ function versionsOf(deliveries: { apiVersion: string }[]): string | null {
   return versions.length ? versions.join(", ") : null;
 }
 
-/** The `webhook` verifier: the refund's own deliveries, and the order's since the operation started. */
-export async function webhookEvidence(
-  db: PrismaClient,
-  operation: Pick<Operation, "shop" | "refundGid" | "orderGid" | "startedAt">,
-): Promise<{
-  refund_events: WebhookChannelOutput;
-  order_refund_events: WebhookChannelOutput;
-  apiVersions: { refund_events: string | null; order_refund_events: string | null };
-}> {
-  const [own, order] = await Promise.all([
-    db.webhookDelivery.findMany({ where: { shop: operation.shop, refundGid: operation.refundGid }, select: deliveryFields }),
-    db.webhookDelivery.findMany({ where: { shop: operation.shop, orderGid: operation.orderGid }, select: deliveryFields }),
-  ]);
-  const orderSinceStart = sinceOperationStart(order, operation.startedAt);
+type Delivery = Awaited<ReturnType<typeof readDeliveries>>[number];
+export type WebhookEvidence = ReturnType<typeof summarize>;
+
+function readDeliveries(db: PrismaClient, shop: string, refundGids: string[], orderGids: string[]) {
+  return db.webhookDelivery.findMany({
+    where: { shop, OR: [{ refundGid: { in: refundGids } }, { orderGid: { in: orderGids } }] },
+    select: { ...deliveryFields, orderGid: true },
+  });
+}
+
+/** The `webhook` verifier over one operation: its refund's deliveries, and its order's since the operation started. */
+function summarize(own: Delivery[], order: Delivery[], startedAt: Date) {
+  const orderSinceStart = sinceOperationStart(order, startedAt);
   return {
     refund_events: summarizeDeliveries(own, "event"),
     order_refund_events: summarizeDeliveries(orderSinceStart, "refund"),
     apiVersions: { refund_events: versionsOf(own), order_refund_events: versionsOf(orderSinceStart) },
   };
+}
+
+/** The webhook evidence of one shop's operations, read in one query for all of them. */
+export async function webhookEvidence(
+  db: PrismaClient,
+  shop: string,
+  operations: Pick<Operation, "refundGid" | "orderGid" | "startedAt">[],
+): Promise<(operation: Pick<Operation, "refundGid" | "orderGid" | "startedAt">) => WebhookEvidence> {
+  const deliveries = operations.length
+    ? await readDeliveries(
+        db,
+        shop,
+        operations.map((op) => op.refundGid),
+        operations.map((op) => op.orderGid),
+      )
+    : [];
+  const byRefund = Map.groupBy(deliveries, (d) => d.refundGid);
+  const byOrder = Map.groupBy(deliveries, (d) => d.orderGid);
+  return (op) => summarize(byRefund.get(op.refundGid) ?? [], byOrder.get(op.orderGid) ?? [], op.startedAt);
 }

@@ -13,9 +13,14 @@ import { configuredGrouping, type GroupingTiming } from "../alerts/grouping.serv
 import { followReadback, issuedRefundsPass } from "../refunds/passes.server";
 import { nextDueTime, processDue, type RuntimeDeps } from "../verification/runtime.server";
 import { sweepPass } from "../verification/passes.server";
-import { deliveriesWaiting, openDeliveredRefunds } from "../verification/intake.server";
+import { deliveriesWaiting, INTAKE_BATCH, openDeliveredRefunds } from "../verification/intake.server";
 import { sleepUnlessWoken } from "./wake";
 import { config } from "../config/env.server";
+import { leaseMs } from "./claims.server";
+import type { Logger } from "pino";
+
+/** The longest the verification loop spends opening stored deliveries before it reads back what is due. */
+const INTAKE_SLICE_MS = 1_000;
 
 /** The share of each shop's Shopify bucket background work leaves to requests a person waits on. */
 const KEEP_FOR_PEOPLE = 0.1;
@@ -37,7 +42,8 @@ export interface WorkerOptions {
   sweepIntervalMs?: number;
   graphqlFor?: (shop: string) => Promise<ShopGraphql>;
   gateway?: ShopifyGateway;
-  log?: RuntimeDeps["log"];
+  /** Where the worker logs (default: the app's logger); each pass logs through a child with its shop and ids bound. */
+  logger?: Logger;
   /** How verdicts decided close together are grouped into one instant alert. */
   alertGrouping?: GroupingTiming;
   /** false inside the app: the worker's timers must not keep a stopping server alive. */
@@ -69,23 +75,32 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     options.gateway ??
     new ShopifyGateway(options.graphqlFor ?? offlineGraphql, undefined, undefined, databaseBuckets(database, { keepForPeople: KEEP_FOR_PEOPLE }));
   const workerId = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const workerLogger = logger.child({ worker: workerId });
-  const log = options.log ?? ((message: string, fields?: Record<string, unknown>) => workerLogger.info(fields ?? {}, message));
+  const log = (options.logger ?? logger).child({ worker: workerId });
   const deps: RuntimeDeps = {
     db: database,
     contract: REFUND_CREATED,
     gateway,
     now,
     workerId,
-    leaseMs: options.leaseMs ?? config().VERIFIER_LEASE_MS,
-    log,
+    leaseMs: options.leaseMs ?? leaseMs(),
+    logger: log.child({ pass: "verification" }),
     afterReadback: followReadback(database),
   };
   const followIssuedRefunds = issuedRefundsPass({ db: database, contract: REFUND_CREATED, gateway, now });
-  const sweep = sweepPass({ db: database, contract: REFUND_CREATED, gateway, now, log, sweepIntervalMs: options.sweepIntervalMs });
-  const runBackfills = backfillPass({ db: database, gateway, now, workerId, log, leaseMs: deps.leaseMs });
+  const sweep = sweepPass({
+    db: database,
+    contract: REFUND_CREATED,
+    gateway,
+    now,
+    logger: log.child({ pass: "sweep" }),
+    sweepIntervalMs: options.sweepIntervalMs,
+  });
+  const runBackfills = backfillPass({ db: database, gateway, now, workerId, logger: log.child({ pass: "backfill" }), leaseMs: deps.leaseMs });
   const alertGrouping = options.alertGrouping ?? configuredGrouping();
-  const runAlerts = () => runAlertPasses({ db: database, gateway, now, workerId, contract: REFUND_CREATED.contract, grouping: alertGrouping, log });
+  const alertLog = log.child({ pass: "alerts" });
+  const runAlerts = () =>
+    runAlertPasses({ db: database, gateway, now, workerId, contract: REFUND_CREATED.contract, grouping: alertGrouping, logger: alertLog });
+  const intakeLog = log.child({ pass: "intake" });
   const idleMs = options.idleMs ?? 1_000;
   const keepAlive = options.keepProcessAlive ?? true;
   let running = false;
@@ -94,10 +109,18 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   async function verifyOnce() {
     // One batch a pass: under a steady stream of deliveries, due read-backs still get their turn;
     // and when opening fails, verification goes on.
-    const delivered = await openDeliveredRefunds(database, REFUND_CREATED, now(), workerId, log).catch((error: Error) => {
-      log("opening stored deliveries failed", { error: error.message });
-      return 0;
-    });
+    // Stored deliveries first, a batch after another for up to a second: a backlog is opened as
+    // fast as verification can take it, and due read-backs still get their turn.
+    let delivered = 0;
+    const until = Date.now() + INTAKE_SLICE_MS;
+    for (;;) {
+      const opened = await openDeliveredRefunds(database, REFUND_CREATED, now(), workerId, intakeLog).catch((error: Error) => {
+        intakeLog.error({ err: error }, "opening stored deliveries failed");
+        return 0;
+      });
+      delivered += opened;
+      if (opened < INTAKE_BATCH || Date.now() >= until) break;
+    }
     const pass = await processDue(deps);
     await followIssuedRefunds();
     const opened = await sweep();
@@ -109,7 +132,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       try {
         await pass();
       } catch (error) {
-        log(`${name} pass failed`, { error: (error as Error).message });
+        log.error({ err: error, loop: name }, "pass failed");
       }
       if (!running) break;
       const ms = await wait();

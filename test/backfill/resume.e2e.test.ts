@@ -1,3 +1,4 @@
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBackfillPass, type BackfillDeps } from "../../app/backfill/backfill.server";
 import { requestBackfill } from "../../app/backfill/request.server";
@@ -24,7 +25,7 @@ describe("a backfill stopped while it stages Shopify's result", () => {
       gateway: h.worker.gateway,
       now: h.clock.now,
       workerId: "resume-test",
-      log: () => undefined,
+      logger: pino({ enabled: false }),
       shop: domain,
       chunkLines: 100,
     };

@@ -1,3 +1,4 @@
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBackfillPass, type BackfillDeps } from "../../app/backfill/backfill.server";
 import { requestBackfill } from "../../app/backfill/request.server";
@@ -21,7 +22,7 @@ async function newShop(name: string, refunds: number) {
     gateway: h.worker.gateway,
     now: h.clock.now,
     workerId: `${name}-worker`,
-    log: () => undefined,
+    logger: pino({ enabled: false }),
     shop: domain,
     chunkLines: 50,
   };

@@ -1,3 +1,4 @@
+import pino from "pino";
 import type { PrismaClient } from "@prisma/client";
 import { createPrismaClient } from "../../app/db/client";
 import type { Worker, WorkerOptions } from "../../app/worker/worker.server";
@@ -72,9 +73,9 @@ export async function startVerificationHarness(
   app.shopify.now = clock.now;
   app.shopify.webhookTarget = { appUrl: app.url };
   const { createWorker } = await import("../../app/worker/worker.server");
-  const quiet = () => undefined;
+  const quiet = pino({ enabled: false });
   // Sweeps every hour unless a test asks for the default (15 minutes) with sweepIntervalMs: undefined.
-  const newWorker = (options: Partial<WorkerOptions> = {}) => createWorker({ db, now: clock.now, log: quiet, ...{ sweepIntervalMs: 3600_000 }, ...options });
+  const newWorker = (options: Partial<WorkerOptions> = {}) => createWorker({ db, now: clock.now, logger: quiet, ...{ sweepIntervalMs: 3600_000 }, ...options });
   const worker = newWorker();
   const harness: VerificationHarness = {
     app,

@@ -4,6 +4,8 @@ import { waitFor } from "../support/wait";
 import { QUERY_COSTS } from "../../app/shopify/admin/operations";
 import { batchSize } from "../../app/shopify/admin/refund-readback.server";
 import { refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
+import { installShop } from "../support/sessions";
+import { storeRefundDeliveries } from "../support/stored-deliveries";
 
 let h: VerificationHarness;
 beforeAll(async () => {
@@ -69,6 +71,48 @@ describe("two worker processes on one database", () => {
       await Promise.all(workers.map(stopWorker));
     }
   });
+});
+
+describe("four worker processes on one database, as on four machines", () => {
+  it(
+    "decide each of 10,000 operations exactly once, and never send a request into an empty bucket",
+    async () => {
+      // Ten shops (a Plus bucket each), their refunds made a minute ago: past the stale read window,
+      // so each refund's one read decides it, and a second decision would be a second evaluation.
+      const domains = Array.from({ length: 10 }, (_, i) => `fleet-${i}.myshopify.com`);
+      for (const domain of domains) {
+        h.app.shopify.addShop(domain);
+        await installShop(h.db, h.app.shopify, domain);
+        await h.db.shopState.upsert({ where: { shop: domain }, create: { shop: domain, lastSweepAt: new Date() }, update: { lastSweepAt: new Date() } });
+      }
+      const gids = await storeRefundDeliveries(h.app.shopify, h.app.databaseUrl, domains, 1_000, new Date(Date.now() - 60_000));
+      const workers = Array.from({ length: 4 }, () => startWorker());
+      try {
+        const fleet = { shop: { in: domains } };
+        await waitFor(
+          "10,000 verdicts",
+          async () => (await h.db.operation.count({ where: { ...fleet, status: { not: "PENDING" } } })) >= gids.length,
+          // A hang guard only: 10,000 verdicts take 20-60 s on a 2-core machine.
+          8 * 60_000,
+        );
+      } finally {
+        await Promise.all(workers.map(stopWorker));
+      }
+      const operations = await h.db.operation.findMany({ where: { shop: { in: domains } }, select: { refundGid: true, status: true } });
+      expect(operations.length).toBe(gids.length);
+      expect(new Set(operations.map((op) => op.refundGid))).toEqual(new Set(gids));
+      expect(operations.filter((op) => op.status !== "VERIFIED")).toEqual([]);
+      const evaluations = await h.db.evaluation.groupBy({
+        by: ["operationId"],
+        where: { operation: { shop: { in: domains } }, verdict: { not: "PENDING" } },
+        _count: { _all: true },
+      });
+      expect(evaluations.length).toBe(gids.length);
+      expect(evaluations.filter((e) => e._count._all !== 1)).toEqual([]);
+      expect(domains.map((domain) => h.app.shopify.api(domain).stats.throttled)).toEqual(domains.map(() => 0));
+    },
+    10 * 60_000,
+  );
 });
 
 describe("a worker process killed mid-attempt", () => {
