@@ -188,6 +188,17 @@ for (const throttled of shopify.api(SHOP).throttleLog) {
     `  empty bucket at ${(atMs / 1000).toFixed(1)} s: cost ${throttled.cost}, available ${throttled.available}; before it: ${before.join("; ") || "nothing"}`,
   );
 }
+// The last refunds to settle, and what kept them: their evaluations after the chaos stopped.
+const last = operations.filter((op) => op.decidedAt && op.decidedAt.getTime() > calmFrom).sort((a, b) => b.decidedAt!.getTime() - a.decidedAt!.getTime());
+for (const op of last.slice(0, 3)) {
+  const after = op.evaluations
+    .map((e) => `${((e.evaluatedAt.getTime() - calmFrom) / 1000).toFixed(1)} s ${e.verdict}`)
+    .sort()
+    .join(", ");
+  console.log(
+    `  settled last: ${op.refundGid} at ${((op.decidedAt!.getTime() - calmFrom) / 1000).toFixed(1)} s (attempts ${op.attempts}, failed reads in a row ${op.readFailures}); evaluations: ${after}`,
+  );
+}
 for (const op of wrong.slice(0, 5)) console.log(`  wrong: ${op.refundGid} expected ${expected.get(op.refundGid)} got ${op.status} (${op.reason})`);
 await db.$disconnect();
 await app.stop();

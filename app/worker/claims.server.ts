@@ -46,7 +46,8 @@ const QUEUES: Record<Queue, QueueSpec> = {
     dueColumn: "nextDueAt",
     dueNullable: true,
     revisioned: true,
-    // A failed read-back is no attempt: it backs off 1 s doubling to a minute.
+    // A failed read-back is no attempt: it backs off 1 s doubling to a minute (what Shopify asks
+    // for, Retry-After, when longer).
     backoff: { baseMs: 1_000, maxMs: 60_000 },
   },
   deliveries: {

@@ -72,6 +72,22 @@ describe("Shopify misbehaving delays the verdict but never changes it", () => {
   });
 });
 
+describe("an answer cut short", () => {
+  it("is a failed read, read again after the back-off (1 s), not taken for Shopify refusing the request (a minute)", async () => {
+    h.clock.freeze();
+    const order = h.shop.createOrder({ amount: "100.00", createdAt: new Date(h.clock.ms - 60_000) });
+    const refund = h.shop.createRefund(order.id, { amount: "12.00", createdAt: new Date(h.clock.ms - 30_000) });
+    h.app.shopify.inject({ kind: "truncated" }, 1);
+    await h.deliver(h.refundDelivery(refund));
+    await h.worker.runOnce();
+    const op = await operationFor(h.db, refundGid(refund.id));
+    expect([op.status, op.readFailures, op.nextDueAt!.getTime() - h.clock.ms]).toEqual(["PENDING", 1, 1000]);
+    h.clock.ms += 1000;
+    await h.worker.runOnce();
+    expect((await operationFor(h.db, refundGid(refund.id))).status).toBe("VERIFIED");
+  });
+});
+
 describe("webhooks hours late and out of order", () => {
   async function scenario(
     deliver: (first: Parameters<VerificationHarness["refundDelivery"]>[0], second: Parameters<VerificationHarness["refundDelivery"]>[0]) => Promise<void>,

@@ -79,7 +79,11 @@ function classifyThrown(error: unknown): AdminFailure {
   if (error instanceof TransportError) {
     if (error.kind === "session") return failure("session", "NO_SESSION", error.message, 60_000);
     if (error.status === 429) return failure("throttled", "429", error.message, error.retryAfterMs ?? 0);
-    if (error.kind === "http" && error.status !== undefined && error.status < 500) return failure("rejected", String(error.status), error.message, 60_000);
+    // Only a 4xx is Shopify refusing the request. A 2xx whose body was cut or unreadable is an
+    // answer that did not arrive (the request may have run): it was taken for a refusal and waited
+    // a minute, which held the soak's last verdicts 60 s after Shopify was well again.
+    if (error.kind === "http" && error.status !== undefined && error.status >= 400 && error.status < 500)
+      return failure("rejected", String(error.status), error.message, 60_000);
     return failure("unavailable", error.status ? String(error.status) : "NETWORK", error.message);
   }
   return failure("unavailable", "NETWORK", `request failed: ${(error as Error)?.message ?? String(error)}`);
