@@ -3,7 +3,8 @@
 // are taken out and written again as fast as the database takes them: batches of the size a worker
 // writes, one transaction each, one statement a table, no evaluation, no read. Prints one JSON line.
 import { createPrismaClient } from "../app/db/client";
-import { insertRows, updateRows, type Columns, type ColumnType } from "../app/db/bulk";
+import { columnsOf, insertRows, updateRows } from "../app/db/bulk";
+import { EVALUATION_COLUMNS, OBSERVATION_COLUMNS } from "../app/verification/operations.server";
 import { Prisma } from "@prisma/client";
 
 const [url, batchArg] = process.argv.slice(2);
@@ -16,31 +17,8 @@ await db.evaluation.deleteMany();
 await db.observation.deleteMany();
 await db.operation.updateMany({ data: { status: "PENDING", reason: null, decidedAt: null } });
 
-const columns = <Row>(types: Record<string, ColumnType>): Columns<Row> =>
-  Object.fromEntries(Object.entries(types).map(([name, type]) => [name, { type, of: (row: Row) => row[name as keyof Row] }]));
-type Observation = NonNullable<ReturnType<typeof observations.get>>[number];
-type Evaluation = NonNullable<ReturnType<typeof evaluations.get>>[number];
-const OBSERVATION = columns<Observation>({
-  id: "text",
-  operationId: "text",
-  channel: "text",
-  observedAt: "instant",
-  ok: "bool",
-  data: "text",
-  error: "text",
-  apiVersion: "text",
-});
-const EVALUATION = columns<Evaluation>({
-  id: "text",
-  operationId: "text",
-  evaluatedAt: "instant",
-  attempt: "int",
-  verdict: "text",
-  result: "text",
-  observationIds: "text",
-});
 type Verdict = { id: string; status: string; reason: string | null; decidedAt: Date };
-const VERDICT = columns<Verdict>({ id: "text", status: "text", reason: "text", decidedAt: "instant" });
+const VERDICT = columnsOf<Verdict>({ id: "text", status: "text", reason: "text", decidedAt: "instant" });
 
 const started = performance.now();
 for (let i = 0; i < operations.length; i += batch) {
@@ -62,13 +40,13 @@ for (let i = 0; i < operations.length; i += batch) {
     await insertRows(
       tx,
       "Observation",
-      OBSERVATION,
+      OBSERVATION_COLUMNS,
       slice.flatMap((op) => observations.get(op.id) ?? []),
     );
     await insertRows(
       tx,
       "Evaluation",
-      EVALUATION,
+      EVALUATION_COLUMNS,
       slice.flatMap((op) => evaluations.get(op.id) ?? []),
     );
   });

@@ -13,6 +13,10 @@ import { sqliteInstant } from "./client";
 export type ColumnType = "text" | "int" | "bool" | "instant" | "bigint";
 export type Columns<Row> = Record<string, { type: ColumnType; of: (row: Row) => unknown }>;
 
+/** Columns named as the row's own fields, each with its type. */
+export const columnsOf = <Row>(types: Record<string, ColumnType>): Columns<Row> =>
+  Object.fromEntries(Object.entries(types).map(([name, type]) => [name, { type, of: (row: Row) => row[name as keyof Row] }]));
+
 const PG_ARRAY: Record<ColumnType, string> = { text: "text[]", int: "integer[]", bool: "boolean[]", instant: "timestamp(3)[]", bigint: "bigint[]" };
 const SQLITE_TYPE: Record<ColumnType, string> = { text: "TEXT", int: "INTEGER", bool: "INTEGER", instant: "TEXT", bigint: "INTEGER" };
 

@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import { anyReady, claim, release, whileRenewing } from "../worker/claims.server";
 import type { LoadedContract } from "../contracts/load";
 import { markDue, newOperationData, openOperation } from "./operations.server";
-import { insertRows, type Columns } from "../db/bulk";
+import { columnsOf, insertRows } from "../db/bulk";
 
 /**
  * Deliveries opened at once: a few statements for the whole batch; the next batch takes the rest.
@@ -58,31 +58,27 @@ export async function openDeliveredRefunds(db: PrismaClient, contract: LoadedCon
 }
 
 type NewRow = ReturnType<typeof newOperationData> & { id: string; createdAt: Date; updatedAt: Date };
-const OPERATION_COLUMNS: Columns<NewRow> = Object.fromEntries(
-  (
-    [
-      ["id", "text"],
-      ["shop", "text"],
-      ["refundGid", "text"],
-      ["orderGid", "text"],
-      ["orderName", "text"],
-      ["origin", "text"],
-      ["amount", "text"],
-      ["currency", "text"],
-      ["amountMinor", "bigint"],
-      ["startedAt", "instant"],
-      ["actionResult", "text"],
-      ["correlation", "text"],
-      ["contractId", "text"],
-      ["contractVersion", "text"],
-      ["contractHash", "text"],
-      ["contractDeclaredHash", "text"],
-      ["nextDueAt", "instant"],
-      ["createdAt", "instant"],
-      ["updatedAt", "instant"],
-    ] as const
-  ).map(([name, type]) => [name, { type, of: (row: NewRow) => row[name] }]),
-);
+const OPERATION_COLUMNS = columnsOf<NewRow>({
+  id: "text",
+  shop: "text",
+  refundGid: "text",
+  orderGid: "text",
+  orderName: "text",
+  origin: "text",
+  amount: "text",
+  currency: "text",
+  amountMinor: "bigint",
+  startedAt: "instant",
+  actionResult: "text",
+  correlation: "text",
+  contractId: "text",
+  contractVersion: "text",
+  contractHash: "text",
+  contractDeclaredHash: "text",
+  nextDueAt: "instant",
+  createdAt: "instant",
+  updatedAt: "instant",
+});
 
 const refundKey = (r: { shop: string; refundGid: string }) => `${r.shop} ${r.refundGid}`;
 const orderKey = (r: { shop: string; orderGid: string }) => `${r.shop} ${r.orderGid}`;

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { Prisma, type Operation, type PrismaClient } from "@prisma/client";
+import { Prisma, type Evaluation as EvaluationRow, type Observation, type Operation, type PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import type { Evaluation } from "../contracts/evaluate";
 import { nextCheckAt } from "../contracts/timing";
 import { toMinorUnits } from "../money/currency";
 import { isUniqueViolation } from "../db/create-once";
 import { dialectOf } from "../db/dialect";
-import { insertRows, updateRows, type Columns, type ColumnType } from "../db/bulk";
+import { columnsOf, insertRows, updateRows, type Columns } from "../db/bulk";
 import { backoffMs, UNCLAIMED } from "../worker/claims.server";
 
 export type Origin = "webhook" | "reconciliation" | "app" | "backfill";
@@ -317,8 +317,6 @@ function evidenceRows(batch: EvidenceToWrite[]) {
 }
 
 type EvidenceRows = ReturnType<typeof evidenceRows>;
-const columnsOf = <Row>(types: Record<string, ColumnType>): Columns<Row> =>
-  Object.fromEntries(Object.entries(types).map(([name, type]) => [name, { type, of: (row: Row) => row[name as keyof Row] }]));
 const REASON_COLUMNS = columnsOf<EvidenceRows["reasons"][number]>({
   id: "text",
   operationId: "text",
@@ -327,7 +325,8 @@ const REASON_COLUMNS = columnsOf<EvidenceRows["reasons"][number]>({
   kind: "text",
   class: "text",
 });
-const OBSERVATION_COLUMNS = columnsOf<EvidenceRows["observations"][number]>({
+/** The columns of an observation and of an evaluation as the batched inserts write them (the bench writes the same). */
+export const OBSERVATION_COLUMNS = columnsOf<Observation>({
   id: "text",
   operationId: "text",
   channel: "text",
@@ -337,7 +336,7 @@ const OBSERVATION_COLUMNS = columnsOf<EvidenceRows["observations"][number]>({
   error: "text",
   apiVersion: "text",
 });
-const EVALUATION_COLUMNS = columnsOf<EvidenceRows["evaluations"][number]>({
+export const EVALUATION_COLUMNS = columnsOf<EvaluationRow>({
   id: "text",
   operationId: "text",
   evaluatedAt: "instant",
