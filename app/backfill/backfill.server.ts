@@ -11,7 +11,16 @@ import { openIfDelivered } from "../verification/intake.server";
 import { newOperationData, recordEvaluation, writeEvidence } from "../verification/operations.server";
 import { earlierDuplicates } from "../verdicts/duplicates";
 import type { Logger } from "pino";
-import { backoffMs, claim as claimNext, leaseMs as configuredLeaseMs, unclaimedAt, UNCLAIMED, whileHeld, type Claimed } from "../worker/claims.server";
+import {
+  backoffMs,
+  claim as claimNext,
+  leaseEnd,
+  leaseMs as configuredLeaseMs,
+  unclaimedAt,
+  UNCLAIMED,
+  whileHeld,
+  type Claimed,
+} from "../worker/claims.server";
 import { bulkReadback, isZero, readHistoryLine, sameAmountNearby, type HistoryRefund, type HistoryTransaction } from "./history";
 import { inWindow, summarize } from "./summary.server";
 
@@ -69,7 +78,7 @@ class Claim {
     const renew = "claimedBy" in data ? undefined : { now: now(), leaseMs: leaseMs(this.deps) };
     const count = await whileHeld(db, "backfills", [this.backfill], data as Prisma.BackfillUncheckedUpdateManyInput, renew);
     if (count !== 1) throw new LostClaim(`backfill ${this.backfill.id} changed while this worker held it`);
-    const claimedUntil = renew ? new Date(renew.now.getTime() + renew.leaseMs) : this.backfill.claimedUntil;
+    const claimedUntil = renew ? leaseEnd(renew.now, renew.leaseMs) : this.backfill.claimedUntil;
     this.backfill = { ...this.backfill, claimedUntil, ...data, revision: this.backfill.revision + 1 } as Claimed<"backfills">;
     if (progress) this.deps.onProgress?.(this.backfill);
   }

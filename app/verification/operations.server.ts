@@ -7,7 +7,7 @@ import { toMinorUnits } from "../money/currency";
 import { isUniqueViolation } from "../db/create-once";
 import { dialectOf } from "../db/dialect";
 import { columnsOf, insertRows, updateRows, type Columns } from "../db/bulk";
-import { backoffMs, UNCLAIMED } from "../worker/claims.server";
+import { backoffMs, UNCLAIMED, UNCLAIMED_SQL } from "../worker/claims.server";
 
 export type Origin = "webhook" | "reconciliation" | "app" | "backfill";
 
@@ -61,12 +61,6 @@ export async function openOperation(
 ): Promise<boolean> {
   // One statement on the hot path: the unique (shop, refundGid) index says whether it existed.
   const data = newOperationData(contract, op, now, nextDueAt);
-  if (dialectOf(db) === "postgresql") {
-    // ON CONFLICT DO NOTHING: a failed insert would end the transaction the intake's batch runs in.
-    // (skipDuplicates is PostgreSQL's; the types may be the SQLite client's, which lacks it.)
-    const args = { data: [data], skipDuplicates: true, select: { id: true } } as unknown as Prisma.OperationCreateManyAndReturnArgs;
-    return (await db.operation.createManyAndReturn(args)).length === 1;
-  }
   try {
     await db.operation.create({ data, select: { id: true } });
     return true;
@@ -228,8 +222,7 @@ const VERDICT_SET = {
     "updatedAt",
   ),
   ...unlessNull("decidedAt", "reviewState", "orderName", "shopAmount", "shopCurrency"),
-  claimedBy: Prisma.sql`NULL`,
-  claimedUntil: Prisma.sql`NULL`,
+  ...UNCLAIMED_SQL,
   revision: Prisma.sql`${op("revision")} + 1`,
 };
 /** Only an operation still at the revision it was claimed at, and still pending, takes its verdict. */

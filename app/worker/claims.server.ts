@@ -88,6 +88,9 @@ const QUEUES: Record<Queue, QueueSpec> = {
 /** How long a claim holds before another worker may take the row over: VERIFIER_LEASE_MS, for every kind of work. */
 export const leaseMs = () => config().VERIFIER_LEASE_MS;
 
+/** When a lease taken (or renewed) at `now` runs out. */
+export const leaseEnd = (now: Date, ms = leaseMs()) => new Date(now.getTime() + ms);
+
 /** The wait before retry number `failures` (1, 2, …) of a queue's work, or what the other side asked for if longer. */
 export function backoffMs(queue: Queue, failures: number, askedMs = 0): number {
   const { baseMs, maxMs } = QUEUES[queue].backoff;
@@ -123,7 +126,7 @@ const readyAndFree = (spec: QueueSpec, at: Date | string) => Prisma.sql`${spec.r
 export async function claim<Q extends Queue>(db: PrismaClient, queue: Q, options: ClaimOptions): Promise<Claimed<Q>[]> {
   const spec = QUEUES[queue];
   const now = instantParam(db, options.now);
-  const until = new Date(options.now.getTime() + (options.leaseMs ?? leaseMs()));
+  const until = leaseEnd(options.now, options.leaseMs);
   const token = `${options.workerId}:${randomUUID()}`;
   const table = Prisma.raw(`"${spec.table}"`);
   const pick = Prisma.sql`SELECT "id" FROM ${table}
@@ -181,7 +184,7 @@ export function whileHeld<Q extends Queue>(
   /** Renews the lease from `now` as it writes (a holder that works on for long, a backfill). */
   renew?: { now: Date; leaseMs?: number },
 ): Promise<number> {
-  if (renew) data = { claimedUntil: new Date(renew.now.getTime() + (renew.leaseMs ?? leaseMs())), ...data };
+  if (renew) data = { claimedUntil: leaseEnd(renew.now, renew.leaseMs), ...data };
   if (!rows.length) return Promise.resolve(0);
   const tokens = new Set(rows.map((row) => row.claimedBy));
   if (tokens.size !== 1) throw new Error("whileHeld writes the rows of one claim at a time");
@@ -194,6 +197,9 @@ export function whileHeld<Q extends Queue>(
 
 /** A row nobody holds: what a release writes, and what voids a claim (new evidence, an uninstall). */
 export const UNCLAIMED = { claimedBy: null, claimedUntil: null } as const;
+
+/** UNCLAIMED in a raw statement's SET (the verdicts' batched update lets the claim go as a release does). */
+export const UNCLAIMED_SQL = { claimedBy: Prisma.sql`NULL`, claimedUntil: Prisma.sql`NULL` };
 
 /** The rows no claim holds at `now` (never claimed, released, or their lease ran out), for a query's where. */
 export const unclaimedAt = (now: Date) => ({ OR: [{ claimedUntil: null }, { claimedUntil: { lt: now } }] });
@@ -246,7 +252,7 @@ export async function whileRenewing<Q extends Queue, T>(
   const timer = setInterval(
     () => {
       // A slow database: one renewal waiting is enough.
-      renewing ??= WRITERS[queue](db, where, { claimedUntil: new Date(options.now().getTime() + lease) } as Data<Q>)
+      renewing ??= WRITERS[queue](db, where, { claimedUntil: leaseEnd(options.now(), lease) } as Data<Q>)
         .catch(() => undefined)
         .finally(() => (renewing = undefined));
     },
