@@ -3,6 +3,7 @@ import type { FakeFlow } from "./flow";
 import { Gate } from "./gate";
 import { FakeBulkOperations } from "./bulk";
 import { costCountingResolver, requestedCost } from "./cost";
+import { shopifyPaymentsAccount } from "./payments-views";
 import { IdempotencyKeys, refundCreate, type RefundCreateHost, type RefundInput } from "./refund-create";
 import type { FakeRefund, FakeShop } from "./shop";
 import { accessDenied, connection, gid, parseGid, Views } from "./views";
@@ -279,6 +280,7 @@ export class AdminApi implements RefundCreateHost {
         if (!this.flow) throw new Error("Flow is not available");
         return { userErrors: this.flow.receive(shop.domain, args.handle, args.payload ?? (args.body ? JSON.parse(args.body) : undefined), shop.now()) };
       },
+      shopifyPaymentsAccount: () => shopifyPaymentsAccount(shop),
       currentBulkOperation: () => this.bulk.current(),
       bulkOperationRunQuery: (args: { query: string; groupObjects: boolean }) =>
         this.bulk.run(adminSchema(), args.query, (document) =>

@@ -1,4 +1,5 @@
 import { convertMinor, parseMinor, parseRate } from "./money";
+import { FakePayments } from "./payments";
 
 export type TransactionKind = "AUTHORIZATION" | "CAPTURE" | "SALE" | "REFUND" | "VOID";
 export type TransactionStatus = "SUCCESS" | "FAILURE" | "ERROR" | "PENDING" | "AWAITING_RESPONSE" | "UNKNOWN";
@@ -68,6 +69,15 @@ export interface CreateRefundOptions {
   recordedAmount?: string;
 }
 
+/**
+ * The access scopes a FakeShop grants the app unless a test changes `grantedScopes`: the app's
+ * orders scopes and the two Shopify Payments scopes its settled verification reads with. The
+ * published 2026-10 schema's access metadata requires `read_shopify_payments` or
+ * `read_shopify_payments_accounts` for ShopifyPaymentsAccount; its balance transactions and payouts
+ * need access to payouts (`read_shopify_payments_payouts`).
+ */
+export const DEFAULT_GRANTED_SCOPES = ["read_orders", "write_orders", "read_shopify_payments_accounts", "read_shopify_payments_payouts"] as const;
+
 /** Above 2^53, as Shopify's REST ids are: anything that parses them as doubles loses digits. */
 const FIRST_ID = 9_007_199_254_740_993n;
 
@@ -80,6 +90,10 @@ export class FakeShop {
   readonly transactions = new Map<bigint, FakeTransaction>();
   /** Refunds the app may not read (`denyAccess`). */
   readonly deniedRefunds = new Set<bigint>();
+  /** Shopify Payments: balance transactions, payouts, ARNs of the refunds made through it. */
+  readonly payments = new FakePayments(this);
+  /** What the app was granted: fields that need another scope answer ACCESS_DENIED. */
+  grantedScopes = new Set<string>(DEFAULT_GRANTED_SCOPES);
   private lastId = FIRST_ID;
   private orderNumber = 1000;
 
@@ -94,6 +108,11 @@ export class FakeShop {
 
   get name(): string {
     return this.domain.replace(/\.myshopify\.com$/, "");
+  }
+
+  /** Whether the app holds one of `scopes`; a `write_` scope grants its `read_` one too, as Shopify's do. */
+  hasScope(...scopes: string[]): boolean {
+    return scopes.some((scope) => this.grantedScopes.has(scope) || this.grantedScopes.has(scope.replace(/^read_/, "write_")));
   }
 
   private nextId(): bigint {

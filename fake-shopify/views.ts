@@ -13,9 +13,9 @@ export function parseGid(value: string, type?: string): { type: string; id: bigi
 /** Whole seconds, UTC, as the Admin API stamps its records. */
 export const dateTime = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, "Z");
 
-const money = (minor: bigint, currency: string) => ({ amount: shopifyDecimal(minor, currency), currencyCode: currency });
+export const money = (minor: bigint, currency: string) => ({ amount: shopifyDecimal(minor, currency), currencyCode: currency });
 
-interface PageArgs {
+export interface PageArgs {
   first?: number | null;
   after?: string | null;
   last?: number | null;
@@ -46,8 +46,17 @@ export function connection<T, V>(items: T[], args: PageArgs, view: (item: T) => 
   };
 }
 
-/** The error Shopify answers, per element, for a record the app may not read. */
-export const accessDenied = (type: string) => new GraphQLError(`Access denied for ${type} field.`, { extensions: { code: "ACCESS_DENIED" } });
+/**
+ * The error Shopify answers, per element, for a record the app may not read. With `requiredAccess`
+ * (the schema's wording, "`read_shopify_payments_payouts` access scope.") it says what was missing,
+ * as Shopify's answers for a missing scope do.
+ */
+export const accessDenied = (type: string, requiredAccess?: string) =>
+  requiredAccess === undefined
+    ? new GraphQLError(`Access denied for ${type} field.`, { extensions: { code: "ACCESS_DENIED" } })
+    : new GraphQLError(`Access denied for ${type} field. Required access: ${requiredAccess}`, {
+        extensions: { code: "ACCESS_DENIED", documentation: "https://shopify.dev/api/usage/access-scopes", requiredAccess },
+      });
 
 /**
  * The records as the published 2026-10 types expose them. Only what the app may select is here;
@@ -88,8 +97,22 @@ export class Views {
       manuallyCapturable: false,
       multiCapturable: false,
       fees: [],
+      shopifyPaymentsSet: () => this.shopifyPaymentsSet(t),
     };
   };
+
+  /**
+   * "Contains all Shopify Payments information related to an order transaction. This field is
+   * available only to stores on a Shopify Plus plan": null elsewhere, and for other gateways.
+   */
+  private shopifyPaymentsSet(t: FakeTransaction) {
+    const payments = this.shop.payments;
+    if (!payments.plus || t.gateway !== "shopify_payments") return null;
+    return {
+      extendedAuthorizationSet: null,
+      refundSet: t.kind === "REFUND" ? { acquirerReferenceNumber: payments.acquirerReferenceNumber(t) } : null,
+    };
+  }
 
   refund = (r: FakeRefund): Record<string, unknown> => {
     const order = this.shop.orders.get(r.orderId)!;

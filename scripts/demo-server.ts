@@ -15,6 +15,9 @@ import { startSlackReceiver, type SlackReceiver } from "../test/support/slack-re
 import { embeddedFetch } from "../test/support/embedded";
 import { FLOW_TRIGGERS } from "../app/alerts/flow-triggers";
 
+/** The demo merchant granted the optional payments scopes: the evidence page follows refunds to the payout. */
+export const DEMO_SCOPES = `${TEST_APP.scopes},read_shopify_payments_accounts,read_shopify_payments_payouts`;
+
 export interface DemoOptions {
   /** The app's port; "free" for any free one (the tests: a port found free can be taken before the app binds it). */
   appPort: number | "free";
@@ -67,8 +70,12 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
   }
 
   let appUrl = "";
-  const shopify = new FakeShopify(TEST_APP);
-  seedHistory(shopify.addShop(options.shop, "USD"), options.preInstallRefunds ?? 0, { days: 50 });
+  const shopify = new FakeShopify({ ...TEST_APP, scopes: DEMO_SCOPES });
+  const demoShop = shopify.addShop(options.shop, "USD");
+  // Money settles in minutes here, not days: in the ledger at once, in a payout after a minute,
+  // paid after four, the card network's reference after two (contract shopify.refund.settled).
+  Object.assign(demoShop.payments.schedule, { payoutAfterMs: 60_000, paidAfterMs: 240_000, arnAfterMs: 120_000 });
+  seedHistory(demoShop, options.preInstallRefunds ?? 0, { days: 50 });
   const mailbox = await startMailbox();
   const slack = await startSlackReceiver();
   const inboxes = {
@@ -190,7 +197,7 @@ async function startAppOn(port: number, options: Parameters<typeof startAppProce
       SHOPIFY_API_KEY: TEST_APP.apiKey,
       SHOPIFY_API_SECRET: TEST_APP.secret,
       SESSION_SECRET_KEY: TEST_APP.sessionSecretKey,
-      SCOPES: TEST_APP.scopes,
+      SCOPES: DEMO_SCOPES,
       SHOPIFY_APP_URL: appUrl,
       SHOPIFY_ADMIN_API_ORIGIN: options.shopifyOrigin,
       ...options.env,

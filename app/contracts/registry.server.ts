@@ -3,6 +3,7 @@ import refundCreated110 from "../../contracts/shopify.refund.created@1.1.0.json"
 import refundCreated120 from "../../contracts/shopify.refund.created@1.2.0.json";
 import refundHistory100 from "../../contracts/shopify.refund.history@1.0.0.json";
 import refundHistory110 from "../../contracts/shopify.refund.history@1.1.0.json";
+import refundSettled100 from "../../contracts/shopify.refund.settled@1.0.0.json";
 import { loadContract, type LoadedContract } from "./load";
 import type { Contract } from "./schema";
 
@@ -12,6 +13,10 @@ export const REFUND_CREATED_1_1_0: LoadedContract = loadContract(refundCreated11
 export const REFUND_CREATED_1_2_0: LoadedContract = loadContract(refundCreated120);
 export const REFUND_HISTORY_1_0_0: LoadedContract = loadContract(refundHistory100);
 export const REFUND_HISTORY_1_1_0: LoadedContract = loadContract(refundHistory110);
+export const REFUND_SETTLED_1_0_0: LoadedContract = loadContract(refundSettled100);
+
+/** The contract that follows a VERIFIED refund's money to the payout (decision 025). */
+export const REFUND_SETTLED: LoadedContract = REFUND_SETTLED_1_0_0;
 
 /** The contract for refunds the shop made before the app watched it, verified from a bulk read of its history. */
 export const REFUND_HISTORY: LoadedContract = REFUND_HISTORY_1_1_0;
@@ -21,7 +26,7 @@ export const REFUND_CREATED: LoadedContract = REFUND_CREATED_1_2_0;
 
 /** Every version the app has run, kept so that a stored verdict can be explained by the contract that decided it. */
 export const CONTRACT_VERSIONS: ReadonlyMap<string, LoadedContract> = new Map(
-  [REFUND_CREATED_1_0_0, REFUND_CREATED_1_1_0, REFUND_CREATED_1_2_0, REFUND_HISTORY_1_0_0, REFUND_HISTORY_1_1_0].map((loaded) => [`${loaded.contract.id}@${loaded.contract.version}`, loaded]),
+  [REFUND_CREATED_1_0_0, REFUND_CREATED_1_1_0, REFUND_CREATED_1_2_0, REFUND_HISTORY_1_0_0, REFUND_HISTORY_1_1_0, REFUND_SETTLED_1_0_0].map((loaded) => [`${loaded.contract.id}@${loaded.contract.version}`, loaded]),
 );
 
 export function contractByVersion(id: string, version: string): LoadedContract | undefined {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Prisma, type AlertDelivery, type Backfill, type Operation, type PrismaClient, type WebhookDelivery } from "@prisma/client";
+import { Prisma, type AlertDelivery, type Backfill, type Operation, type PrismaClient, type Settlement, type WebhookDelivery } from "@prisma/client";
 import { z } from "zod";
 import { config } from "../config/env.server";
 import { dialectOf, instantParam } from "../db/dialect";
@@ -15,6 +15,7 @@ interface Rows {
   deliveries: WebhookDelivery;
   backfills: Backfill;
   alerts: AlertDelivery;
+  settlements: Settlement;
 }
 export type Queue = keyof Rows;
 
@@ -82,6 +83,18 @@ const QUEUES: Record<Queue, QueueSpec> = {
     onClaim: Prisma.sql`, "status" = 'sending', "attempts" = "attempts" + 1`,
     // A message that did not go is tried again in 30 s, doubling to an hour.
     backoff: { baseMs: 30_000, maxMs: 3_600_000 },
+  },
+  settlements: {
+    table: "Settlement",
+    // Due whatever the verdict: a VERIFIED refund is read on for the card network's reference.
+    ready: (now) => Prisma.sql`"nextDueAt" <= ${now}`,
+    order: Prisma.sql`"nextDueAt"`,
+    oldest: Prisma.sql`"nextDueAt"`,
+    dueColumn: "nextDueAt",
+    dueNullable: true,
+    revisioned: true,
+    // Money moves in hours and days: a failed read waits a minute, doubling to an hour.
+    backoff: { baseMs: 60_000, maxMs: 3_600_000 },
   },
 };
 
@@ -153,7 +166,9 @@ type Data<Q extends Queue> = Q extends "operations"
     ? Prisma.WebhookDeliveryUncheckedUpdateManyInput
     : Q extends "backfills"
       ? Prisma.BackfillUncheckedUpdateManyInput
-      : Prisma.AlertDeliveryUncheckedUpdateManyInput;
+      : Q extends "alerts"
+        ? Prisma.AlertDeliveryUncheckedUpdateManyInput
+        : Prisma.SettlementUncheckedUpdateManyInput;
 
 // One reader and one writer a table: Prisma's delegates have no common type to be generic over.
 const READERS: { [Q in Queue]: (db: PrismaClient, ids: string[], token: string) => Promise<Rows[Q][]> } = {
@@ -161,6 +176,7 @@ const READERS: { [Q in Queue]: (db: PrismaClient, ids: string[], token: string) 
   deliveries: (db, ids, token) => db.webhookDelivery.findMany({ where: { id: { in: ids }, claimedBy: token }, orderBy: { receivedAt: "asc" } }),
   backfills: (db, ids, token) => db.backfill.findMany({ where: { id: { in: ids }, claimedBy: token }, orderBy: { nextDueAt: "asc" } }),
   alerts: (db, ids, token) => db.alertDelivery.findMany({ where: { id: { in: ids }, claimedBy: token }, orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }] }),
+  settlements: (db, ids, token) => db.settlement.findMany({ where: { id: { in: ids }, claimedBy: token }, orderBy: { nextDueAt: "asc" } }),
 };
 
 type Guard = { id: { in: string[] }; claimedBy: string; revision?: number };
@@ -169,6 +185,7 @@ const WRITERS: { [Q in Queue]: (db: PrismaClient | Prisma.TransactionClient, whe
   deliveries: async (db, where, data) => (await db.webhookDelivery.updateMany({ where, data })).count,
   backfills: async (db, where, data) => (await db.backfill.updateMany({ where, data })).count,
   alerts: async (db, where, data) => (await db.alertDelivery.updateMany({ where, data })).count,
+  settlements: async (db, where, data) => (await db.settlement.updateMany({ where, data })).count,
 };
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
-import { REFUND_CREATED } from "../contracts/registry.server";
+import { REFUND_CREATED, REFUND_SETTLED } from "../contracts/registry.server";
 import db from "../db.server";
 import { logger } from "../logging/logger.server";
 import { ShopifyGateway } from "../shopify/admin/gateway.server";
@@ -13,14 +13,20 @@ import { configuredGrouping, type GroupingTiming } from "../alerts/grouping.serv
 import { followReadback, issuedRefundsPass } from "../refunds/passes.server";
 import { nextDueTime, processDue, type RuntimeDeps } from "../verification/runtime.server";
 import { sweepPass } from "../verification/passes.server";
+import { settlementPass } from "../settlement/passes.server";
 import { deliveriesWaiting, INTAKE_BATCH, openDeliveredRefunds } from "../verification/intake.server";
 import { sleepUnlessWoken } from "./wake";
 import { config } from "../config/env.server";
 import { leaseMs } from "./claims.server";
 import type { Logger } from "pino";
 
+type SettlementPassResult = Awaited<ReturnType<ReturnType<typeof settlementPass>>>;
+
 /** The longest the verification loop spends opening stored deliveries before it reads back what is due. */
 const INTAKE_SLICE_MS = 1_000;
+
+/** How often the settlement loop looks for newly verified refunds and due settlements. */
+const SETTLEMENT_INTERVAL_MS = 30_000;
 
 /** The share of each shop's Shopify bucket background work leaves to requests a person waits on. */
 const KEEP_FOR_PEOPLE = 0.1;
@@ -44,6 +50,8 @@ export interface WorkerOptions {
   gateway?: ShopifyGateway;
   /** Where the worker logs (default: the app's logger); each pass logs through a child with its shop and ids bound. */
   logger?: Logger;
+  /** How often newly verified refunds get their settlement and due settlements are read. */
+  settlementIntervalMs?: number;
   /** How verdicts decided close together are grouped into one instant alert. */
   alertGrouping?: GroupingTiming;
   /** false inside the app: the worker's timers must not keep a stopping server alive. */
@@ -54,7 +62,9 @@ export interface Worker {
   deps: RuntimeDeps;
   gateway: ShopifyGateway;
   /** One round of every pass: stored deliveries, due operations, issued refunds, sweeps, history backfills, then alerts. */
-  runOnce(): Promise<{ delivered: number; decided: number; opened: number; backfills: number; alerts: AlertPassResult }>;
+  runOnce(): Promise<{ delivered: number; decided: number; opened: number; backfills: number; settlements: SettlementPassResult; alerts: AlertPassResult }>;
+  /** The settlement pass alone: newly verified refunds get their settlement, due ones are read. */
+  runSettlements(): Promise<SettlementPassResult>;
   /** The history backfill pass alone (its own loop: reading a large history never delays a verdict). */
   runBackfills(): Promise<number>;
   /** The alert passes alone (the loop runs them beside verification, so a slow mail server never delays a verdict). */
@@ -96,6 +106,15 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     sweepIntervalMs: options.sweepIntervalMs,
   });
   const runBackfills = backfillPass({ db: database, gateway, now, workerId, logger: log.child({ pass: "backfill" }), leaseMs: deps.leaseMs });
+  const runSettlements = settlementPass({
+    db: database,
+    gateway,
+    contract: REFUND_SETTLED,
+    now,
+    workerId,
+    leaseMs: deps.leaseMs,
+    logger: log.child({ pass: "settlement" }),
+  });
   const alertGrouping = options.alertGrouping ?? configuredGrouping();
   const alertLog = log.child({ pass: "alerts" });
   const runAlerts = () =>
@@ -154,9 +173,11 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     async runOnce() {
       const verified = await verifyOnce();
       const backfills = await runBackfills();
-      return { ...verified, backfills, alerts: await runAlerts() };
+      const settlements = await runSettlements();
+      return { ...verified, backfills, settlements, alerts: await runAlerts() };
     },
     runAlerts,
+    runSettlements,
     runBackfills,
     start() {
       if (running) return;
@@ -165,6 +186,8 @@ export function createWorker(options: WorkerOptions = {}): Worker {
         loop("worker", verifyOnce, untilNextDue, true),
         loop("alert", runAlerts, async () => idleMs),
         loop("backfill", runBackfills, async () => idleMs),
+        // Money moves in hours: settlements have a loop of their own, never in a verdict's way.
+        loop("settlement", runSettlements, async () => options.settlementIntervalMs ?? SETTLEMENT_INTERVAL_MS),
       ]);
     },
     async stop() {

@@ -8,10 +8,11 @@ import {
   REFUND_CREATED_1_2_0,
   REFUND_HISTORY,
   REFUND_HISTORY_1_0_0,
+  REFUND_SETTLED,
 } from "../../app/contracts/registry.server";
 
 describe("the contract registry", () => {
-  it("loads every version; new operations are opened with 1.2.0, the history's with shopify.refund.history 1.1.0", () => {
+  it("loads every version; new operations are opened with 1.2.0, the history's with shopify.refund.history 1.1.0, settlements with shopify.refund.settled 1.0.0", () => {
     expect(REFUND_CREATED_1_0_0.contract.version).toBe("1.0.0");
     expect(REFUND_CREATED_1_1_0.contract.version).toBe("1.1.0");
     expect(REFUND_CREATED).toBe(REFUND_CREATED_1_2_0);
@@ -21,6 +22,12 @@ describe("the contract registry", () => {
       "shopify.refund.created@1.2.0",
       "shopify.refund.history@1.0.0",
       "shopify.refund.history@1.1.0",
+      "shopify.refund.settled@1.0.0",
+    ]);
+    expect([REFUND_SETTLED.contract.completion_level, REFUND_SETTLED.declaredHash, REFUND_SETTLED.computedHash]).toEqual([
+      "settled",
+      "aa16160ff3f53e24",
+      "aa16160ff3f53e24",
     ]);
     expect([REFUND_CREATED.declaredHash, REFUND_CREATED.computedHash]).toEqual(["25279a719e477d06", "25279a719e477d06"]);
     expect([REFUND_HISTORY.contract.version, REFUND_HISTORY.declaredHash, REFUND_HISTORY.computedHash]).toEqual(["1.1.0", "c8209f125e9173b1", "c8209f125e9173b1"]);

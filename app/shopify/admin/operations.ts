@@ -214,6 +214,64 @@ export function historyBulkQuery(since: Date): string {
  * with `first` first × element, `nodes(ids:)` per id, mutations 10 + selection). A test computes
  * each with the fake Shopify's calculator, so these cannot drift from the documents above.
  */
+/**
+ * Contract shopify.refund.settled's refund_transactions channel: the refunds' transactions read
+ * by id (`nodes(ids:)`, priced per id: 6 points a transaction, where reading each refund with its
+ * transactions would price 5 transaction slots a refund), with what the ledger is joined on (the
+ * transaction's id and amount in both currencies) and the card network's reference.
+ * `shopifyPaymentsSet` is "available only to stores on a Shopify Plus plan": elsewhere it is
+ * null, and the ARN is never known.
+ */
+export const SETTLEMENT_TRANSACTIONS_QUERY = `#graphql
+  query SettlementTransactions($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      ... on OrderTransaction {
+        id
+        kind
+        status
+        gateway
+        processedAt
+        amountSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
+        shopifyPaymentsSet { refundSet { acquirerReferenceNumber } }
+      }
+    }
+  }
+`;
+
+/**
+ * The payments_ledger channel: one page of Shopify Payments' refund balance transactions (and
+ * reversals) processed since the earliest refund of the batch. The search syntax cannot name an
+ * order transaction, so many refunds share a page and are matched by sourceOrderTransactionId.
+ * `shopifyPaymentsAccount` is null for a shop without Shopify Payments, and ACCESS_DENIED without
+ * read_shopify_payments_accounts (the account) or read_shopify_payments_payouts (its ledger).
+ */
+export const PAYMENTS_LEDGER_QUERY = `#graphql
+  query PaymentsLedger($query: String!, $after: String) {
+    shopifyPaymentsAccount {
+      id
+      balanceTransactions(first: 100, after: $after, query: $query, sortKey: PROCESSED_AT) {
+        nodes {
+          id
+          type
+          sourceOrderTransactionId
+          transactionDate
+          amount { amount currencyCode }
+          associatedPayout { id status }
+        }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+`;
+export const LEDGER_PAGE = 100;
+
+/** Whether the shop has a Shopify Payments account at all (null: it uses other gateways only). */
+export const PAYMENTS_ACCOUNT_QUERY = `#graphql
+  query PaymentsAccount {
+    shopifyPaymentsAccount { id activated }
+  }
+`;
+
 export const QUERY_COSTS = {
   /** Per refund in RefundReadback: nodes(ids:) is priced per id. */
   refundReadbackPerRefund: 16,
@@ -231,4 +289,9 @@ export const QUERY_COSTS = {
   /** 10 for a mutation, 1 each for the operation and its userErrors. */
   bulkQueryRun: 12,
   bulkOperationState: 1,
+  /** Per transaction in SettlementTransactions: nodes(ids:) is priced per id. */
+  settlementTransactionsPerTransaction: 6,
+  /** A page of LEDGER_PAGE balance transactions: 2 for the connection, 3 an entry (itself, its amount, its payout), 1 for the account and 1 for pageInfo. */
+  paymentsLedger: 304,
+  paymentsAccount: 1,
 } as const;

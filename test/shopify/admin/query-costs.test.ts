@@ -12,6 +12,9 @@ import {
   REFUND_SWEEP_QUERY,
   REFUND_TRANSACTIONS_QUERY,
   SHOP_PROFILE_QUERY,
+  SETTLEMENT_TRANSACTIONS_QUERY,
+  PAYMENTS_LEDGER_QUERY,
+  PAYMENTS_ACCOUNT_QUERY,
 } from "../../../app/shopify/admin/operations";
 import { batchSize } from "../../../app/shopify/admin/refund-readback.server";
 import { requestedQueryCost } from "../../../fake-shopify/cost";
@@ -29,6 +32,9 @@ describe("the gateway's query costs are Shopify's, as the fake computes them fro
     ["flowTriggerReceive", FLOW_TRIGGER_RECEIVE_MUTATION, { handle: "refund-contradicted", payload: {} }],
     ["bulkQueryRun", BULK_QUERY_RUN_MUTATION, { query: "{ orders { edges { node { id } } } }" }],
     ["bulkOperationState", BULK_OPERATION_STATE_QUERY, { id: "gid://shopify/BulkOperation/1" }],
+    ["settlementTransactionsPerTransaction", SETTLEMENT_TRANSACTIONS_QUERY, { ids: ["gid://shopify/OrderTransaction/1"] }],
+    ["paymentsLedger", PAYMENTS_LEDGER_QUERY, { query: "transaction_type:refund" }],
+    ["paymentsAccount", PAYMENTS_ACCOUNT_QUERY, {}],
   ] as const)("%s", (name, query, variables) => {
     expect(QUERY_COSTS[name]).toBe(requestedQueryCost(query, variables));
   });

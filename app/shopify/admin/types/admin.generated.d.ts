@@ -118,6 +118,35 @@ export type BulkOperationStateQueryVariables = AdminTypes.Exact<{
 
 export type BulkOperationStateQuery = { node?: AdminTypes.Maybe<Pick<AdminTypes.BulkOperation, 'id' | 'status' | 'errorCode' | 'objectCount' | 'rootObjectCount' | 'url' | 'partialDataUrl' | 'createdAt' | 'completedAt'>> };
 
+export type SettlementTransactionsQueryVariables = AdminTypes.Exact<{
+  ids: Array<AdminTypes.Scalars['ID']['input']> | AdminTypes.Scalars['ID']['input'];
+}>;
+
+
+export type SettlementTransactionsQuery = { nodes: Array<AdminTypes.Maybe<(
+    Pick<AdminTypes.OrderTransaction, 'id' | 'kind' | 'status' | 'gateway' | 'processedAt'>
+    & { amountSet: { shopMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'>, presentmentMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, shopifyPaymentsSet?: AdminTypes.Maybe<{ refundSet?: AdminTypes.Maybe<Pick<AdminTypes.ShopifyPaymentsRefundSet, 'acquirerReferenceNumber'>> }> }
+  )>> };
+
+export type PaymentsLedgerQueryVariables = AdminTypes.Exact<{
+  query: AdminTypes.Scalars['String']['input'];
+  after?: AdminTypes.InputMaybe<AdminTypes.Scalars['String']['input']>;
+}>;
+
+
+export type PaymentsLedgerQuery = { shopifyPaymentsAccount?: AdminTypes.Maybe<(
+    Pick<AdminTypes.ShopifyPaymentsAccount, 'id'>
+    & { balanceTransactions: { nodes: Array<(
+        Pick<AdminTypes.ShopifyPaymentsBalanceTransaction, 'id' | 'type' | 'sourceOrderTransactionId' | 'transactionDate'>
+        & { amount: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'>, associatedPayout: Pick<AdminTypes.ShopifyPaymentsBalanceTransactionAssociatedPayout, 'id' | 'status'> }
+      )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage' | 'endCursor'> } }
+  )> };
+
+export type PaymentsAccountQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
+
+
+export type PaymentsAccountQuery = { shopifyPaymentsAccount?: AdminTypes.Maybe<Pick<AdminTypes.ShopifyPaymentsAccount, 'id' | 'activated'>> };
+
 interface GeneratedQueryTypes {
   "#graphql\n  query RefundReadback($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Refund {\n        id\n        createdAt\n        order {\n          id\n          name\n          refunds { id createdAt totalRefundedSet { presentmentMoney { amount currencyCode } } }\n        }\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundReadbackQuery, variables: RefundReadbackQueryVariables},
   "#graphql\n  query RefundTransactions($id: ID!, $after: String) {\n    node(id: $id) {\n      ... on Refund {\n        transactions(first: 50, after: $after) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundTransactionsQuery, variables: RefundTransactionsQueryVariables},
@@ -127,6 +156,9 @@ interface GeneratedQueryTypes {
   "#graphql\n  query OrderNames($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Order { id name }\n    }\n  }\n": {return: OrderNamesQuery, variables: OrderNamesQueryVariables},
   "#graphql\n  query ShopProfile {\n    shop { name ianaTimezone currencyCode }\n  }\n": {return: ShopProfileQuery, variables: ShopProfileQueryVariables},
   "#graphql\n  query BulkOperationState($id: ID!) {\n    node(id: $id) {\n      ... on BulkOperation { id status errorCode objectCount rootObjectCount url partialDataUrl createdAt completedAt }\n    }\n  }\n": {return: BulkOperationStateQuery, variables: BulkOperationStateQueryVariables},
+  "#graphql\n  query SettlementTransactions($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on OrderTransaction {\n        id\n        kind\n        status\n        gateway\n        processedAt\n        amountSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        shopifyPaymentsSet { refundSet { acquirerReferenceNumber } }\n      }\n    }\n  }\n": {return: SettlementTransactionsQuery, variables: SettlementTransactionsQueryVariables},
+  "#graphql\n  query PaymentsLedger($query: String!, $after: String) {\n    shopifyPaymentsAccount {\n      id\n      balanceTransactions(first: 100, after: $after, query: $query, sortKey: PROCESSED_AT) {\n        nodes {\n          id\n          type\n          sourceOrderTransactionId\n          transactionDate\n          amount { amount currencyCode }\n          associatedPayout { id status }\n        }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": {return: PaymentsLedgerQuery, variables: PaymentsLedgerQueryVariables},
+  "#graphql\n  query PaymentsAccount {\n    shopifyPaymentsAccount { id activated }\n  }\n": {return: PaymentsAccountQuery, variables: PaymentsAccountQueryVariables},
 }
 
 interface GeneratedMutationTypes {

@@ -1,0 +1,166 @@
+import { z } from "zod";
+import { toMinorUnits } from "../money/currency";
+
+/** The gateway whose ledger Shopify shows: every other gateway's money is out of Shopify's sight once the gateway said SUCCESS. */
+export const SHOPIFY_PAYMENTS = "shopify_payments";
+
+const money = z.object({ amount: z.string(), currencyCode: z.string() });
+
+/** One refund transaction as SettlementTransactions reads it (the refund_transactions channel). */
+export const settlementTransaction = z.object({
+  id: z.string(),
+  kind: z.string(),
+  status: z.string(),
+  gateway: z.string().nullable(),
+  processedAt: z.string().nullable(),
+  amountSet: z.object({ shopMoney: money, presentmentMoney: money }),
+  shopifyPaymentsSet: z.object({ refundSet: z.object({ acquirerReferenceNumber: z.string().nullable() }).nullable() }).nullable(),
+});
+export type SettlementTransaction = z.infer<typeof settlementTransaction>;
+
+/** One Shopify Payments balance transaction as PaymentsLedger reads it. */
+export const balanceEntry = z.object({
+  id: z.string(),
+  type: z.string(),
+  // BigInt scalar: digits, as a string or (from a lenient server) a number.
+  sourceOrderTransactionId: z.union([z.string(), z.number()]).nullable(),
+  transactionDate: z.string(),
+  amount: money,
+  associatedPayout: z.object({ id: z.string().nullable(), status: z.string().nullable() }),
+});
+export type BalanceEntry = z.infer<typeof balanceEntry>;
+
+/** A payout's status in four words: 2026-10 deprecates IN_TRANSIT for SCHEDULED; ACTION_REQUIRED waits as PENDING does. */
+export type PayoutState = "pending" | "scheduled" | "paid" | "failed";
+export function payoutState(status: string | null): PayoutState {
+  if (status === "PAID") return "paid";
+  if (status === "SCHEDULED" || status === "IN_TRANSIT") return "scheduled";
+  if (status === "FAILED" || status === "CANCELED") return "failed";
+  return "pending";
+}
+
+export interface LedgerEntry {
+  order_transaction_id: string;
+  status: string;
+  amount: string;
+  currency: string;
+  balance_transaction_id: string | null;
+  balance_amount: string | null;
+  balance_currency: string | null;
+  payout_id: string | null;
+  payout_status: string | null;
+}
+
+/** The payments_ledger channel's output: what contract shopify.refund.settled's conditions read. */
+export interface PaymentsLedger {
+  /** Shopify Payments REFUND transactions of the refund. */
+  transactions: number;
+  not_succeeded: number;
+  in_ledger: number;
+  /** Without a REFUND balance transaction in a currency the transaction has an amount in. */
+  missing: number;
+  amount_mismatches: number;
+  reversed: number;
+  payouts: Record<PayoutState, number>;
+  /** Not yet in a PAID payout (missing ones included). */
+  unpaid: number;
+  entries: LedgerEntry[];
+}
+
+/** The numeric id the ledger names an order transaction by (sourceOrderTransactionId). */
+const legacyId = (gid: string) => /\/(\d+)$/.exec(gid)?.[1] ?? gid;
+
+/** The transaction's amount in `currency`: presentment or shop money, whichever is in it. */
+function amountIn(t: SettlementTransaction, currency: string): string | null {
+  if (t.amountSet.presentmentMoney.currencyCode === currency) return t.amountSet.presentmentMoney.amount;
+  if (t.amountSet.shopMoney.currencyCode === currency) return t.amountSet.shopMoney.amount;
+  return null;
+}
+
+/** Equal magnitudes in one currency, exactly: a refund debits the balance, so its entry is negative. */
+function sameMagnitude(a: string, b: string, currency: string): boolean {
+  const x = toMinorUnits(a.replace(/^-/, ""), currency);
+  const y = toMinorUnits(b.replace(/^-/, ""), currency);
+  return x !== undefined && x === y;
+}
+
+export const isShopifyPaymentsRefund = (t: { kind: string; gateway: string | null }) => t.kind === "REFUND" && t.gateway === SHOPIFY_PAYMENTS;
+
+/**
+ * Joins a refund's Shopify Payments REFUND transactions to the ledger's balance transactions by
+ * sourceOrderTransactionId: the facts contract shopify.refund.settled judges. A REFUND_FAILURE
+ * entry for a transaction is a reversal; an entry in neither of the transaction's currencies
+ * is no match (never a mismatch: an amount we cannot compare proves nothing either way).
+ */
+export function paymentsLedger(transactions: SettlementTransaction[], entries: BalanceEntry[]): PaymentsLedger {
+  const byTransaction = Map.groupBy([...new Map(entries.map((e) => [e.id, e])).values()], (e) => String(e.sourceOrderTransactionId ?? ""));
+  const ledger: PaymentsLedger = {
+    transactions: 0,
+    not_succeeded: 0,
+    in_ledger: 0,
+    missing: 0,
+    amount_mismatches: 0,
+    reversed: 0,
+    payouts: { pending: 0, scheduled: 0, paid: 0, failed: 0 },
+    unpaid: 0,
+    entries: [],
+  };
+  for (const t of transactions.filter(isShopifyPaymentsRefund)) {
+    ledger.transactions++;
+    if (t.status !== "SUCCESS") ledger.not_succeeded++;
+    const own = byTransaction.get(legacyId(t.id)) ?? [];
+    if (own.some((e) => e.type === "REFUND_FAILURE")) ledger.reversed++;
+    const entry = own.find((e) => e.type === "REFUND" && amountIn(t, e.amount.currencyCode) !== null);
+    const amount = t.amountSet.presentmentMoney;
+    ledger.entries.push({
+      order_transaction_id: t.id,
+      status: t.status,
+      amount: amount.amount,
+      currency: amount.currencyCode,
+      balance_transaction_id: entry?.id ?? null,
+      balance_amount: entry?.amount.amount ?? null,
+      balance_currency: entry?.amount.currencyCode ?? null,
+      payout_id: entry?.associatedPayout.id ?? null,
+      payout_status: entry?.associatedPayout.status ?? null,
+    });
+    if (!entry) {
+      ledger.missing++;
+      ledger.unpaid++;
+      continue;
+    }
+    ledger.in_ledger++;
+    if (!sameMagnitude(entry.amount.amount, amountIn(t, entry.amount.currencyCode)!, entry.amount.currencyCode)) ledger.amount_mismatches++;
+    const state = payoutState(entry.associatedPayout.status);
+    ledger.payouts[state]++;
+    if (state !== "paid") ledger.unpaid++;
+  }
+  return ledger;
+}
+
+/** Where the money is, in one word a screen, a filter and the CSV share (most urgent first). */
+export type MoneyState =
+  "reversed" | "payout_failed" | "wrong_amount" | "gateway_failed" | "awaiting_ledger" | "in_ledger" | "in_transit" | "paid" | "at_gateway";
+
+export function moneyState(ledger: PaymentsLedger, transactions: SettlementTransaction[]): MoneyState {
+  if (ledger.reversed) return "reversed";
+  if (ledger.payouts.failed) return "payout_failed";
+  if (ledger.amount_mismatches) return "wrong_amount";
+  if (transactions.some((t) => t.status === "FAILURE" || t.status === "ERROR")) return "gateway_failed";
+  if (!ledger.transactions) return "at_gateway";
+  if (ledger.missing || ledger.not_succeeded) return "awaiting_ledger";
+  if (ledger.payouts.pending) return "in_ledger";
+  if (ledger.payouts.scheduled) return "in_transit";
+  return "paid";
+}
+
+/** The card network's references of the Shopify Payments transactions, once assigned. */
+export function acquirerReferences(transactions: SettlementTransaction[]): string[] {
+  return transactions
+    .filter(isShopifyPaymentsRefund)
+    .map((t) => t.shopifyPaymentsSet?.refundSet?.acquirerReferenceNumber)
+    .filter((arn): arn is string => Boolean(arn));
+}
+
+/** Whether Shopify would show an ARN here at all: `shopifyPaymentsSet` is for Shopify Plus stores only. */
+export const referencesShown = (transactions: SettlementTransaction[]) =>
+  transactions.filter(isShopifyPaymentsRefund).some((t) => t.shopifyPaymentsSet !== null);

@@ -1,0 +1,88 @@
+import type { PrismaClient } from "@prisma/client";
+import { z } from "zod";
+import type { LoadedContract } from "../contracts/load";
+import { createOnce } from "../db/create-once";
+import { isShopifyPaymentsRefund } from "./ledger";
+
+/** Verified refunds given their Settlement a shop and pass: the rest wait for the next pass. */
+export const OPEN_BATCH = 200;
+
+/** The read-back channels whose stored data holds the refund's transactions as Shopify gave them. */
+const RECORD_CHANNELS = ["refund_readback", "refund_bulk_read"];
+
+const recordedTransactions = z.object({
+  data: z.object({
+    refund: z
+      .object({
+        transactions: z.object({
+          nodes: z.array(
+            z.object({ id: z.string(), kind: z.string(), gateway: z.string().nullable(), status: z.string(), processedAt: z.string().nullable().optional() }),
+          ),
+        }),
+      })
+      .nullable(),
+  }),
+});
+
+/** The transactions the created verdict rested on: a stored JSON column, parsed at the door. */
+export function transactionsOf(data: string | null) {
+  const parsed = recordedTransactions.safeParse(data ? JSON.parse(data) : null);
+  return parsed.success ? (parsed.data.data.refund?.transactions.nodes ?? []) : [];
+}
+
+/**
+ * Gives every refund VERIFIED since the shop's cursor its Settlement, once: a refund with a
+ * Shopify Payments refund transaction is PENDING under contract shopify.refund.settled, first read
+ * after the contract's initial delay; any other is GATEWAY_ONLY, never judged (Shopify shows
+ * nothing of that gateway's money after its SUCCESS). Returns how many it opened.
+ */
+export async function openSettlements(db: PrismaClient, loaded: LoadedContract, shop: string, now: Date): Promise<number> {
+  const state = await db.shopState.findUnique({ where: { shop }, select: { settlementsOpenedUntil: true } });
+  const since = state?.settlementsOpenedUntil ?? new Date(0);
+  const verified = await db.operation.findMany({
+    // `gte` and no Settlement yet: a pass decides hundreds of refunds at one instant, so a batch
+    // may end inside it, and the next starts there again without what this one opened.
+    where: { shop, status: "VERIFIED", decidedAt: { gte: since }, settlement: { is: null } },
+    orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
+    take: OPEN_BATCH,
+    select: {
+      id: true,
+      refundGid: true,
+      decidedAt: true,
+      observations: { where: { channel: { in: RECORD_CHANNELS }, ok: true }, orderBy: { observedAt: "desc" }, take: 1, select: { data: true } },
+    },
+  });
+  const { contract } = loaded;
+  let opened = 0;
+  for (const op of verified) {
+    const transactions = transactionsOf(op.observations[0]?.data ?? null).filter((t) => t.kind === "REFUND");
+    const judged = transactions.some(isShopifyPaymentsRefund);
+    const startedAt = op.decidedAt ?? now;
+    const processedAt = transactions.map((t) => t.processedAt).find(Boolean);
+    const created = await createOnce(() =>
+      db.settlement.create({
+        data: {
+          shop,
+          operationId: op.id,
+          refundGid: op.refundGid,
+          contractId: contract.id,
+          contractVersion: contract.version,
+          contractHash: loaded.computedHash,
+          contractDeclaredHash: loaded.declaredHash,
+          startedAt,
+          status: judged ? "PENDING" : "GATEWAY_ONLY",
+          money: judged ? "awaiting_ledger" : "at_gateway",
+          transactionGids: transactions.map((t) => t.id).join(","),
+          processedAt: processedAt ? new Date(processedAt) : null,
+          nextDueAt: judged ? new Date(Math.max(startedAt.getTime() + contract.timing.initial_delay_ms, now.getTime())) : null,
+          decidedAt: judged ? null : now,
+        },
+      }),
+    );
+    if (created) opened++;
+  }
+  const last = verified.at(-1)?.decidedAt;
+  if (last && last.getTime() !== since.getTime())
+    await db.shopState.upsert({ where: { shop }, create: { shop, settlementsOpenedUntil: last }, update: { settlementsOpenedUntil: last } });
+  return opened;
+}

@@ -1,0 +1,25 @@
+import { grantsPayouts, paymentsAccess } from "./access.server";
+import { openSettlements } from "./open.server";
+import { settleDue, type SettleDeps } from "./settle.server";
+
+/** Shops looked at for newly verified refunds a pass. */
+const SHOPS_A_PASS = 500;
+
+/**
+ * The worker's settlement pass: shops that granted the payments scopes (PAYMENTS_SCOPES) and have a
+ * Shopify Payments account give their newly VERIFIED refunds a Settlement, then every settlement
+ * due is read, a shop at a time (contract shopify.refund.settled).
+ */
+export function settlementPass(deps: SettleDeps): () => Promise<{ opened: number; read: number; decided: number }> {
+  return async () => {
+    let opened = 0;
+    const sessions = await deps.db.session.findMany({ where: { isOnline: false }, select: { shop: true, scope: true }, take: SHOPS_A_PASS });
+    const uninstalled = await deps.db.shopState.findMany({ where: { uninstalledAt: { not: null } }, select: { shop: true } });
+    const gone = new Set(uninstalled.map((s) => s.shop));
+    for (const { shop } of sessions.filter((s) => grantsPayouts(s.scope) && !gone.has(s.shop))) {
+      if ((await paymentsAccess(deps.db, deps.gateway, shop, deps.now())) !== "active") continue;
+      opened += await openSettlements(deps.db, deps.contract, shop, deps.now());
+    }
+    return { opened, ...(await settleDue(deps)) };
+  };
+}

@@ -1,0 +1,120 @@
+import { z } from "zod";
+import { balanceEntry, settlementTransaction, type BalanceEntry, type SettlementTransaction } from "../../settlement/ledger";
+import type { AdminFailure, ShopifyGateway } from "./gateway.server";
+import { PAYMENTS_ACCOUNT_QUERY, PAYMENTS_LEDGER_QUERY, QUERY_COSTS, SETTLEMENT_TRANSACTIONS_QUERY } from "./operations";
+import { batchSize } from "./refund-readback.server";
+
+/** The pages of the ledger one read may turn: a shop with more refunds since the oldest one waiting is read on at the next pass. */
+export const MAX_LEDGER_PAGES = 20;
+
+export type Failed = Pick<AdminFailure, "ok" | "kind" | "code" | "message" | "retryAfterMs">;
+
+/** Shopify answers ACCESS_DENIED for the account without read_shopify_payments_accounts, for its ledger without read_shopify_payments_payouts. */
+export const isAccessDenied = (failure: Failed) => failure.code === "ACCESS_DENIED";
+
+const fieldFailure = (code: string, message: string): Failed => ({
+  ok: false,
+  kind: "graphql",
+  code,
+  message: `GraphQL ${code}: ${message}`,
+  retryAfterMs: 60_000,
+});
+const malformed = (message: string): Failed => ({ ok: false, kind: "malformed", code: "NO_DATA", message, retryAfterMs: 5_000 });
+
+/**
+ * The refund_transactions channel's reads: transactions by id, `batchSize` of them a request
+ * (6 points each). One that Shopify answers with an error or not as an OrderTransaction is a
+ * failed read of that transaction alone.
+ */
+export async function readSettlementTransactions(
+  gateway: ShopifyGateway,
+  shop: string,
+  gids: string[],
+): Promise<Map<string, { ok: true; transaction: SettlementTransaction } | Failed>> {
+  const read = new Map<string, { ok: true; transaction: SettlementTransaction } | Failed>();
+  const ids = [...new Set(gids)];
+  for (let start = 0; start < ids.length;) {
+    const batch = ids.slice(start, start + batchSize(QUERY_COSTS.settlementTransactionsPerTransaction));
+    start += batch.length;
+    const answer = await gateway.request(shop, SETTLEMENT_TRANSACTIONS_QUERY, { ids: batch }, batch.length * QUERY_COSTS.settlementTransactionsPerTransaction, {
+      waitThrottled: true,
+    });
+    if (!answer.ok) {
+      for (const id of answer.kind === "deferred" ? ids.slice(start - batch.length) : batch) read.set(id, answer);
+      if (answer.kind === "deferred") return read;
+      continue;
+    }
+    const errors = new Map(answer.fieldErrors.filter((e) => e.path?.[0] === "nodes").map((e) => [e.path![1], e]));
+    for (const [index, id] of batch.entries()) {
+      const error = errors.get(index);
+      const parsed = settlementTransaction.safeParse(answer.data.nodes?.[index]);
+      read.set(
+        id,
+        error
+          ? fieldFailure(error.extensions?.code ?? "GRAPHQL_ERROR", error.message)
+          : parsed.success
+            ? { ok: true, transaction: parsed.data }
+            : malformed(`malformed response: transaction ${id} is not in Shopify's answer`),
+      );
+    }
+  }
+  return read;
+}
+
+const ledgerPage = z.object({
+  shopifyPaymentsAccount: z
+    .object({
+      balanceTransactions: z.object({
+        nodes: z.array(balanceEntry),
+        pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
+      }),
+    })
+    .nullable(),
+});
+
+export type LedgerRead = { ok: true; account: boolean; entries: BalanceEntry[] } | Failed;
+
+/**
+ * The payments_ledger channel's read: Shopify Payments' refund entries and reversals processed
+ * since `since`, page after page until every transaction in `wanted` (numeric ids) has its
+ * entries or the pages run out. The search syntax filters by date and type, never by order
+ * transaction, so one read serves every refund of a shop at once.
+ */
+export async function readPaymentsLedger(gateway: ShopifyGateway, shop: string, since: Date, wanted: Set<string>): Promise<LedgerRead> {
+  const query = `(transaction_type:refund OR transaction_type:refund_failure) processed_at:>='${since.toISOString()}'`;
+  const entries: BalanceEntry[] = [];
+  const found = new Set<string>();
+  let after: string | null = null;
+  for (let page = 0; page < MAX_LEDGER_PAGES; page++) {
+    const answer = await gateway.request(shop, PAYMENTS_LEDGER_QUERY, { query, after }, QUERY_COSTS.paymentsLedger, { waitThrottled: true });
+    if (!answer.ok) return answer;
+    const denied = answer.fieldErrors.find((e) => e.path?.[0] === "shopifyPaymentsAccount");
+    if (denied) return fieldFailure(denied.extensions?.code ?? "GRAPHQL_ERROR", denied.message);
+    const parsed = ledgerPage.safeParse(answer.data);
+    if (!parsed.success) return malformed("malformed response: the balance transactions are not as the schema says");
+    const account = parsed.data.shopifyPaymentsAccount;
+    if (!account) return { ok: true, account: false, entries: [] };
+    const { nodes, pageInfo } = account.balanceTransactions;
+    entries.push(...nodes);
+    for (const entry of nodes) if (entry.type === "REFUND") found.add(String(entry.sourceOrderTransactionId));
+    // Once every refund wanted has its entry the read stops: a reversal dated later is seen by a
+    // later read (a refund is read until its payout is PAID).
+    if (!pageInfo.hasNextPage || [...wanted].every((id) => found.has(id))) break;
+    after = pageInfo.endCursor;
+  }
+  return { ok: true, account: true, entries };
+}
+
+export type PaymentsAccess = "active" | "none" | "not_granted";
+
+/** Whether the shop has a Shopify Payments account the app may read. */
+export async function readPaymentsAccount(gateway: ShopifyGateway, shop: string): Promise<{ ok: true; access: PaymentsAccess } | Failed> {
+  const answer = await gateway.request(shop, PAYMENTS_ACCOUNT_QUERY, {}, QUERY_COSTS.paymentsAccount, { waitThrottled: true });
+  if (!answer.ok) return isAccessDenied(answer) ? { ok: true, access: "not_granted" } : answer;
+  const denied = answer.fieldErrors.find((e) => e.path?.[0] === "shopifyPaymentsAccount");
+  if (denied)
+    return denied.extensions?.code === "ACCESS_DENIED"
+      ? { ok: true, access: "not_granted" }
+      : fieldFailure(denied.extensions?.code ?? "GRAPHQL_ERROR", denied.message);
+  return { ok: true, access: answer.data.shopifyPaymentsAccount ? "active" : "none" };
+}

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
+import type { FakeRefund } from "../../fake-shopify/shop";
+import { newDelivery } from "../../fake-shopify/webhooks";
+
+// Contract shopify.refund.settled through the app against the fake Shopify: a VERIFIED refund's
+// money followed to Shopify Payments' ledger and the payout that carried it (decision 025).
+
+let h: VerificationHarness;
+const DAY = 24 * 3600_000;
+const WITH_PAYOUTS = "read_orders,write_orders,read_shopify_payments_accounts,read_shopify_payments_payouts";
+
+beforeAll(async () => {
+  h = await startVerificationHarness("settled-shop.myshopify.com");
+  await grant(WITH_PAYOUTS);
+});
+afterAll(async () => h.close());
+
+async function grant(scope: string) {
+  await h.db.session.updateMany({ where: { shop: h.domain }, data: { scope } });
+  await h.db.shopState.updateMany({ where: { shop: h.domain }, data: { paymentsAccount: null, paymentsCheckedAt: null } });
+}
+
+/** A refund of `amount` on a new order paid through `gateway`, delivered and VERIFIED at the created level. */
+async function verifiedRefund(amount = "25.00", gateway = "shopify_payments"): Promise<FakeRefund> {
+  const order = h.shop.createOrder({ amount: "100.00", gateway });
+  const refund = h.shop.createRefund(order.id, { amount });
+  expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
+  await h.settle();
+  expect((await operationFor(h.db, refundGid(refund.id))).status).toBe("VERIFIED");
+  return refund;
+}
+
+const settlementOf = async (refund: FakeRefund) => h.db.settlement.findFirst({ where: { refundGid: refundGid(refund.id) } });
+
+/** Runs settlement passes, moving the clock to each next due read, until `done` or `budgetMs` of Shopify's time have passed. */
+async function followMoney(refund: FakeRefund, done: (s: NonNullable<Awaited<ReturnType<typeof settlementOf>>>) => boolean, budgetMs = 40 * DAY) {
+  const end = h.clock.ms + budgetMs;
+  for (let pass = 0; pass < 500; pass++) {
+    await h.worker.runSettlements();
+    const settlement = await settlementOf(refund);
+    if (settlement && done(settlement)) return settlement;
+    if (!settlement?.nextDueAt || settlement.nextDueAt.getTime() > end) return settlement;
+    if (settlement.nextDueAt.getTime() > h.clock.ms) h.clock.ms = settlement.nextDueAt.getTime();
+  }
+  throw new Error("followMoney: too many passes");
+}
+
+const decided = (s: { status: string }) => s.status !== "PENDING";
+
+describe("a refund through Shopify Payments is followed to its payout", () => {
+  it("in the ledger with the refund's amount and its payout PAID: VERIFIED, settled", async () => {
+    const refund = await verifiedRefund("25.00");
+    const settlement = await followMoney(refund, decided);
+    expect(settlement).toMatchObject({ status: "VERIFIED", money: "paid", payoutStatus: "PAID", amount: "25.00", currency: "USD", escalate: false });
+    expect(settlement!.payoutGid).toMatch(/^gid:\/\/shopify\/ShopifyPaymentsPayout\//);
+    expect(settlement!.decidedAt!.getTime() - refund.createdAt.getTime()).toBeGreaterThanOrEqual(h.shop.payments.schedule.paidAfterMs);
+  });
+
+  it("SCHEDULED (in transit) first, then PAID: in transit while the payout is on its way, VERIFIED once it is paid", async () => {
+    const refund = await verifiedRefund("12.00");
+    const inTransit = await followMoney(refund, (s) => s.money === "in_transit" || decided(s));
+    expect(inTransit).toMatchObject({ status: "PENDING", money: "in_transit", payoutStatus: "SCHEDULED" });
+    expect(JSON.parse(inTransit!.result!).reasons).toEqual(["payout_paid"]);
+    const paid = await followMoney(refund, decided);
+    expect(paid).toMatchObject({ status: "VERIFIED", money: "paid", payoutStatus: "PAID" });
+  });
+
+  it("a payout reported IN_TRANSIT (deprecated in 2026-10) is in transit too", async () => {
+    h.shop.payments.reportInTransit = true;
+    try {
+      const refund = await verifiedRefund("13.00");
+      const inTransit = await followMoney(refund, (s) => s.money === "in_transit" || decided(s));
+      expect(inTransit).toMatchObject({ status: "PENDING", money: "in_transit", payoutStatus: "IN_TRANSIT" });
+    } finally {
+      h.shop.payments.reportInTransit = false;
+    }
+  });
+
+  it("the payout FAILED at the bank: CONTRADICTED payout_failed, escalated", async () => {
+    const refund = await verifiedRefund("40.00");
+    h.shop.payments.failPayout(refund.transactionIds[0], "FAILED");
+    const settlement = await followMoney(refund, decided);
+    expect(settlement).toMatchObject({ status: "CONTRADICTED", reason: "payout_failed", money: "payout_failed", payoutStatus: "FAILED", escalate: true });
+    expect(JSON.parse(settlement!.classes)).toEqual(["payout failed"]);
+  });
+
+  it("a balance transaction of another amount: CONTRADICTED ledger_amount_mismatch (wrong amount)", async () => {
+    const refund = await verifiedRefund("30.00");
+    h.shop.payments.setBalanceAmount(refund.transactionIds[0], "3.00");
+    const settlement = await followMoney(refund, decided);
+    expect(settlement).toMatchObject({ status: "CONTRADICTED", reason: "ledger_amount_mismatch", money: "wrong_amount" });
+    expect(JSON.parse(settlement!.classes)).toEqual(["wrong amount"]);
+  });
+
+  it("reversed by Shopify Payments (REFUND_FAILURE): CONTRADICTED refund_reversed", async () => {
+    const refund = await verifiedRefund("18.00");
+    h.shop.payments.reverse(refund.transactionIds[0]);
+    const settlement = await followMoney(refund, decided);
+    expect(settlement).toMatchObject({ status: "CONTRADICTED", reason: "refund_reversed", money: "reversed" });
+  });
+
+  it("the ARN arrives after the payout is PAID: VERIFIED first, the reference recorded when the card network assigns it", async () => {
+    const { schedule } = h.shop.payments;
+    const before = { ...schedule };
+    Object.assign(schedule, { arnAfterMs: schedule.paidAfterMs + 2 * DAY });
+    try {
+      const refund = await verifiedRefund("9.00");
+      const paid = await followMoney(refund, decided);
+      expect(paid).toMatchObject({ status: "VERIFIED", money: "paid", arn: null });
+      expect(paid!.nextDueAt).not.toBeNull();
+      const withReference = await followMoney(refund, (s) => s.arn !== null);
+      expect(withReference).toMatchObject({ status: "VERIFIED", money: "paid" });
+      expect(withReference!.arn).toMatch(/^\d{23}$/);
+      expect(withReference!.nextDueAt).toBeNull();
+    } finally {
+      Object.assign(schedule, before);
+    }
+  });
+
+  it("never paid out within 35 days: UNVERIFIABLE not_settled_before_timeout, for a person", async () => {
+    const refund = await verifiedRefund("7.00");
+    h.shop.payments.withhold(refund.transactionIds[0]);
+    const settlement = await followMoney(refund, decided);
+    expect(settlement).toMatchObject({ status: "UNVERIFIABLE", reason: "not_settled_before_timeout", money: "awaiting_ledger", escalate: true });
+    expect(settlement!.decidedAt!.getTime() - settlement!.startedAt.getTime()).toBeGreaterThanOrEqual(35 * DAY);
+  });
+});
+
+describe("what the app does not judge", () => {
+  it("a refund through another gateway stops at the gateway: GATEWAY_ONLY, never VERIFIED, never read", async () => {
+    const refund = await verifiedRefund("20.00", "paypal");
+    await h.worker.runSettlements();
+    const settlement = await settlementOf(refund);
+    expect(settlement).toMatchObject({ status: "GATEWAY_ONLY", money: "at_gateway", nextDueAt: null });
+  });
+
+  it("a shop without Shopify Payments: no settlement is opened, and the shop says why", async () => {
+    h.shop.payments.account = "none";
+    await grant(WITH_PAYOUTS);
+    try {
+      const refund = await verifiedRefund("5.00");
+      await h.worker.runSettlements();
+      expect(await settlementOf(refund)).toBeNull();
+      expect(await h.db.shopState.findUnique({ where: { shop: h.domain } })).toMatchObject({ paymentsAccount: "none" });
+    } finally {
+      h.shop.payments.account = "active";
+      await grant(WITH_PAYOUTS);
+    }
+  });
+
+  it("the scope not granted: created verdicts stay, no payout is read, and the shop says why; granting it turns settlement on", async () => {
+    await grant("read_orders,write_orders");
+    h.shop.grantedScopes.delete("read_shopify_payments_payouts");
+    try {
+      const refund = await verifiedRefund("6.00");
+      const requests = h.app.shopify.api(h.domain).stats.byOperation;
+      const ledgerReads = requests.PaymentsLedger ?? 0;
+      await h.worker.runSettlements();
+      expect(await settlementOf(refund)).toBeNull();
+      expect((await operationFor(h.db, refundGid(refund.id))).status).toBe("VERIFIED");
+      expect(requests.PaymentsLedger ?? 0).toBe(ledgerReads);
+      // The merchant grants the optional scope: Shopify says so with app/scopes_update, and the next pass opens it.
+      h.shop.grantedScopes.add("read_shopify_payments_payouts");
+      const update = { id: 1, previous: ["read_orders", "write_orders"], current: WITH_PAYOUTS.split(","), updated_at: h.clock.now().toISOString() };
+      expect((await h.deliver(newDelivery("app/scopes_update", h.domain, JSON.stringify(update), h.clock.now()))).status).toBe(200);
+      await h.worker.runSettlements();
+      expect(await settlementOf(refund)).toMatchObject({ status: "PENDING" });
+    } finally {
+      h.shop.grantedScopes.add("read_shopify_payments_payouts");
+      await grant(WITH_PAYOUTS);
+    }
+  });
+});
