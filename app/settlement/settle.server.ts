@@ -45,6 +45,8 @@ export async function settleDue(deps: SettleDeps): Promise<{ read: number; decid
   const result = { read: 0, decided: 0 };
   for (const shop of await readyShops(deps.db, "settlements", deps.now(), MAX_SHOPS_A_PASS)) {
     const rows = await claim(deps.db, "settlements", { workerId: deps.workerId, now: deps.now(), limit: PER_SHOP, shop, leaseMs: deps.leaseMs });
+    // Another worker took them between the look and the claim.
+    if (!rows.length) continue;
     const shopResult = await whileRenewing(deps.db, "settlements", rows, { now: deps.now, leaseMs: deps.leaseMs }, () => settleShop(deps, shop, rows));
     result.read += shopResult.read;
     result.decided += shopResult.decided;

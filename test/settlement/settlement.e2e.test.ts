@@ -127,6 +127,35 @@ describe("a refund through Shopify Payments is followed to its payout", () => {
   });
 });
 
+describe("two workers at once", () => {
+  it("open each refund's settlement once and judge it once: 20 refunds, two workers passing side by side", async () => {
+    const refunds: FakeRefund[] = [];
+    for (let i = 0; i < 20; i++) {
+      const order = h.shop.createOrder({ amount: "50.00" });
+      refunds.push(h.shop.createRefund(order.id, { amount: `${10 + i}.00` }));
+    }
+    for (const refund of refunds) expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
+    await h.settle();
+    const workers = [h.newWorker({ workerId: "settle-a" }), h.newWorker({ workerId: "settle-b" })];
+    const gids = refunds.map((r) => refundGid(r.id));
+    const ledgerReads = () => h.app.shopify.api(h.domain).stats.byOperation.PaymentsLedger ?? 0;
+    const before = ledgerReads();
+    for (let round = 0; round < 40; round++) {
+      await Promise.all(workers.map((w) => w.runSettlements()));
+      const next = await h.db.settlement.findFirst({ where: { refundGid: { in: gids }, status: "PENDING" }, orderBy: { nextDueAt: "asc" } });
+      if (!next?.nextDueAt) break;
+      if (next.nextDueAt.getTime() > h.clock.ms) h.clock.ms = next.nextDueAt.getTime();
+    }
+    const settlements = await h.db.settlement.findMany({ where: { refundGid: { in: gids } } });
+    expect(settlements).toHaveLength(20);
+    expect(settlements.every((s) => s.status === "VERIFIED" && s.money === "paid")).toBe(true);
+    // Each read judged its settlements once: as many attempts as reads, whichever worker made them.
+    const reads = ledgerReads() - before;
+    expect(Math.max(...settlements.map((s) => s.attempts))).toBeLessThanOrEqual(reads);
+    expect(reads).toBeLessThan(20);
+  });
+});
+
 describe("what the app does not judge", () => {
   it("a refund through another gateway stops at the gateway: GATEWAY_ONLY, never VERIFIED, never read", async () => {
     const refund = await verifiedRefund("20.00", "paypal");
