@@ -68,7 +68,7 @@ export interface PaymentsLedger {
 }
 
 /** The numeric id the ledger names an order transaction by (sourceOrderTransactionId). */
-const legacyId = (gid: string) => /\/(\d+)$/.exec(gid)?.[1] ?? gid;
+export const legacyId = (gid: string) => /\/(\d+)$/.exec(gid)?.[1] ?? gid;
 
 /** The transaction's amount in `currency`: presentment or shop money, whichever is in it. */
 function amountIn(t: SettlementTransaction, currency: string): string | null {

@@ -31,14 +31,17 @@ export function transactionsOf(data: string | null) {
 }
 
 /**
- * Gives every refund VERIFIED since the shop's cursor its Settlement, once: a refund with a
+ * Gives every refund VERIFIED since the shop's cursor (and within the contract's timeout) its Settlement, once: a refund with a
  * Shopify Payments refund transaction is PENDING under contract shopify.refund.settled, first read
  * after the contract's initial delay; any other is GATEWAY_ONLY, never judged (Shopify shows
  * nothing of that gateway's money after its SUCCESS). Returns how many it opened.
  */
 export async function openSettlements(db: PrismaClient, loaded: LoadedContract, shop: string, now: Date): Promise<number> {
   const state = await db.shopState.findUnique({ where: { shop }, select: { settlementsOpenedUntil: true } });
-  const since = state?.settlementsOpenedUntil ?? new Date(0);
+  // A refund verified longer ago than the contract's timeout is not opened: it would be
+  // UNVERIFIABLE at its first read (a shop granting the scopes today, or again after months).
+  const oldest = now.getTime() - loaded.contract.timing.timeout_ms;
+  const since = new Date(Math.max(state?.settlementsOpenedUntil?.getTime() ?? 0, oldest));
   const verified = await db.operation.findMany({
     // `gte` and no Settlement yet: a pass decides hundreds of refunds at one instant, so a batch
     // may end inside it, and the next starts there again without what this one opened.

@@ -12,6 +12,7 @@ import { recordPaymentsAccess, paymentsAccess } from "./access.server";
 import {
   acquirerReferences,
   isShopifyPaymentsRefund,
+  legacyId,
   moneyState,
   paymentsLedger,
   referencesShown,
@@ -34,8 +35,12 @@ const PER_SHOP = 200;
 const MAX_SHOPS_A_PASS = 50;
 /** A shop that cannot be read now (no account, scope withdrawn) is looked at again this much later. */
 const SHOP_UNAVAILABLE_MS = 6 * 3600_000;
-/** The ledger is read from a minute before the earliest refund transaction: Shopify stamps whole seconds. */
-const LEDGER_SLACK_MS = 60_000;
+/**
+ * The ledger is read from a second before the earliest refund transaction (Shopify stamps whole
+ * seconds; a balance transaction is not dated before the refund it records), and a refund counts
+ * as covered by pages that reach a second past it.
+ */
+const LEDGER_SLACK_MS = 1_000;
 
 type Row = Claimed<"settlements">;
 type TransactionReads = Awaited<ReturnType<typeof readSettlementTransactions>>;
@@ -66,9 +71,20 @@ async function settleShop(deps: SettleDeps, shop: string, rows: Row[]): Promise<
   }
   const transactions = await readSettlementTransactions(gateway, shop, rows.flatMap(transactionGidsOf));
   const read = [...transactions.values()].flatMap((t) => ("transaction" in t ? [t.transaction] : []));
+  const deferred = [...transactions.values()].find((t) => !("transaction" in t) && t.kind === "deferred");
+  if (!read.length) {
+    // Nothing read (the shop's bucket is short, or Shopify failed): the ledger would be read for
+    // nothing. Waiting for the bucket is no failed read.
+    if (deferred && !("transaction" in deferred)) {
+      await release(db, "settlements", rows, {}, later(deferred.retryAfterMs));
+      return { read: 0, decided: 0 };
+    }
+    const failure = [...transactions.values()].find((t): t is Failed => !("transaction" in t));
+    if (failure) return failAll(deps, rows, failure, log);
+  }
   const processed = read.filter(isShopifyPaymentsRefund).flatMap((t) => (t.processedAt ? [Date.parse(t.processedAt)] : []));
   const since = new Date(Math.min(...processed, ...rows.map((r) => r.startedAt.getTime())) - LEDGER_SLACK_MS);
-  const wanted = new Set(read.filter(isShopifyPaymentsRefund).map((t) => /\d+$/.exec(t.id)![0]));
+  const wanted = new Set(read.filter(isShopifyPaymentsRefund).map((t) => legacyId(t.id)));
   const ledger = await readPaymentsLedger(gateway, shop, since, wanted);
   if (!ledger.ok || !ledger.account) {
     if (!ledger.ok && !isAccessDenied(ledger)) return failAll(deps, rows, ledger, log);
@@ -78,18 +94,28 @@ async function settleShop(deps: SettleDeps, shop: string, rows: Row[]): Promise<
     return { read: 0, decided: 0 };
   }
   let decided = 0;
+  const inLedger = new Set(ledger.entries.map((e) => String(e.sourceOrderTransactionId)));
   for (const row of rows) {
     const own = transactionsFor(row, transactions);
+    if ("failed" in own && own.failed.kind === "deferred") {
+      await release(db, "settlements", [row], {}, later(own.failed.retryAfterMs));
+      continue;
+    }
     if ("failed" in own) {
       await retryLater(
         db,
         "settlements",
         [row],
         { now: deps.now(), failures: row.readFailures + 1, askedMs: own.failed.retryAfterMs },
-        {
-          readFailures: { increment: 1 },
-        },
+        { readFailures: { increment: 1 } },
       );
+      continue;
+    }
+    const timedOut = deps.now().getTime() >= row.startedAt.getTime() + deps.contract.contract.timing.timeout_ms;
+    if (!timedOut && !ledgerCovers(ledger, own.transactions, inLedger)) {
+      // Beyond the pages read: not known to be missing. Read again at once, from a later date
+      // (the refunds before it are judged now), spending no attempt.
+      await release(db, "settlements", [row], {}, deps.now());
       continue;
     }
     const verdict = await judge(deps, row, own.transactions, ledger.entries);
@@ -99,6 +125,15 @@ async function settleShop(deps: SettleDeps, shop: string, rows: Row[]): Promise<
     }
   }
   return { read: rows.length, decided };
+}
+
+/** Whether the ledger read tells about every Shopify Payments transaction of a refund: found, or processed before the pages read end. */
+function ledgerCovers(ledger: { complete: boolean; coveredUntil: Date | null }, transactions: SettlementTransaction[], inLedger: Set<string>): boolean {
+  if (ledger.complete) return true;
+  const until = ledger.coveredUntil?.getTime() ?? -Infinity;
+  return transactions
+    .filter(isShopifyPaymentsRefund)
+    .every((t) => inLedger.has(legacyId(t.id)) || (t.processedAt !== null && Date.parse(t.processedAt) + LEDGER_SLACK_MS <= until));
 }
 
 const transactionGidsOf = (row: Pick<Row, "transactionGids">) => row.transactionGids.split(",").filter(Boolean);

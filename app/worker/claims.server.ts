@@ -88,7 +88,8 @@ const QUEUES: Record<Queue, QueueSpec> = {
     table: "Settlement",
     // Due whatever the verdict: a VERIFIED refund is read on for the card network's reference.
     ready: (now) => Prisma.sql`"nextDueAt" <= ${now}`,
-    order: Prisma.sql`"nextDueAt"`,
+    // Due together, in the order Shopify processed them: a batch is then a short stretch of the ledger.
+    order: Prisma.sql`"nextDueAt", "processedAt"`,
     oldest: Prisma.sql`"nextDueAt"`,
     dueColumn: "nextDueAt",
     dueNullable: true,

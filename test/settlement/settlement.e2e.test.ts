@@ -127,6 +127,48 @@ describe("a refund through Shopify Payments is followed to its payout", () => {
   });
 });
 
+describe("a long ledger and an old history", () => {
+  it("a refund past the pages one read may turn is read again from a later date, never taken for missing", async () => {
+    // A at T - 10 s, 2,050 refunds the app does not follow at T, T + 1 s, …, then B: read together,
+    // the ledger from A on is 21 pages, one more than a read turns.
+    const start = h.clock.ms;
+    const orderA = h.shop.createOrder({ amount: "50.00" });
+    const a = h.shop.createRefund(orderA.id, { amount: "21.00" });
+    for (let i = 0; i < 2_050; i++) {
+      const at = new Date(start + 10_000 + i * 1000);
+      const order = h.shop.createOrder({ amount: "10.00", createdAt: at });
+      h.shop.createRefund(order.id, { amount: "1.00", createdAt: at });
+      // Made before the app was installed: the sweep, which reads orders updated lately, leaves
+      // them alone; only the ledger holds them.
+      order.updatedAt = new Date(start - 365 * DAY);
+    }
+    h.clock.ms = start + 10_000 + 2_060_000;
+    const orderB = h.shop.createOrder({ amount: "50.00" });
+    const b = h.shop.createRefund(orderB.id, { amount: "22.00" });
+    for (const refund of [a, b]) expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
+    await h.settle();
+    // The first read: A is judged from it, B is read again from its own date before it is judged.
+    const firstRead = await followMoney(b, (s) => s.attempts > 0);
+    expect(firstRead).toMatchObject({ status: "PENDING", money: "in_ledger", attempts: 1, readFailures: 0 });
+    expect(await settlementOf(a)).toMatchObject({ status: "PENDING", money: "in_ledger", attempts: 1 });
+  });
+
+  it("granting the scopes follows refunds verified in the last 35 days, not older ones that would time out at once", async () => {
+    await grant("read_orders,write_orders");
+    try {
+      const old = await verifiedRefund("3.00");
+      h.clock.advance(36 * DAY);
+      const recent = await verifiedRefund("4.00");
+      await grant(WITH_PAYOUTS);
+      await h.worker.runSettlements();
+      expect(await settlementOf(old)).toBeNull();
+      expect(await settlementOf(recent)).toMatchObject({ status: "PENDING" });
+    } finally {
+      await grant(WITH_PAYOUTS);
+    }
+  });
+});
+
 describe("two workers at once", () => {
   it("open each refund's settlement once and judge it once: 20 refunds, two workers passing side by side", async () => {
     const refunds: FakeRefund[] = [];

@@ -72,13 +72,19 @@ const ledgerPage = z.object({
     .nullable(),
 });
 
-export type LedgerRead = { ok: true; account: boolean; entries: BalanceEntry[] } | Failed;
+/**
+ * What one ledger read saw: every entry up to `coveredUntil` (the last page's last entry, in
+ * processed_at order), or all of them since `since` when `complete`. A refund processed after
+ * `coveredUntil` whose entry was not on the pages read is not known to be missing.
+ */
+export type LedgerRead = { ok: true; account: boolean; entries: BalanceEntry[]; complete: boolean; coveredUntil: Date | null } | Failed;
 
 /**
  * The payments_ledger channel's read: Shopify Payments' refund entries and reversals processed
- * since `since`, page after page until every transaction in `wanted` (numeric ids) has its
- * entries or the pages run out. The search syntax filters by date and type, never by order
- * transaction, so one read serves every refund of a shop at once.
+ * since `since`, in processed_at order, page after page until every transaction in `wanted`
+ * (numeric ids) has its entries, the pages run out, or MAX_LEDGER_PAGES were read. The search
+ * syntax filters by date and type, never by order transaction, so one read serves every refund
+ * of a shop at once.
  */
 export async function readPaymentsLedger(gateway: ShopifyGateway, shop: string, since: Date, wanted: Set<string>): Promise<LedgerRead> {
   const query = `(transaction_type:refund OR transaction_type:refund_failure) processed_at:>='${since.toISOString()}'`;
@@ -93,16 +99,17 @@ export async function readPaymentsLedger(gateway: ShopifyGateway, shop: string, 
     const parsed = ledgerPage.safeParse(answer.data);
     if (!parsed.success) return malformed("malformed response: the balance transactions are not as the schema says");
     const account = parsed.data.shopifyPaymentsAccount;
-    if (!account) return { ok: true, account: false, entries: [] };
+    if (!account) return { ok: true, account: false, entries: [], complete: true, coveredUntil: null };
     const { nodes, pageInfo } = account.balanceTransactions;
     entries.push(...nodes);
     for (const entry of nodes) if (entry.type === "REFUND") found.add(String(entry.sourceOrderTransactionId));
     // Once every refund wanted has its entry the read stops: a reversal dated later is seen by a
     // later read (a refund is read until its payout is PAID).
-    if (!pageInfo.hasNextPage || [...wanted].every((id) => found.has(id))) break;
+    if (!pageInfo.hasNextPage || [...wanted].every((id) => found.has(id))) return { ok: true, account: true, entries, complete: true, coveredUntil: null };
     after = pageInfo.endCursor;
   }
-  return { ok: true, account: true, entries };
+  const last = entries.at(-1)?.transactionDate;
+  return { ok: true, account: true, entries, complete: false, coveredUntil: last ? new Date(last) : null };
 }
 
 export type PaymentsAccess = "active" | "none" | "not_granted";
