@@ -1,7 +1,8 @@
 import type { PrismaClient } from "@prisma/client";
 import { formatMoney, fromMinorUnits } from "../money/currency";
-import { figureLink, period, VERDICTS, type DashboardFilters } from "../verdicts/filters";
+import { figureLink, MONEY_LATE_DAYS, moneyLate, moneyLateLink, moneyLateWhere, period, VERDICTS, type DashboardFilters } from "../verdicts/filters";
 import { rowFilter } from "../verdicts/rows.server";
+import { knownPaymentsAccess } from "../settlement/access.server";
 import { periodTotals } from "./rollups.server";
 
 export interface Figures {
@@ -14,12 +15,23 @@ export interface Figures {
   /** Refunds of the period whose evidence an API version outside their contract served. */
   outsideContractVersions: number;
   money: { status: string; currency: string; amount: string; display: string }[];
+  /**
+   * The shop's refunds (every date) whose money has not arrived `days` after they were verified,
+   * and the table that lists them; `shown` when the shop's refunds can be followed to the payout (or some are late).
+   */
+  moneyLate: { count: number; days: number; link: string; shown: boolean };
 }
 
-/** Counts per verdict and money per currency for the period (from the rollup), and the review queue's length. */
-export async function figures(db: PrismaClient, shop: string, filters: DashboardFilters): Promise<Figures> {
+/** Counts per verdict and money per currency for the period (from the rollup), the review queue's length, and the refunds whose money is late. */
+export async function figures(db: PrismaClient, shop: string, filters: DashboardFilters, now = new Date()): Promise<Figures> {
   const { from, to } = period(filters);
-  const [totals, waitingForReview] = await Promise.all([periodTotals(db, shop, from, to), db.operation.count({ where: { shop, reviewState: "open" } })]);
+  const late = moneyLate(now);
+  const [totals, waitingForReview, lateCount, access] = await Promise.all([
+    periodTotals(db, shop, from, to),
+    db.operation.count({ where: { shop, reviewState: "open" } }),
+    db.operation.count({ where: { shop, ...moneyLateWhere(shop, late) } }),
+    knownPaymentsAccess(db, shop),
+  ]);
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
   for (const row of totals) counts[row.status] = (counts[row.status] ?? 0) + row.refunds;
   return {
@@ -38,6 +50,14 @@ export async function figures(db: PrismaClient, shop: string, filters: Dashboard
         display: formatMoney(row.amountMinor, row.currency),
       }))
       .sort((a, b) => a.currency.localeCompare(b.currency) || VERDICTS.indexOf(a.status as never) - VERDICTS.indexOf(b.status as never)),
+    // Shown once the shop granted the payments scopes, before Shopify has said whether it has an account
+    // (a figure that appeared on a live refresh would move the rows under the person), until it says none.
+    moneyLate: {
+      count: lateCount,
+      days: MONEY_LATE_DAYS,
+      link: moneyLateLink(MONEY_LATE_DAYS),
+      shown: (access !== "not_granted" && access !== "none") || lateCount > 0,
+    },
   };
 }
 
@@ -46,7 +66,8 @@ export async function figures(db: PrismaClient, shop: string, filters: Dashboard
  * count of a million rows takes longer than the page itself); any other filter is counted on the rows.
  */
 export async function countRows(db: PrismaClient, shop: string, filters: DashboardFilters): Promise<number> {
-  const rollupAnswers = !filters.classes.length && !filters.gatewayFailures && !filters.origins.length && !filters.review && !filters.query;
+  const rollupAnswers =
+    !filters.classes.length && !filters.gatewayFailures && !filters.origins.length && !filters.review && !filters.query && !filters.moneyLate;
   if (!rollupAnswers) return db.operation.count({ where: rowFilter(shop, filters) });
   const { from, to } = period(filters);
   const totals = await periodTotals(db, shop, from, to);

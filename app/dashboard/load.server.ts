@@ -27,7 +27,7 @@ export function sweepSchedule() {
 export async function loadDashboard(shop: string, params: URLSearchParams, now: Date, timeZone = "UTC") {
   const filters = parseFilters(params, { now, timeZone, defaultRange: DEFAULT_DASHBOARD_RANGE });
   const [figureData, page, total, state, any, history] = await Promise.all([
-    figures(db, shop, filters),
+    figures(db, shop, filters, now),
     listRefunds(db, REFUND_CREATED.contract, shop, filters, interactiveGateway()),
     countRows(db, shop, filters),
     db.shopState.findUnique({ where: { shop }, select: { sweepCompletedAt: true, sweepStartedAt: true } }),
@@ -60,7 +60,15 @@ export async function csvExportResponse(shop: string, params: URLSearchParams, n
   // `format=raw`: the engine's names, for scripts; anything else is the people's file.
   const format = params.get("format") === "raw" ? "raw" : "people";
   return new Response(
-    exportCsv(db, interactiveGateway(), REFUND_CREATED.contract, shop, parseFilters(params, { now, timeZone, defaultRange: DEFAULT_DASHBOARD_RANGE }), format),
+    exportCsv(
+      db,
+      interactiveGateway(),
+      REFUND_CREATED.contract,
+      shop,
+      parseFilters(params, { now, timeZone, defaultRange: DEFAULT_DASHBOARD_RANGE }),
+      format,
+      now,
+    ),
     {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",

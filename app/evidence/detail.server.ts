@@ -8,7 +8,9 @@ import { withOrderNames } from "../verdicts/order-names.server";
 import { evidenceLead, recordedRefundOf, type RelatedRefund } from "./lead";
 import { DUPLICATE_CHANNELS, parseDuplicates } from "../verdicts/duplicates";
 import { staffNames } from "../review/review.server";
-import { VERDICT_LABELS } from "../verdicts/words";
+import { VERDICT_LABELS, money } from "../verdicts/words";
+import { moneyKnowledge } from "../settlement/money.server";
+import { moneyView } from "./money";
 
 /**
  * One step of a refund's story. `title` and `detail` are a merchant's words, shown on the page;
@@ -78,7 +80,10 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
   // Before the read-back named only the refund's own order, a refund Shopify recorded on another
   // order stored that order's name: such a name is not this order's, and it is asked for afresh.
   const storedName = recorded?.orderGid && recorded.orderGid !== op.orderGid && recorded.orderName === op.orderName ? null : op.orderName;
-  const [row] = await withOrderNames(db, gateway, shop, [{ ...toRow(contract, op), orderName: storedName }]);
+  const [[row], followed] = await Promise.all([
+    withOrderNames(db, gateway, shop, [{ ...toRow(contract, op), orderName: storedName }]),
+    moneyKnowledge(db, op, now),
+  ]);
   const orderName = row.orderName;
   const lead = evidenceLead({
     contract,
@@ -169,6 +174,9 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
     duplicatesDropped: deliveries.reduce((sum, d) => sum + d.redeliveries, 0),
     contract: { id: op.contractId, version: op.contractVersion, hash: op.contractHash, declaredHash: op.contractDeclaredHash, summary: contract.summary },
     timeline,
+    // Where the refund's money is (contract shopify.refund.settled), or why the app does not follow it;
+    // the customer's sentence says the refund's amount as they paid it (its presentment currency).
+    money: moneyView(followed.knowledge, followed.settlement, row.amount !== null && row.currency ? money(row.amount, row.currency) : null),
     apiVersions: apiVersionsOf(op.observations),
     now: now.toISOString(),
   };

@@ -6,8 +6,17 @@ import { localTimestamp } from "../time/format";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { resolutions, type Resolution } from "../review/review.server";
 import type { DashboardFilters } from "../verdicts/filters";
+import { knownPaymentsAccess } from "../settlement/access.server";
+import { moneyHeadline, type MoneyKnowledge } from "../settlement/words";
+import { knowledgeOf, payoutNumber, payoutStatusLabel, referencesOf, type SettlementFacts } from "../settlement/words";
 
-type Column = [header: string, value: (row: RefundRow, resolution: Resolution | undefined) => unknown];
+/** What a row's cells may say besides the row: its resolution, its settlement (where its money is) and what the app knows of that. */
+interface RowFacts {
+  resolution: Resolution | undefined;
+  settlement: SettlementFacts | undefined;
+  money: MoneyKnowledge;
+}
+type Column = [header: string, value: (row: RefundRow, facts: RowFacts) => unknown];
 
 /** For scripts (`?format=raw`): the engine's names and values, UTC instants; new columns only ever at the end. */
 const RAW: Column[] = [
@@ -29,8 +38,13 @@ const RAW: Column[] = [
   ["refund_id", (r) => r.refundId],
   ["recorded_amount", (r) => r.recordedAmount],
   ["recorded_currency", (r) => r.recordedCurrency],
-  ["resolution_note", (_, resolution) => resolution?.note],
-  ["resolved_by", (_, resolution) => resolution?.by],
+  ["resolution_note", (_, { resolution }) => resolution?.note],
+  ["resolved_by", (_, { resolution }) => resolution?.by],
+  ["settlement_status", (_, { settlement }) => settlement?.status],
+  ["money", (_, { settlement }) => settlement?.money],
+  ["arn", (_, { settlement }) => settlement?.arn],
+  ["payout_id", (_, { settlement }) => payoutNumber(settlement?.payoutGid ?? null)],
+  ["payout_status", (_, { settlement }) => settlement?.payoutStatus],
 ];
 
 const matchedBy = (r: RefundRow) => (r.correlation === "fingerprint" ? "order and amount only" : "refund id");
@@ -52,8 +66,19 @@ function peopleColumns(timeZone: string): Column[] {
     ["Decided", (r) => (r.decidedAt ? localTimestamp(r.decidedAt, timeZone) : "")],
     ["Source", (r) => ORIGIN_LABELS[r.origin] ?? r.origin],
     ["Review", (r) => REVIEW_LABELS[r.reviewState] ?? ""],
-    ["Resolution note", (_, resolution) => resolution?.note],
-    ["Resolved by", (_, resolution) => resolution?.by],
+    ["Resolution note", (_, { resolution }) => resolution?.note],
+    ["Resolved by", (_, { resolution }) => resolution?.by],
+    ["Money", (_, { money }) => moneyHeadline(money).title],
+    // "ARN 7445…": 23 digits alone would be read as a number by a spreadsheet, and rounded.
+    [
+      "Card reference (ARN)",
+      (_, { settlement }) =>
+        referencesOf(settlement?.arn ?? null)
+          .map((arn) => `ARN ${arn}`)
+          .join("; "),
+    ],
+    ["Payout", (_, { settlement }) => settlement?.payoutGid],
+    ["Payout status", (_, { settlement }) => payoutStatusLabel(settlement?.payoutStatus ?? null)],
     ["Amount in shop currency", (r) => r.shopAmount],
     ["Shop currency", (r) => r.shopCurrency],
     ["Amount Shopify recorded", (r) => r.recordedAmount],
@@ -81,9 +106,22 @@ export function csvCell(value: unknown): string {
   return `"${neutral.replace(/"/g, '""')}"`;
 }
 
+const SETTLEMENT_FACTS = {
+  operationId: true,
+  status: true,
+  money: true,
+  arn: true,
+  payoutGid: true,
+  payoutStatus: true,
+  processedAt: true,
+  startedAt: true,
+  decidedAt: true,
+} as const;
+
 /**
  * The filtered list as CSV, streamed a page at a time; amounts are exact decimals. For people it
- * starts with a byte order mark, so that Excel reads it as UTF-8 (€, names with accents).
+ * starts with a byte order mark, so that Excel reads it as UTF-8 (€, names with accents). Each
+ * page's settlements are read in one query, and the shop's access to its payouts once.
  */
 export function exportCsv(
   db: PrismaClient,
@@ -92,24 +130,35 @@ export function exportCsv(
   shop: string,
   filters: DashboardFilters,
   format: CsvFormat = "people",
+  now: Date = new Date(),
 ): ReadableStream<Uint8Array> {
   const columns = format === "raw" ? RAW : peopleColumns(filters.timeZone);
   const encoder = new TextEncoder();
   let after: string | undefined;
   let started = false;
+  let access: Awaited<ReturnType<typeof knownPaymentsAccess>> = null;
   return new ReadableStream({
     async pull(controller) {
       if (!started) {
         started = true;
+        access = await knownPaymentsAccess(db, shop);
         controller.enqueue(encoder.encode(`${format === "people" ? "\uFEFF" : ""}${columns.map(([header]) => csvCell(header)).join(",")}\r\n`));
       }
       const page = await listRefunds(db, contract, shop, { ...filters, after, before: undefined, pageSize: 500 }, gateway);
-      const resolved = await resolutions(
-        db,
-        shop,
-        page.rows.filter((r) => r.reviewState === "resolved").map((r) => r.id),
-      );
-      const lines = page.rows.map((r) => columns.map(([, value]) => csvCell(value(r, resolved.get(r.id)))).join(","));
+      const [resolved, settlements] = await Promise.all([
+        resolutions(
+          db,
+          shop,
+          page.rows.filter((r) => r.reviewState === "resolved").map((r) => r.id),
+        ),
+        db.settlement.findMany({ where: { shop, operationId: { in: page.rows.map((r) => r.id) } }, select: SETTLEMENT_FACTS }),
+      ]);
+      const settlementOf = new Map(settlements.map((s) => [s.operationId, s]));
+      const lines = page.rows.map((r) => {
+        const settlement = settlementOf.get(r.id);
+        const facts: RowFacts = { resolution: resolved.get(r.id), settlement, money: knowledgeOf(settlement, r.status, access, now) };
+        return columns.map(([, value]) => csvCell(value(r, facts))).join(",");
+      });
       if (lines.length) controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
       if (!page.pageInfo.hasNext) controller.close();
       else after = page.pageInfo.endCursor ?? undefined;

@@ -1,3 +1,4 @@
+import type { PaymentsAccess } from "../shopify/admin/settlement-reads.server";
 import type { MoneyState } from "./ledger";
 
 /** What the app can say about a refund's money, from the most to the least it knows. */
@@ -69,3 +70,57 @@ export function customerSentence(knowledge: MoneyKnowledge, refund: { amount: st
     ? `${sent}; your bank can trace it with reference ${reference}.`
     : `${sent}. Card refunds usually appear on a statement within 5 to 10 business days.`;
 }
+
+const DAY_MS = 86_400_000;
+
+/** The settlement's facts the screens and the CSV read. */
+export interface SettlementFacts {
+  status: string;
+  money: string;
+  arn: string | null;
+  payoutGid: string | null;
+  payoutStatus: string | null;
+  processedAt: Date | null;
+  startedAt: Date;
+  decidedAt: Date | null;
+}
+
+/**
+ * What the app knows of a refund's money from facts already read: its settlement, the refund's
+ * verdict and the shop's payments access. One page's settlements (the CSV) or one refund's
+ * (`moneyKnowledge`, the evidence page) say the same.
+ */
+export function knowledgeOf(settlement: SettlementFacts | null | undefined, operationStatus: string, access: PaymentsAccess | null, now: Date): MoneyKnowledge {
+  if (settlement)
+    return {
+      kind: "followed",
+      state: settlement.money as MoneyState,
+      verdict: settlement.status,
+      references: referencesOf(settlement.arn),
+      payoutStatus: settlement.payoutStatus,
+      waitingDays: Math.floor(((settlement.decidedAt ?? now).getTime() - settlement.startedAt.getTime()) / DAY_MS),
+    };
+  if (operationStatus !== "VERIFIED") return { kind: "not_verified" };
+  return { kind: access === "not_granted" ? "not_granted" : access === "none" ? "no_account" : "not_yet" };
+}
+
+/** The card network's references (ARNs) a settlement stores comma-separated. */
+export const referencesOf = (arn: string | null): string[] =>
+  (arn ?? "")
+    .split(",")
+    .map((reference) => reference.trim())
+    .filter(Boolean);
+
+/** A payout's status (ShopifyPaymentsPayoutStatus) in a merchant's words. */
+const PAYOUT_STATUS_LABELS: Record<string, string> = {
+  PAID: "Paid",
+  SCHEDULED: "Scheduled: on its way to your bank",
+  IN_TRANSIT: "In transit to your bank",
+  FAILED: "Failed",
+  CANCELED: "Canceled by Shopify",
+};
+
+export const payoutStatusLabel = (status: string | null): string => (status ? (PAYOUT_STATUS_LABELS[status] ?? status) : "");
+
+/** The number in a payout's global id (gid://shopify/ShopifyPaymentsPayout/123): what the admin's address shows. */
+export const payoutNumber = (gid: string | null): string => (gid ? (gid.split("/").pop() ?? gid) : "");

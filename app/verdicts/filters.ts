@@ -1,3 +1,4 @@
+import type { Prisma } from "@prisma/client";
 import { VERDICTS } from "../contracts/schema";
 import { dateTimeFormat } from "../intl/formats";
 import { zoneOffsetMs } from "../time/format";
@@ -18,11 +19,18 @@ export const REVIEW_STATES = ["open", "resolved"] as const;
 export const RANGES = ["today", "7d", "30d", "all", "custom"] as const;
 /** The dashboard's period when none was chosen: its figures and its table cover the same days. */
 export const DEFAULT_DASHBOARD_RANGE = "30d" satisfies RangeKey;
+/** After how many days a verified refund's money is late when not in a paid payout yet (`money=late`; `money_days` changes it). */
+export const MONEY_LATE_DAYS = 7;
+const MAX_MONEY_LATE_DAYS = 365;
 
 export type Verdict = (typeof VERDICTS)[number];
 export type ClassKey = keyof typeof CLASSES;
 export type ReviewState = (typeof REVIEW_STATES)[number];
 export type RangeKey = (typeof RANGES)[number];
+export interface MoneyLate {
+  days: number;
+  verifiedBefore: string;
+}
 
 export interface DashboardFilters {
   verdicts: Verdict[];
@@ -37,6 +45,11 @@ export interface DashboardFilters {
   to?: string;
   /** The shop's IANA time zone: days start and end at its midnight. */
   timeZone: string;
+  /**
+   * `money=late`: refunds followed to the payout whose money has not arrived: still PENDING `days`
+   * after they were verified (before `verifiedBefore`, an ISO instant), or never settled (UNVERIFIABLE).
+   */
+  moneyLate?: MoneyLate;
   query: string;
   sort: (typeof SORTS)[number];
   after?: string;
@@ -101,6 +114,7 @@ export function parseFilters(params: URLSearchParams, context: { now?: Date; tim
     gatewayFailures: params.get("gateway") === "failed",
     origins: list(params, "origin", ORIGINS),
     review: oneOf(params.get("review"), REVIEW_STATES),
+    ...(params.get("money") === "late" ? { moneyLate: moneyLate(context.now ?? new Date(), params.get("money_days")) } : {}),
     range,
     from,
     to,
@@ -111,6 +125,31 @@ export function parseFilters(params: URLSearchParams, context: { now?: Date; tim
     before: params.get("before") ?? undefined,
     pageSize: Math.min(Math.max(Number(params.get("size")) || 25, 1), 100),
   };
+}
+
+/** Late after `days` (a whole number of 1 to 365; 7 when not given or not one) before `now`. */
+export function moneyLate(now: Date, daysText: string | null = null): MoneyLate {
+  const asked = Number(daysText);
+  const days = daysText && Number.isInteger(asked) && asked >= 1 && asked <= MAX_MONEY_LATE_DAYS ? asked : MONEY_LATE_DAYS;
+  return { days, verifiedBefore: new Date(now.getTime() - days * 86_400_000).toISOString() };
+}
+
+/**
+ * The refunds whose money has not arrived, as a filter on Operation: its Settlement still PENDING
+ * and verified before `verifiedBefore`, or UNVERIFIABLE (never settled within the contract's time).
+ * The shop inside the relation filter lets the database read the settlement's (shop, …) indexes.
+ */
+export function moneyLateWhere(shop: string, late: Pick<MoneyLate, "verifiedBefore">): Prisma.OperationWhereInput {
+  return {
+    settlement: { is: { shop, OR: [{ status: "PENDING", startedAt: { lt: new Date(late.verifiedBefore) } }, { status: "UNVERIFIABLE" }] } },
+  };
+}
+
+/** The table the late-money figure counts: every date, money not arrived after `days`. */
+export function moneyLateLink(days: number): string {
+  const params = new URLSearchParams({ range: "all", money: "late" });
+  if (days !== MONEY_LATE_DAYS) params.set("money_days", String(days));
+  return `/app?${params}`;
 }
 
 /** The instants the chosen days cover: [start of from, start of the day after to). */

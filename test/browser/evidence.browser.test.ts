@@ -5,6 +5,7 @@ import { SCREENS, startBrowserDemo, type BrowserDemo } from "../support/demo";
 import type { Prisma } from "@prisma/client";
 import { CHROME_UA, dataPath, embeddedFetch } from "../support/embedded";
 import { seriousAccessibilityViolations } from "../support/axe";
+import { money } from "../../app/verdicts/words";
 
 const SHOP = "evidence-demo.myshopify.com";
 
@@ -274,6 +275,69 @@ describe("technical details, times and the review form", () => {
     await app.getByRole("button", { name: "Resolve" }).click();
     await app.getByText("Write a note that says how this refund was resolved.").first().waitFor();
     expect(await app.getByLabel("Resolution note").getAttribute("aria-invalid")).toBe("true");
+    await page.context().close();
+  });
+});
+
+describe("the Money section (issue 28)", () => {
+  it("a settled refund: the payout, the day it was sent, the card reference and the customer's sentence, each to copy, read whole at 390 px", async () => {
+    // The demo's worker opens a settlement for each refund verified through Shopify Payments and
+    // reads it minutes later: one not yet due is given the facts of a paid payout (its first read
+    // would take the demo minutes), so that the worker leaves it as it is.
+    const notDue = () =>
+      db.settlement.findFirst({
+        where: { shop: SHOP, status: "PENDING", nextDueAt: { gt: new Date(Date.now() + 30_000) }, operation: { currency: "USD" } },
+        orderBy: { startedAt: "asc" },
+      });
+    await expect.poll(async () => Boolean(await notDue()), { message: "the demo opened no settlement" }).toBe(true);
+    const settlement = (await notDue())!;
+    const arn = "74455016335123456789016";
+    const processedAt = new Date(settlement.startedAt.getTime() - 60_000);
+    const updated = await db.settlement.updateMany({
+      where: { id: settlement.id, nextDueAt: { gt: new Date() } },
+      data: {
+        status: "VERIFIED",
+        money: "paid",
+        payoutStatus: "PAID",
+        payoutGid: "gid://shopify/ShopifyPaymentsPayout/9007199254740993",
+        arn,
+        processedAt,
+        decidedAt: new Date(),
+        nextDueAt: null,
+      },
+    });
+    expect(updated.count).toBe(1);
+    const op = await db.operation.findUniqueOrThrow({ where: { id: settlement.operationId } });
+
+    const phone = await openOnPhone(op.id);
+    await phone.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(phone.url()).origin });
+    const section = phone.locator("[data-money-section]");
+    await section.getByText("Settled", { exact: true }).waitFor();
+    expect(await section.getByText("Paid", { exact: true }).count()).toBe(1);
+    // The day it was sent, as every time on the page: the shop's zone, the UTC instant on hover.
+    expect(await section.locator("time").textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d\s[AP]M E[SD]T$/);
+    const sentence = ((await section.locator("[data-customer-sentence]").textContent()) ?? "").trim();
+    expect(sentence.startsWith(`Your refund of ${money(op.amount, op.currency)} was sent to your card on `)).toBe(true);
+    expect(sentence).toMatch(new RegExp(`on \\d{1,2} [A-Z][a-z]{2}; your bank can trace it with reference ${arn}\\.$`));
+    await section.scrollIntoViewIfNeeded();
+    await section.screenshot({ path: `${SCREENS}/evidence-money-390.png` });
+    // Everything inside the phone's width: the reference and the sentence wrap, nothing sticks out.
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await section.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(390);
+    expect(await seriousAccessibilityViolations(phone)).toEqual([]);
+
+    const copyReference = section.getByRole("button", { name: `Copy card reference ${arn}` });
+    await copyReference.click();
+    await section.getByRole("button", { name: "Copied" }).waitFor();
+    expect(await phone.evaluate(() => navigator.clipboard.readText())).toBe(arn);
+    await section.getByRole("button", { name: "Copy sentence for the customer" }).click();
+    await expect.poll(() => phone.evaluate(() => navigator.clipboard.readText())).toBe(sentence);
+    await phone.context().close();
+
+    const { page, app } = await openInAdmin(op.id);
+    await app.locator("[data-money-section]").getByText("Settled", { exact: true }).waitFor();
+    await screenshotInAdmin(page, `${SCREENS}/evidence-money-1280.png`);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.context().close();
   });
 });

@@ -10,7 +10,7 @@ import { loadDashboard, shopTimeZone } from "../../dashboard/load.server";
 import { FirstRun } from "../../onboarding/FirstRun";
 import { useLiveData } from "../../components/useLiveData";
 import { PeriodHeader } from "./components/PeriodHeader";
-import { Figures, OutsideContractBanner } from "./components/Figures";
+import { Figures, MoneyLateFigure, OutsideContractBanner } from "./components/Figures";
 import { RefundFilters, appliedFiltersOf, clearSearchAndFilters } from "./components/RefundFilters";
 import { RefundsTable } from "./components/RefundsTable";
 import { ResultsPagination } from "../../dashboard/list-controls";
@@ -87,6 +87,7 @@ export default function Dashboard() {
       <BlockStack gap="400">
         <PeriodHeader filters={filters} now={now} timeZone={timeZone} sweep={sweep} />
         <Figures figures={figures} />
+        <MoneyLateFigure figures={figures} />
         <OutsideContractBanner figures={figures} />
         <HistoryBackfill backfill={backfill} maxDays={historyMaxDays} timeZone={timeZone} />
 

@@ -16,6 +16,8 @@ import { ORIGIN_LABELS, DUPLICATE_REASONS, money, orderLabel } from "../../verdi
 import { Instant } from "./components/Instant";
 import { KeepWhole } from "./components/KeepWhole";
 import { TechnicalDetails } from "./components/TechnicalDetails";
+import { MoneySection } from "./components/MoneySection";
+import { customerSentenceIn } from "../../evidence/money";
 
 export const links = () => [{ rel: "stylesheet", href: conditionStyles }];
 
@@ -44,9 +46,12 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     detail.timeoutAt,
     ...detail.timeline.map((t) => t.at),
     ...detail.pairedWith.map((other) => other.startedAt),
+    detail.money.followed?.processedAt,
   ].filter((iso): iso is string => !!iso);
   const times = Object.fromEntries(instants.map((iso) => [iso, formatInstant(iso, timeZone)]));
-  return json({ ...detail, timeZone, times });
+  // The day the customer is told the money was sent is the shop's day, as every time on the page.
+  const money = { ...detail.money, sentence: customerSentenceIn(detail.money, timeZone, new Date(detail.now)) };
+  return json({ ...detail, money, timeZone, times });
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
@@ -169,6 +174,7 @@ export default function RefundDetail() {
                 </Text>
               </BlockStack>
             </Card>
+            {detail.money.shown ? <MoneySection money={detail.money} times={times} /> : null}
             <Card>
               <BlockStack gap="300">
                 <Text as="h2" variant="headingMd">

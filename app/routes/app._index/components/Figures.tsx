@@ -49,6 +49,28 @@ export function Figures({ figures }: { figures: DashboardData["figures"] }) {
   );
 }
 
+/**
+ * "2 refunds: money not arrived after 7 days", the number opening the table of them, as the verdict
+ * figures do. Its size never changes with the count: a live refresh never moves the rows below it.
+ */
+export function MoneyLateFigure({ figures }: { figures: DashboardData["figures"] }) {
+  const { count, days, link, shown } = figures.moneyLate;
+  if (!shown) return null;
+  const words = `refund${count === 1 ? "" : "s"}: money not arrived after ${days} days`;
+  return (
+    <Card background={count ? "bg-surface-caution" : undefined}>
+      <Text as="p">
+        <Link url={link} removeUnderline accessibilityLabel={`${count} ${words}, show them`}>
+          <Text as="span" variant="headingLg" id="figure-money-late">
+            {count}
+          </Text>
+        </Link>
+        {` ${words}`}
+      </Text>
+    </Card>
+  );
+}
+
 export function OutsideContractBanner({ figures }: { figures: DashboardData["figures"] }) {
   return figures.outsideContractVersions ? (
     <Banner

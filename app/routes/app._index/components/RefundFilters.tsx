@@ -1,7 +1,7 @@
 import { BlockStack, ChoiceList, Filters, TextField } from "@shopify/polaris";
 import type { useUrlFilters } from "../../../dashboard/use-url-filters";
 import { FilterBar, problemChip, problemFilter } from "../../../dashboard/list-controls";
-import { ORIGINS, DEFAULT_DASHBOARD_RANGE } from "../../../verdicts/filters";
+import { ORIGINS, DEFAULT_DASHBOARD_RANGE, MONEY_LATE_DAYS } from "../../../verdicts/filters";
 import { ORIGIN_LABELS, REVIEW_LABELS, VERDICT_LABELS } from "../../../verdicts/words";
 import type { DashboardData } from "../route";
 import { RANGE_LABELS } from "./labels";
@@ -26,6 +26,9 @@ export function appliedFiltersOf(filters: FilterValues, update: Update) {
       : []),
     ...problemChip(filters.classes, update),
     ...(filters.gatewayFailures ? [{ key: "gateway", label: "Gateway failures", onRemove: () => update({ gateway: undefined }) }] : []),
+    ...(filters.moneyLate
+      ? [{ key: "money", label: `Money not arrived after ${filters.moneyLate.days} days`, onRemove: () => update({ money: undefined, money_days: undefined }) }]
+      : []),
     ...(filters.origins.length
       ? [{ key: "origin", label: `Origin: ${filters.origins.map((o) => ORIGIN_LABELS[o]).join(", ")}`, onRemove: () => update({ origin: undefined }) }]
       : []),
@@ -44,6 +47,8 @@ export function clearSearchAndFilters(setQuery: (query: string) => void, update:
     class: undefined,
     gateway: undefined,
     origin: undefined,
+    money: undefined,
+    money_days: undefined,
     review: undefined,
     range: undefined,
     from: undefined,
@@ -153,6 +158,19 @@ export function RefundFilters({ filters, appliedFilters, now, smDown, query, set
                 choices={[{ value: "failed", label: "Only refunds whose gateway transaction failed" }]}
                 selected={filters.gatewayFailures ? ["failed"] : []}
                 onChange={(v) => update({ gateway: v[0] })}
+              />
+            ),
+          },
+          {
+            key: "money",
+            label: "Money",
+            filter: (
+              <ChoiceList
+                title="Money"
+                titleHidden
+                choices={[{ value: "late", label: `Not arrived after ${filters.moneyLate?.days ?? MONEY_LATE_DAYS} days` }]}
+                selected={filters.moneyLate ? ["late"] : []}
+                onChange={(v) => update({ money: v[0], money_days: undefined })}
               />
             ),
           },
