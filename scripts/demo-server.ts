@@ -13,7 +13,8 @@ import { startDemoTraffic, type DemoTraffic } from "./demo-traffic";
 import { startMailbox, type Mailbox } from "../test/support/mailbox";
 import { startSlackReceiver, type SlackReceiver } from "../test/support/slack-receiver";
 import { embeddedFetch } from "../test/support/embedded";
-import { FLOW_TRIGGERS } from "../app/alerts/flow-triggers";
+import { ALL_FLOW_TRIGGERS, FLOW_TRIGGERS } from "../app/alerts/flow-triggers";
+import { MONEY_CHOICE } from "../app/alerts/money";
 
 /** The demo merchant granted the optional payments scopes: the evidence page follows refunds to the payout. */
 export const DEMO_SCOPES = `${TEST_APP.scopes},read_shopify_payments_accounts,read_shopify_payments_payouts`;
@@ -281,9 +282,10 @@ async function setUpAlerts(appUrl: string, shop: string, shopify: FakeShopify, s
     digestHour: "8",
   });
   for (const trigger of FLOW_TRIGGERS) form.append("verdicts", trigger.verdict);
+  form.append("verdicts", MONEY_CHOICE);
   const saved = await embeddedFetch(appUrl, shop)("/app/settings/alerts?_data=routes%2Fapp.settings.alerts", { method: "POST", body: form });
   if (!saved.ok) throw new Error(`saving the demo's alert settings failed: HTTP ${saved.status} ${await saved.text()}`);
-  for (const trigger of FLOW_TRIGGERS) {
+  for (const trigger of ALL_FLOW_TRIGGERS) {
     const answer = await shopify.setFlowWorkflow(shop, trigger.handle, true);
     if (!answer.ok) throw new Error(`turning on the demo's Flow workflow failed: HTTP ${answer.status}`);
   }

@@ -9,6 +9,7 @@ import { messageDelivery } from "./deliver.server";
 import { createOnce } from "../db/create-once";
 import { ALERT_ITEM_OBSERVATIONS, alertItem, shopNameOf } from "./events.server";
 import { digestMessage, type DigestSummary } from "./messages";
+import { isMoneyAlert, MONEY_ALERTS } from "./money";
 import { channelsOf, settingsView } from "./settings.server";
 
 const unreadable = new Map<string, number>();
@@ -34,7 +35,7 @@ async function countsBetween(db: PrismaClient, shop: string, from: Date, to: Dat
 export async function digestSummary(db: PrismaClient, contract: Contract, shop: string, today: string, timeZone: string): Promise<DigestSummary> {
   const day = addDays(today, -1);
   const [dayStart, dayEnd, previousStart] = [startOfDay(day, timeZone), startOfDay(today, timeZone), startOfDay(addDays(today, -2), timeZone)];
-  const [counts, previousCounts, atRisk, openReviews, oldest] = await Promise.all([
+  const [counts, previousCounts, atRisk, openReviews, oldest, moneyProblems] = await Promise.all([
     countsBetween(db, shop, dayStart, dayEnd),
     countsBetween(db, shop, previousStart, dayStart),
     db.operation.groupBy({ by: ["currency"], where: { shop, reviewState: "open", amountMinor: { not: null } }, _sum: { amountMinor: true } }),
@@ -43,6 +44,12 @@ export async function digestSummary(db: PrismaClient, contract: Contract, shop: 
       where: { shop, reviewState: "open" },
       orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
       include: { observations: ALERT_ITEM_OBSERVATIONS },
+    }),
+    // Money alerts of the day: refunds verified that day or before whose money did not settle.
+    db.alertEvent.groupBy({
+      by: ["verdict"],
+      where: { shop, verdict: { in: Object.keys(MONEY_ALERTS) }, decidedAt: { gte: dayStart, lt: dayEnd } },
+      _count: { _all: true },
     }),
   ]);
   return {
@@ -53,6 +60,7 @@ export async function digestSummary(db: PrismaClient, contract: Contract, shop: 
     atRisk: atRisk.filter((row) => row.currency && row._sum.amountMinor !== null).map((row) => ({ currency: row.currency!, minor: row._sum.amountMinor! })),
     openReviews,
     oldestOpen: oldest ? alertItem(contract, oldest) : null,
+    moneyProblems: moneyProblems.flatMap((m) => (isMoneyAlert(m.verdict) ? [{ headline: MONEY_ALERTS[m.verdict], count: m._count._all }] : [])),
     links: { dashboard: adminAppUrl(shop), reviewQueue: adminAppUrl(shop, "/review") },
   };
 }

@@ -12,7 +12,7 @@ import { adminAppUrl, evidencePath } from "./admin-links.server";
 import { flowPayload, flowTriggerFor } from "./flow-triggers";
 import type { AlertItem } from "./messages";
 import { ALERT_VERDICTS } from "./settings-form";
-import { alertSettings, DEFAULT_ALERT_SETTINGS, wantsInstant } from "./settings.server";
+import { alertSettings, DEFAULT_ALERT_SETTINGS, wantsInstant, type AlertSettingsView } from "./settings.server";
 
 /** Final verdicts a person must look at: these alert, reach Flow and fill the digest. */
 export const NEEDS_PERSON: readonly string[] = ALERT_VERDICTS;
@@ -22,7 +22,7 @@ export const NEEDS_PERSON: readonly string[] = ALERT_VERDICTS;
  * repeats (its stored duplicates observation, when the caller read it), as the evidence page does.
  */
 /** An operation as alerts read it: with its latest duplicates observation when the caller loaded it (ALERT_ITEM_OBSERVATIONS). */
-type AlertedOperation = Operation & { observations?: { channel: string; data: string | null }[] };
+export type AlertedOperation = Operation & { observations?: { channel: string; data: string | null }[] };
 
 export function alertItem(contract: Contract, op: AlertedOperation): AlertItem {
   const row = toRow(contract, op);
@@ -45,6 +45,32 @@ export async function shopTimeZoneOf(db: PrismaClient, shop: string): Promise<st
 
 export { storeName as shopNameOf } from "./admin-links.server";
 
+/** One Flow call of an alert, for the delivery log: keyed by its event, so made once. */
+export function flowCall(
+  shop: string,
+  trigger: { handle: string; name: string },
+  item: AlertItem,
+  payload: Record<string, string | number>,
+  eventId: string,
+  now: Date,
+): Prisma.AlertDeliveryCreateInput {
+  return {
+    shop,
+    kind: "flow",
+    channel: "flow",
+    target: trigger.handle,
+    subject: `${trigger.name}: ${money(item.row.amount, item.row.currency)} on ${orderLabel(item.row)}`,
+    body: Object.entries(payload)
+      .map(([key, value]) => `${key}: ${value}`)
+      .join("\n"),
+    payload: JSON.stringify(payload),
+    eventCount: 1,
+    dedupeKey: `flow:${eventId}`,
+    nextAttemptAt: now,
+    createdAt: now,
+  };
+}
+
 /** The Flow call a verdict owes, when the shop has an enabled workflow on its trigger. */
 function flowDelivery(contract: Contract, op: AlertedOperation, eventId: string, enabled: Set<string>, now: Date): Prisma.AlertDeliveryCreateInput | null {
   const trigger = flowTriggerFor(op.status);
@@ -63,20 +89,31 @@ function flowDelivery(contract: Contract, op: AlertedOperation, eventId: string,
     orderGid: op.orderGid,
     evidenceUrl: item.evidenceUrl,
   });
-  return {
-    shop: op.shop,
-    kind: "flow",
-    channel: "flow",
-    target: trigger.handle,
-    subject: `${trigger.name}: ${money(item.row.amount, item.row.currency)} on ${orderLabel(item.row)}`,
-    body: Object.entries(payload)
-      .map(([key, value]) => `${key}: ${value}`)
-      .join("\n"),
-    payload: JSON.stringify(payload),
-    eventCount: 1,
-    dedupeKey: `flow:${eventId}`,
-    nextAttemptAt: now,
-    createdAt: now,
+  return flowCall(op.shop, trigger, item, payload, eventId, now);
+}
+
+/** What the alert passes need of a shop: its settings, and the Flow triggers its workflows use. */
+export interface ShopAlertState {
+  settings: AlertSettingsView;
+  enabled: Set<string>;
+}
+
+/** Each shop's alert state, read once a pass. */
+export function shopAlertStates(db: PrismaClient): (shop: string) => Promise<ShopAlertState> {
+  const shops = new Map<string, ShopAlertState>();
+  return async (shop) => {
+    let known = shops.get(shop);
+    if (!known) {
+      const state = await db.shopState.findUnique({ where: { shop }, select: { uninstalledAt: true } });
+      const usage = state?.uninstalledAt ? [] : await db.flowTriggerUsage.findMany({ where: { shop, enabled: true }, select: { definitionId: true } });
+      // A shop that removed the app hears nothing more; its events are kept for the record.
+      known = {
+        settings: state?.uninstalledAt ? { ...DEFAULT_ALERT_SETTINGS, verdicts: [] } : await alertSettings(db, shop),
+        enabled: new Set(usage.map((u) => u.definitionId)),
+      };
+      shops.set(shop, known);
+    }
+    return known;
   };
 }
 
@@ -97,19 +134,9 @@ export async function openAlertEvents(db: PrismaClient, gateway: ShopifyGateway,
   // An alert, its Flow payload and the digest name the order as people know it (#1340), also for a refund never read back.
   const owed = await withOperationOrderNames(db, gateway, unnamed);
   let opened = 0;
-  const shops = new Map<string, { settings: Awaited<ReturnType<typeof alertSettings>>; enabled: Set<string> }>();
+  const shopState = shopAlertStates(db);
   for (const op of owed) {
-    let shop = shops.get(op.shop);
-    if (!shop) {
-      const state = await db.shopState.findUnique({ where: { shop: op.shop }, select: { uninstalledAt: true } });
-      const usage = state?.uninstalledAt ? [] : await db.flowTriggerUsage.findMany({ where: { shop: op.shop, enabled: true }, select: { definitionId: true } });
-      // A shop that removed the app hears nothing more; its events are kept for the record.
-      shop = {
-        settings: state?.uninstalledAt ? { ...DEFAULT_ALERT_SETTINGS, verdicts: [] } : await alertSettings(db, op.shop),
-        enabled: new Set(usage.map((u) => u.definitionId)),
-      };
-      shops.set(op.shop, shop);
-    }
+    const shop = await shopState(op.shop);
     // A verdict on the shop's history is news of the past: the dashboard's history card and the
     // daily digest tell it; instant alerts and Flow workflows are for what happens now.
     const history = op.origin === "backfill";

@@ -1,24 +1,40 @@
 import { VERDICT_LABELS, orderLabel } from "../verdicts/words";
 
-/** The app's Flow triggers (extensions/flow-refund-*): one per verdict that needs a person. */
+/** The app's Flow triggers on a refund's verdict (extensions/flow-refund-*): one per verdict that needs a person. */
 export const FLOW_TRIGGERS = [
   { verdict: "CONTRADICTED", handle: "refund-contradicted", name: "Refund contradicted" },
   { verdict: "FAILED", handle: "refund-failed-at-gateway", name: "Refund failed at gateway" },
   { verdict: "UNVERIFIABLE", handle: "refund-unverifiable", name: "Refund unverifiable" },
 ] as const;
 
+/**
+ * The app's Flow triggers on where a verified refund's money went (contract shopify.refund.settled),
+ * one per money alert a workflow may start on (app/alerts/money.ts). A sibling of FLOW_TRIGGERS,
+ * whose `verdict` is also an alert setting's choice: these are called by their alert's kind.
+ */
+export const MONEY_FLOW_TRIGGERS = [{ alert: "PAYOUT_FAILED", handle: "refund-payout-failed", name: "Refund payout failed" }] as const;
+
 export type FlowTrigger = (typeof FLOW_TRIGGERS)[number];
+export type MoneyFlowTrigger = (typeof MONEY_FLOW_TRIGGERS)[number];
+
+/** Every trigger the app has: what its extensions deploy, the alerts page lists and Flow's lifecycle callback may name. */
+export const ALL_FLOW_TRIGGERS: readonly (FlowTrigger | MoneyFlowTrigger)[] = [...FLOW_TRIGGERS, ...MONEY_FLOW_TRIGGERS];
 
 export function flowTriggerFor(verdict: string): FlowTrigger | undefined {
   return FLOW_TRIGGERS.find((trigger) => trigger.verdict === verdict);
+}
+
+/** The trigger a money alert (AlertEvent.verdict of a settlement) starts, if any. */
+export function moneyFlowTriggerFor(alert: string): MoneyFlowTrigger | undefined {
+  return MONEY_FLOW_TRIGGERS.find((trigger) => trigger.alert === alert);
 }
 
 /**
  * Flow's lifecycle callback names a trigger by `flow_trigger_definition_id`; Shopify's guide shows
  * the trigger's title there, extensions made with the CLI carry the handle. Either names it.
  */
-export function flowTriggerByDefinitionId(definitionId: string): FlowTrigger | undefined {
-  return FLOW_TRIGGERS.find((trigger) => trigger.handle === definitionId || trigger.name === definitionId);
+export function flowTriggerByDefinitionId(definitionId: string): FlowTrigger | MoneyFlowTrigger | undefined {
+  return ALL_FLOW_TRIGGERS.find((trigger) => trigger.handle === definitionId || trigger.name === definitionId);
 }
 
 export interface FlowRefund {
@@ -33,6 +49,8 @@ export interface FlowRefund {
   orderGid: string;
   origin: string;
   evidenceUrl: string;
+  /** The payout that carried the refund, for a money trigger (refund-payout-failed). */
+  payout?: { id: string | null; status: string | null };
 }
 
 /**
@@ -61,5 +79,6 @@ export function flowPayload(refund: FlowRefund): Record<string, string | number>
     "refund id": refund.refundGid,
     origin: refund.origin,
     "evidence url": refund.evidenceUrl,
+    ...(refund.payout ? { "payout id": refund.payout.id ?? "", "payout status": refund.payout.status ?? "" } : {}),
   };
 }

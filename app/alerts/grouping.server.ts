@@ -4,7 +4,8 @@ import type { Contract } from "../contracts/schema";
 import { adminAppUrl } from "./admin-links.server";
 import { messageDelivery } from "./deliver.server";
 import { createOnce } from "../db/create-once";
-import { ALERT_ITEM_OBSERVATIONS, alertItem, shopNameOf, shopTimeZoneOf } from "./events.server";
+import { shopNameOf, shopTimeZoneOf } from "./events.server";
+import { EVENT_ITEM_INCLUDE, eventItem } from "./money-events.server";
 import { instantAlert } from "./messages";
 import { alertSettings, channelsOf } from "./settings.server";
 import { config } from "../config/env.server";
@@ -32,7 +33,7 @@ const ABANDONED_MS = 60_000;
 async function writeGroup(db: PrismaClient, contract: Contract, shop: string, groupId: string, now: Date): Promise<number> {
   const events = await db.alertEvent.findMany({
     where: { groupId },
-    include: { operation: { include: { observations: ALERT_ITEM_OBSERVATIONS } } },
+    include: EVENT_ITEM_INCLUDE,
     orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
   });
   const settings = await alertSettings(db, shop);
@@ -41,7 +42,7 @@ async function writeGroup(db: PrismaClient, contract: Contract, shop: string, gr
   if (events.length && channels.length) {
     const message = instantAlert(
       shopNameOf(shop),
-      events.map((event) => alertItem(contract, event.operation)),
+      events.map((event) => eventItem(contract, event, now)),
       { reviewQueue: adminAppUrl(shop, "/review") },
       await shopTimeZoneOf(db, shop),
     );

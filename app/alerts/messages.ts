@@ -3,11 +3,14 @@ import type { RefundRow } from "../verdicts/rows.server";
 import { classLabel, VERDICT_LABELS, money, orderLabel } from "../verdicts/words";
 import { formatMoney, toMinorUnits } from "../money/currency";
 import { formatInstant } from "../time/format";
+import { MONEY_CHOICE } from "./money";
 
 /** One refund in an alert: its dashboard row and where its evidence page is in Shopify admin. */
 export interface AlertItem {
   row: RefundRow;
   evidenceUrl: string;
+  /** What happened, when it is not the row's verdict: where a verified refund's money went ("Payout failed"). */
+  headline?: string;
 }
 
 /** One message, written once for every channel. */
@@ -29,12 +32,19 @@ export function whatHappened(row: Pick<RefundRow, "status" | "classes">): string
   return VERDICT_LABELS[row.status] ?? row.status;
 }
 
+/** What happened to the refund of an alert's item: its headline, else its verdict's. */
+export const itemHeadline = (item: AlertItem): string => item.headline ?? whatHappened(item.row);
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** "2 duplicate refunds, 1 failed at the payment gateway": what a group holds, most frequent first. */
-function tally(rows: RefundRow[]): string {
+/** "2 × duplicate refund, 1 × failed at the payment gateway": what a group holds, most frequent first. */
+function tally(whats: string[]): string {
   const counts = new Map<string, number>();
-  for (const what of rows.map(whatHappened)) counts.set(what, (counts.get(what) ?? 0) + 1);
+  for (const what of whats) counts.set(what, (counts.get(what) ?? 0) + 1);
+  return tallied(counts);
+}
+
+function tallied(counts: Map<string, number>): string {
   return [...counts]
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .map(([what, n]) => `${n} × ${what.charAt(0).toLowerCase()}${what.slice(1)}`)
@@ -63,7 +73,7 @@ const escapeSlack = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, 
 
 function itemLine(item: AlertItem, timeZone: string) {
   const { row } = item;
-  const head = `${whatHappened(row)}: ${money(row.amount, row.currency)} on ${orderLabel(row)}`;
+  const head = `${itemHeadline(item)}: ${money(row.amount, row.currency)} on ${orderLabel(row)}`;
   const when = row.decidedAt ? formatInstant(row.decidedAt, timeZone) : "";
   return { head, reason: row.reasonText, when };
 }
@@ -76,9 +86,9 @@ export function instantAlert(shopName: string, items: AlertItem[], links: { revi
   const rows = items.map((item) => item.row);
   const subject =
     items.length === 1
-      ? `Refund Verifier · ${shopName}: ${whatHappened(rows[0])}, ${money(rows[0].amount, rows[0].currency)} on ${orderLabel(rows[0])}`
+      ? `Refund Verifier · ${shopName}: ${itemHeadline(items[0])}, ${money(rows[0].amount, rows[0].currency)} on ${orderLabel(rows[0])}`
       : `Refund Verifier · ${shopName}: ${items.length} refunds need a look (${totals(rows)})`;
-  const intro = `${plural(items.length, "refund")} in ${shopName} ${items.length === 1 ? "needs" : "need"} a person: ${tally(rows)}. Amount: ${totals(rows)}.`;
+  const intro = `${plural(items.length, "refund")} in ${shopName} ${items.length === 1 ? "needs" : "need"} a person: ${tally(items.map(itemHeadline))}. Amount: ${totals(rows)}.`;
   const listed = items.slice(0, LISTED).map((item) => ({ item, line: itemLine(item, timeZone) }));
   const more = items.length - listed.length;
   const moreText = more > 0 ? `…and ${more} more in the review queue: ${links.reviewQueue}` : `Review queue: ${links.reviewQueue}`;
@@ -125,6 +135,8 @@ export interface DigestSummary {
   atRisk: { currency: string; minor: bigint }[];
   openReviews: number;
   oldestOpen: AlertItem | null;
+  /** Refunds whose money did not settle, by what happened to it (money alerts of the day). */
+  moneyProblems?: { headline: string; count: number }[];
   links: { dashboard: string; reviewQueue: string };
 }
 
@@ -144,9 +156,12 @@ export function digestMessage(summary: DigestSummary, timeZone: string): AlertMe
     (v) => `${VERDICT_LABELS[v]}: ${summary.counts[v] ?? 0} (${change(summary.counts[v] ?? 0, summary.previousCounts[v] ?? 0)})`,
   );
   const oldest = summary.oldestOpen ? itemLine(summary.oldestOpen, timeZone) : null;
+  const moneyProblems = (summary.moneyProblems ?? []).filter((m) => m.count > 0);
+  const moneyCount = moneyProblems.reduce((sum, m) => sum + m.count, 0);
   const lines = [
     `${summary.shopName} on ${summary.day}: ${plural(total, "refund")} verified or checked.`,
     ...(verdictLines.length ? verdictLines : ["No refunds that day."]),
+    ...(moneyCount ? [`Refunds whose money did not settle: ${moneyCount} (${tallied(new Map(moneyProblems.map((m) => [m.headline, m.count])))}).`] : []),
     `Money at risk (refunds waiting for review): ${atRisk}.`,
     `Review queue: ${plural(summary.openReviews, "open item")}.`,
     ...(oldest && summary.oldestOpen ? [`Oldest open: ${oldest.head}, decided ${oldest.when}. Evidence: ${summary.oldestOpen.evidenceUrl}`] : []),
@@ -168,9 +183,14 @@ export function digestMessage(summary: DigestSummary, timeZone: string): AlertMe
 
 /** "Send a test alert": proves the channel works, and says what will arrive there. */
 export function testAlert(shopName: string, verdicts: string[], links: { settings: string }): AlertMessage {
-  const kinds = verdicts.map((v) => VERDICT_LABELS[v]?.toLowerCase() ?? v).join(", ") || "no verdicts (none are chosen)";
+  const found = verdicts.filter((v) => v !== MONEY_CHOICE).map((v) => VERDICT_LABELS[v]?.toLowerCase() ?? v);
+  const kinds = [
+    ...(found.length ? [`found ${found.join(", ")}`] : []),
+    ...(verdicts.includes(MONEY_CHOICE) ? ["whose money did not settle (a payout failed, a refund reversed or never settled)"] : []),
+  ];
+  const what = kinds.length ? `Refunds ${kinds.join(" and refunds ")}` : "Refunds found no verdicts (none are chosen)";
   const subject = `Refund Verifier · ${shopName}: test alert`;
-  const text = `This is a test from Refund Verifier for ${shopName}. Refunds found ${kinds} will be reported here.\nAlert settings: ${links.settings}`;
+  const text = `This is a test from Refund Verifier for ${shopName}. ${what} will be reported here.\nAlert settings: ${links.settings}`;
   const html = `<p>${escapeHtml(text.split("\n")[0])}</p><p><a href="${escapeHtml(links.settings)}">Alert settings</a></p>`;
   return {
     subject,

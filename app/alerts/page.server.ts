@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { adminAppUrl } from "./admin-links.server";
 import { slackWebhookOrigin } from "./channels.server";
 import { shopNameOf, shopTimeZoneOf } from "./events.server";
-import { FLOW_TRIGGERS } from "./flow-triggers";
+import { ALL_FLOW_TRIGGERS } from "./flow-triggers";
 import { testAlert } from "./messages";
 import { alertsSecretKey } from "../crypto/secret-box.server";
 import { parseAlertSettingsForm, type FieldErrors } from "./settings-form";
@@ -23,7 +23,7 @@ export async function alertsPage(db: PrismaClient, shop: string) {
     settings,
     deliveries,
     timeZone,
-    flowTriggers: FLOW_TRIGGERS.map((trigger) => {
+    flowTriggers: ALL_FLOW_TRIGGERS.map((trigger) => {
       const used = usage.find((u) => u.definitionId === trigger.handle);
       return { ...trigger, enabled: used?.enabled ?? false, reportedAt: used?.reportedAt.toISOString() ?? null };
     }),

@@ -3,6 +3,7 @@ import type { Contract } from "../contracts/schema";
 import { deliverDue, type DeliverDeps } from "./deliver.server";
 import { queueDueDigests } from "./digest.server";
 import { openAlertEvents } from "./events.server";
+import { openMoneyAlertEvents } from "./money-events.server";
 import { groupInstantAlerts, type GroupingTiming } from "./grouping.server";
 
 export interface AlertPassResult {
@@ -14,7 +15,7 @@ export interface AlertPassResult {
 }
 
 /**
- * One round of the alert work, in order: verdicts become events (and Flow calls), events become
+ * One round of the alert work, in order: verdicts and settlements that need a person become events (and Flow calls), events become
  * grouped messages, the digest is queued at its hour, and whatever is due is sent.
  */
 export async function runAlertPasses(deps: DeliverDeps & { contract: Contract; grouping: GroupingTiming; logger: Logger }): Promise<AlertPassResult> {
@@ -27,7 +28,10 @@ export async function runAlertPasses(deps: DeliverDeps & { contract: Contract; g
       return fallback;
     }
   };
-  const events = await stage("events", () => openAlertEvents(deps.db, deps.gateway, deps.contract, deps.now()), 0);
+  const verdictEvents = await stage("events", () => openAlertEvents(deps.db, deps.gateway, deps.contract, deps.now()), 0);
+  // Where verified refunds' money went (contract shopify.refund.settled): a failed payout, a reversal, money never settled.
+  const moneyEvents = await stage("money events", () => openMoneyAlertEvents(deps.db, deps.gateway, deps.contract, deps.now()), 0);
+  const events = verdictEvents + moneyEvents;
   const messages = await stage("grouping", () => groupInstantAlerts(deps.db, deps.contract, deps.now(), deps.grouping), 0);
   const digests = await stage("digest", () => queueDueDigests(deps.db, deps.gateway, deps.contract, deps.now()), 0);
   const sent = await stage("delivery", () => deliverDue(deps), { delivered: 0, failed: 0 });

@@ -1,6 +1,14 @@
 import { z } from "zod";
+import { MONEY_CHOICE } from "./money";
 
 export const ALERT_VERDICTS = ["CONTRADICTED", "FAILED", "UNVERIFIABLE"] as const;
+/**
+ * What a shop chooses to be alerted of: the verdicts that need a person, and "MONEY" (money
+ * problems: a verified refund whose money did not settle, app/alerts/money.ts).
+ */
+export const ALERT_CHOICES = [...ALERT_VERDICTS, MONEY_CHOICE] as const;
+/** Choices the form offered only later: on for a shop that saved its settings before they existed. */
+export const LATER_CHOICES: readonly string[] = [MONEY_CHOICE];
 export const DELIVERY_MODES = ["instant", "digest", "both"] as const;
 export const MAX_RECIPIENTS = 20;
 /** Where Slack's incoming webhooks live; the demo and the tests point it at a local receiver. */
@@ -67,7 +75,9 @@ function schema(slackOrigin: string) {
       })
       .transform((value) => value || undefined),
     removeSlack: z.enum(["on"]).optional().transform(Boolean),
-    verdicts: z.array(z.enum(ALERT_VERDICTS, { errorMap: () => ({ message: "Choose among Contradicted, Failed and Unverifiable." }) })).default([]),
+    verdicts: z
+      .array(z.enum(ALERT_CHOICES, { errorMap: () => ({ message: "Choose among Contradicted, Failed, Unverifiable and Money problems." }) }))
+      .default([]),
     delivery: z.enum(DELIVERY_MODES, { errorMap: () => ({ message: "Choose instant alerts, a daily digest or both." }) }),
     digestHour: z.coerce.number({ invalid_type_error: "Choose an hour." }).int().min(0, "Choose an hour from 0 to 23.").max(23, "Choose an hour from 0 to 23."),
     revision: z.coerce.number().int().min(0),

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { FLOW_TRIGGERS, flowPayload, flowTriggerByDefinitionId } from "../../app/alerts/flow-triggers";
+import { ALL_FLOW_TRIGGERS, FLOW_TRIGGERS, MONEY_FLOW_TRIGGERS, flowPayload, flowTriggerByDefinitionId } from "../../app/alerts/flow-triggers";
 import { FakeFlow, loadFlowTriggers } from "../../fake-shopify/flow";
 
 const refund = {
@@ -21,13 +21,13 @@ const refund = {
 describe("the Flow trigger extensions", () => {
   it("are the app's triggers: handles of at most 30 characters, names in 'object + past-tense verb' style, API 2026-10", () => {
     const deployed = loadFlowTriggers();
-    expect(deployed.map((t) => [t.handle, t.name]).sort()).toEqual(FLOW_TRIGGERS.map((t) => [t.handle, t.name]).sort());
-    for (const trigger of FLOW_TRIGGERS) {
+    expect(deployed.map((t) => [t.handle, t.name]).sort()).toEqual(ALL_FLOW_TRIGGERS.map((t) => [t.handle, t.name]).sort());
+    for (const trigger of ALL_FLOW_TRIGGERS) {
       expect(trigger.handle.length).toBeLessThanOrEqual(30);
       expect(trigger.handle).toMatch(/^[a-z0-9-]+$/);
       expect(trigger.name).toMatch(/^Refund [a-z ]+$/);
     }
-    for (const folder of ["flow-refund-contradicted", "flow-refund-failed", "flow-refund-unverifiable"]) {
+    for (const folder of ["flow-refund-contradicted", "flow-refund-failed", "flow-refund-unverifiable", "flow-refund-payout-failed"]) {
       expect(readFileSync(`extensions/${folder}/shopify.extension.toml`, "utf8")).toMatch(/^api_version = "2026-10"$/m);
     }
   });
@@ -36,6 +36,15 @@ describe("the Flow trigger extensions", () => {
     const flow = new FakeFlow();
     for (const trigger of FLOW_TRIGGERS) {
       expect(flow.receive("s.myshopify.com", trigger.handle, flowPayload({ ...refund, verdict: trigger.verdict }), new Date())).toEqual([]);
+    }
+    // A money trigger's payload names the payout too.
+    const payout = { id: "gid://shopify/ShopifyPaymentsPayout/9007199254740993", status: "FAILED" };
+    for (const trigger of MONEY_FLOW_TRIGGERS) {
+      expect(flow.receive("s.myshopify.com", trigger.handle, flowPayload({ ...refund, verdict: "CONTRADICTED", payout }), new Date())).toEqual([]);
+      expect(flow.receive("s.myshopify.com", trigger.handle, flowPayload({ ...refund, verdict: "CONTRADICTED" }), new Date())).toEqual([
+        { field: ["payload", "payout id"], message: "Missing required field: payout id" },
+        { field: ["payload", "payout status"], message: "Missing required field: payout status" },
+      ]);
     }
     expect(flow.receive("s.myshopify.com", "refund-failed-at-gateway", { ...flowPayload(refund), extra: 1 }, new Date())).toEqual([
       { field: ["payload", "extra"], message: "Unknown field: extra" },
@@ -64,5 +73,6 @@ describe("the Flow trigger extensions", () => {
     expect(flowTriggerByDefinitionId("Refund unverifiable")?.handle).toBe("refund-unverifiable");
     expect(flowTriggerByDefinitionId("refund-unverifiable")?.handle).toBe("refund-unverifiable");
     expect(flowTriggerByDefinitionId("Refund created")).toBeUndefined();
+    expect(flowTriggerByDefinitionId("refund-payout-failed")?.name).toBe("Refund payout failed");
   });
 });

@@ -48,7 +48,12 @@ describe("the app's configuration, as Shopify's CLI reads it", () => {
     const references = ["customer_reference", "order_reference", "product_reference", "company_reference", "company_contact_reference"];
     const fields = ["boolean", "email", "single_line_text_field", "url", "number_decimal"];
     const triggers = extensions.filter(({ config }) => config.extensions[0].type === "flow_trigger");
-    expect(triggers.map(({ folder }) => folder).sort()).toEqual(["flow-refund-contradicted", "flow-refund-failed", "flow-refund-unverifiable"]);
+    expect(triggers.map(({ folder }) => folder).sort()).toEqual([
+      "flow-refund-contradicted",
+      "flow-refund-failed",
+      "flow-refund-payout-failed",
+      "flow-refund-unverifiable",
+    ]);
     for (const { folder, config } of triggers) {
       for (const field of config.settings?.fields ?? []) {
         expect([...references, ...fields], `${folder}: ${field.key ?? field.type}`).toContain(field.type);

@@ -10,6 +10,11 @@ const VERDICT_CHOICES = [
   { label: "Contradicted", value: "CONTRADICTED", helpText: "A duplicate refund, a wrong amount or the wrong order." },
   { label: "Failed at the gateway", value: "FAILED", helpText: "The refund exists but the payment provider did not pay it back." },
   { label: "Unverifiable", value: "UNVERIFIABLE", helpText: "Shopify showed no evidence of the refund before the timeout." },
+  {
+    label: "Money problems",
+    value: "MONEY",
+    helpText: "A verified refund's money did not settle: its payout failed, Shopify Payments reversed it or took another amount, or it never settled.",
+  },
 ];
 const DELIVERY_CHOICES = [
   { label: "Instant", value: "instant", helpText: "Verdicts decided close together arrive as one message, within about two minutes." },

@@ -1,0 +1,120 @@
+import { randomUUID } from "node:crypto";
+import type { PrismaClient, Settlement } from "@prisma/client";
+import { createOnce } from "../db/create-once";
+import type { Contract } from "../contracts/schema";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { withOperationOrderNames } from "../verdicts/order-names.server";
+import { orderLabel } from "../verdicts/words";
+import { ALERT_ITEM_OBSERVATIONS, alertItem, flowCall, shopAlertStates, type AlertedOperation } from "./events.server";
+import { flowPayload, moneyFlowTriggerFor } from "./flow-triggers";
+import type { AlertItem } from "./messages";
+import { isMoneyAlert, MONEY_ALERTS, MONEY_VERDICTS, moneyAlertOf, moneyFacts, moneySentence, type MoneyAlert, type MoneyFacts } from "./money";
+import { wantsInstant } from "./settings.server";
+
+/** An operation as a money alert reads it: with its settlement, when the caller loaded it (EVENT_ITEM_INCLUDE). */
+export type SettledOperation = AlertedOperation & { settlement?: Settlement | null };
+
+/** What writing an event's message reads of it: its operation's duplicates observation and its settlement. */
+export const EVENT_ITEM_INCLUDE = { operation: { include: { observations: ALERT_ITEM_OBSERVATIONS, settlement: true } } } as const;
+
+function stringArray(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A money alert's item: the refund's row (its amount, its order, its evidence page) telling where its money went. */
+function moneyItem(contract: Contract, op: AlertedOperation, settlement: Settlement, alert: MoneyAlert, now: Date): { item: AlertItem; facts: MoneyFacts } {
+  const base = alertItem(contract, op);
+  const facts = moneyFacts(settlement, { amount: base.row.amount, currency: base.row.currency, order: orderLabel(base.row) }, now);
+  const row = {
+    ...base.row,
+    status: settlement.status,
+    reason: settlement.reason,
+    classes: stringArray(settlement.classes),
+    reasonText: moneySentence(alert, facts),
+    decidedAt: settlement.decidedAt?.toISOString() ?? base.row.decidedAt,
+  };
+  return { item: { ...base, row, headline: MONEY_ALERTS[alert] }, facts };
+}
+
+/** An event's item in a message: a money alert's from its settlement, any other from its operation's verdict. */
+export function eventItem(contract: Contract, event: { verdict: string; operation: SettledOperation }, now: Date): AlertItem {
+  const { settlement } = event.operation;
+  if (!isMoneyAlert(event.verdict)) return alertItem(contract, event.operation);
+  if (settlement) return moneyItem(contract, event.operation, settlement, event.verdict, now).item;
+  // Its settlement gone meanwhile: still what happened, never the operation's own verdict.
+  const item = alertItem(contract, event.operation);
+  return { ...item, row: { ...item.row, reasonText: "The evidence page says where the refund's money went." }, headline: MONEY_ALERTS[event.verdict] };
+}
+
+/**
+ * Turns each settlement whose final verdict needs a person (its payout failed, the ledger shows
+ * another amount or a reversal, a transaction failed, the money never settled) into one AlertEvent
+ * of its refund's operation and, for a failed payout, its Flow call; then marks the settlement
+ * alerted. As openAlertEvents, without a transaction: the event is unique per operation and kind,
+ * the Flow call per event, and the mark comes last, so a pass repeated after a crash or run by a
+ * second worker at once adds nothing.
+ */
+export async function openMoneyAlertEvents(db: PrismaClient, gateway: ShopifyGateway, contract: Contract, now: Date, limit = 500): Promise<number> {
+  const owed = await db.settlement.findMany({
+    where: { OR: MONEY_VERDICTS.map((status) => ({ status, OR: [{ alertedVerdict: null }, { alertedVerdict: { not: status } }] })) },
+    orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
+    take: limit,
+    include: { operation: true },
+  });
+  // The message and the Flow payload name the order as people know it.
+  const operations = await withOperationOrderNames(
+    db,
+    gateway,
+    owed.map((settlement) => settlement.operation),
+  );
+  const shopState = shopAlertStates(db);
+  let opened = 0;
+  for (const [i, settlement] of owed.entries()) {
+    const op = operations[i];
+    const alert = moneyAlertOf(settlement);
+    if (!alert) continue;
+    const shop = await shopState(op.shop);
+    // A refund of the shop's history: the digest tells it, as it tells the history's verdicts.
+    const history = op.origin === "backfill";
+    const eventId = randomUUID();
+    const created = await createOnce(() =>
+      db.alertEvent.create({
+        data: {
+          id: eventId,
+          shop: op.shop,
+          operationId: op.id,
+          verdict: alert,
+          decidedAt: settlement.decidedAt ?? now,
+          instantStatus: !history && wantsInstant(shop.settings, alert) ? "pending" : "not_wanted",
+          createdAt: now,
+        },
+      }),
+    );
+    if (created) opened++;
+    const trigger = moneyFlowTriggerFor(alert);
+    if (trigger && !history && shop.enabled.has(trigger.handle)) {
+      const event = created
+        ? { id: eventId }
+        : await db.alertEvent.findUniqueOrThrow({ where: { operationId_verdict: { operationId: op.id, verdict: alert } }, select: { id: true } });
+      const { item, facts } = moneyItem(contract, op, settlement, alert, now);
+      const payload = flowPayload({
+        ...item.row,
+        verdict: settlement.status,
+        reasons: [item.row.reasonText],
+        refundGid: op.refundGid,
+        orderGid: op.orderGid,
+        evidenceUrl: item.evidenceUrl,
+        payout: facts.payout,
+      });
+      await createOnce(() => db.alertDelivery.create({ data: flowCall(op.shop, trigger, item, payload, event.id, now) }));
+    }
+    // Guarded by the verdict it was alerted for: never written over another (a settlement's final verdict stays final).
+    await db.settlement.updateMany({ where: { id: settlement.id, status: settlement.status }, data: { alertedVerdict: settlement.status } });
+  }
+  return opened;
+}
