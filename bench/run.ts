@@ -28,6 +28,7 @@ const { benchIntake, benchIntakePostgres } = await import("./intake");
 const { benchLosslessJson } = await import("./lossless-json");
 const { benchWorkers } = await import("./workers");
 const { benchReadback } = await import("./readback");
+const { benchSettlement } = await import("./settlement");
 const { benchTimeToVerdict } = await import("./time-to-verdict");
 const { benchBackfill } = await import("./backfill");
 const { benchVitals } = await import("./vitals");
@@ -37,6 +38,7 @@ await step("1. webhook intake, lossless JSON", () => benchLosslessJson());
 await step("1. webhook intake", () => benchIntake(8));
 await step("3. time to verdict", () => benchTimeToVerdict(100));
 await step("2. readback, 1,000 refunds", () => benchReadback(1000));
+await step("9. settlement, 1,000 refunds", () => benchSettlement(1000));
 await step("5. dashboard, SQLite", () => benchDashboardSqlite());
 await step("6. history backfill, 20,000 refunds", () => benchBackfill(20_000));
 async function reachable(url: string): Promise<boolean> {
