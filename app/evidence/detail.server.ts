@@ -176,7 +176,12 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
     timeline,
     // Where the refund's money is (contract shopify.refund.settled), or why the app does not follow it;
     // the customer's sentence says the refund's amount as they paid it (its presentment currency).
-    money: moneyView(followed.knowledge, followed.settlement, row.amount !== null && row.currency ? money(row.amount, row.currency) : null),
+    // What went back to the card: the Shopify Payments part of a refund split with a gift card or another gateway.
+    money: moneyView(
+      followed.knowledge,
+      followed.settlement,
+      sentAmount(followed.settlement) ?? (row.amount !== null && row.currency ? money(row.amount, row.currency) : null),
+    ),
     apiVersions: apiVersionsOf(op.observations),
     now: now.toISOString(),
   };
@@ -188,3 +193,6 @@ function apiVersionsOf(observations: { channel: string; apiVersion: string | nul
   for (const o of observations) if (o.apiVersion) latest.set(o.channel, o.apiVersion);
   return [...latest].map(([channel, apiVersion]) => ({ channel, apiVersion }));
 }
+
+const sentAmount = (settlement: { amount: string | null; currency: string | null } | null) =>
+  settlement?.amount && settlement.currency ? money(settlement.amount, settlement.currency) : null;

@@ -20,6 +20,8 @@ export async function stopObservingShop(db: PrismaClient, shop: string, now: Dat
     data: { nextDueAt: null, ...UNCLAIMED, revision: { increment: 1 } },
   });
   await db.session.deleteMany({ where: { shop } });
+  // Settlements stay due: without a session they wait six hours at a time, resume on a reinstall,
+  // and end not followed at their timeout (app/settlement/settle.server.ts).
   // Nothing more is sent for a shop that removed the app; the log says why.
   await db.alertDelivery.updateMany({ where: { shop, status: "pending" }, data: { status: "failed", error: "Not sent: the app was uninstalled." } });
   await db.alertEvent.updateMany({ where: { shop, instantStatus: "pending" }, data: { instantStatus: "not_wanted" } });
@@ -81,6 +83,16 @@ export async function redactCustomerOrders(
   await db.evaluation.updateMany({ where: { operationId: { in: ids } }, data: { result: JSON.stringify({ redacted: true }), observationIds: "[]" } });
   // Staff notes are free text and may name the customer.
   await db.reviewEvent.updateMany({ where: { operationId: { in: ids }, note: { not: null } }, data: { note: REDACTED } });
+  // The card network's reference traces the customer's card refund: it goes, with the reads that
+  // held it, and the refund is read no more (a later read would store it again).
+  await db.settlement.updateMany({
+    where: { operationId: { in: ids }, status: "PENDING" },
+    data: { status: "NOT_FOLLOWED", reason: "customer_redacted", decidedAt: new Date() },
+  });
+  await db.settlement.updateMany({
+    where: { operationId: { in: ids } },
+    data: { arn: null, observed: null, result: null, nextDueAt: null, ...UNCLAIMED, revision: { increment: 1 } },
+  });
   await db.webhookDelivery.deleteMany({ where: { shop, orderGid: { in: orders } } });
   await redactRefundRecordNotes(db, shop, orders);
   await db.complianceRequest.create({ data: { shop, topic: "customers/redact", detail: JSON.stringify({ orders, operations: ids.length }) } });
@@ -119,7 +131,19 @@ export async function recordCustomerDataRequest(
   const orders = orderGids(payload.orders_requested);
   const operations = await db.operation.findMany({
     where: { shop, orderGid: { in: orders } },
-    select: { refundGid: true, orderGid: true, orderName: true, amount: true, currency: true, status: true, reason: true, startedAt: true, decidedAt: true },
+    select: {
+      refundGid: true,
+      orderGid: true,
+      orderName: true,
+      amount: true,
+      currency: true,
+      status: true,
+      reason: true,
+      startedAt: true,
+      decidedAt: true,
+      // Where the money went, and the card network's reference a bank traces the refund with.
+      settlement: { select: { status: true, money: true, arn: true, payoutStatus: true } },
+    },
   });
   const request = await db.complianceRequest.create({
     data: {

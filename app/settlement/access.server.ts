@@ -1,23 +1,16 @@
 import type { PrismaClient } from "@prisma/client";
+import { z } from "zod";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readPaymentsAccount, type PaymentsAccess } from "../shopify/admin/settlement-reads.server";
+import { grantsPayouts } from "./scopes";
 
-/**
- * The optional scopes that let the app read Shopify Payments' ledger: the 2026-10 schema says
- * ShopifyPaymentsAccount "Requires the read_shopify_payments or read_shopify_payments_accounts
- * approval scope", and its balance transactions and payouts need access to payouts. Both are
- * approval scopes: Shopify grants them to an app it approved for them.
- */
-export const PAYMENTS_SCOPES = ["read_shopify_payments_accounts", "read_shopify_payments_payouts"] as const;
+export { grantsPayouts, PAYMENTS_SCOPES } from "./scopes";
+
+/** The column's values, parsed at the door. */
+const paymentsAccessValue = z.enum(["active", "none", "not_granted"]);
 
 /** How long a shop's answer about its Shopify Payments account holds before it is asked again. */
 const ACCESS_HOLDS_MS = 24 * 3600_000;
-
-export function grantsPayouts(scope: string | null | undefined): boolean {
-  const granted = new Set((scope ?? "").split(","));
-  // read_shopify_payments covers both; a write_ scope implies its read_ scope.
-  return granted.has("read_shopify_payments") || PAYMENTS_SCOPES.every((s) => granted.has(s) || granted.has(s.replace(/^read_/, "write_")));
-}
 
 /** What the app knows of a shop's payouts without asking Shopify: the offline session's scopes and the last answer. */
 export async function knownPaymentsAccess(db: PrismaClient, shop: string): Promise<PaymentsAccess | null> {
@@ -26,7 +19,8 @@ export async function knownPaymentsAccess(db: PrismaClient, shop: string): Promi
     db.shopState.findUnique({ where: { shop }, select: { paymentsAccount: true } }),
   ]);
   if (!grantsPayouts(session?.scope)) return "not_granted";
-  return (state?.paymentsAccount as PaymentsAccess | null) ?? null;
+  const known = paymentsAccessValue.safeParse(state?.paymentsAccount);
+  return known.success ? known.data : null;
 }
 
 export async function recordPaymentsAccess(db: PrismaClient, shop: string, access: PaymentsAccess, now: Date): Promise<void> {
@@ -47,7 +41,10 @@ export async function paymentsAccess(db: PrismaClient, gateway: ShopifyGateway, 
   if (!grantsPayouts(session?.scope)) return "not_granted";
   const state = await db.shopState.findUnique({ where: { shop }, select: { paymentsAccount: true, paymentsCheckedAt: true } });
   const fresh = state?.paymentsCheckedAt && now.getTime() - state.paymentsCheckedAt.getTime() < ACCESS_HOLDS_MS;
-  if (state?.paymentsAccount && state.paymentsAccount !== "not_granted" && fresh) return state.paymentsAccount as PaymentsAccess;
+  // Shopify's answer holds a day, "not granted" too (the session said granted, Shopify refused):
+  // app/scopes_update forgets it when the shop's scopes change.
+  const known = paymentsAccessValue.safeParse(state?.paymentsAccount);
+  if (known.success && fresh) return known.data;
   const read = await readPaymentsAccount(gateway, shop);
   if (!read.ok) return null;
   await recordPaymentsAccess(db, shop, read.access, now);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { toMinorUnits } from "../money/currency";
+import { parseDecimal } from "../contracts/values";
 
 /** The gateway whose ledger Shopify shows: every other gateway's money is out of Shopify's sight once the gateway said SUCCESS. */
 export const SHOPIFY_PAYMENTS = "shopify_payments";
@@ -12,7 +12,7 @@ export const settlementTransaction = z.object({
   kind: z.string(),
   status: z.string(),
   gateway: z.string().nullable(),
-  processedAt: z.string().nullable(),
+  processedAt: z.string().datetime({ offset: true }).nullable(),
   amountSet: z.object({ shopMoney: money, presentmentMoney: money }),
   shopifyPaymentsSet: z.object({ refundSet: z.object({ acquirerReferenceNumber: z.string().nullable() }).nullable() }).nullable(),
 });
@@ -24,7 +24,7 @@ export const balanceEntry = z.object({
   type: z.string(),
   // BigInt scalar: digits, as a string or (from a lenient server) a number.
   sourceOrderTransactionId: z.union([z.string(), z.number()]).nullable(),
-  transactionDate: z.string(),
+  transactionDate: z.string().datetime({ offset: true }),
   amount: money,
   associatedPayout: z.object({ id: z.string().nullable(), status: z.string().nullable() }),
 });
@@ -57,7 +57,7 @@ export interface PaymentsLedger {
   transactions: number;
   not_succeeded: number;
   in_ledger: number;
-  /** Without a REFUND balance transaction in a currency the transaction has an amount in. */
+  /** Without a REFUND balance transaction. */
   missing: number;
   amount_mismatches: number;
   reversed: number;
@@ -70,18 +70,21 @@ export interface PaymentsLedger {
 /** The numeric id the ledger names an order transaction by (sourceOrderTransactionId). */
 export const legacyId = (gid: string) => /\/(\d+)$/.exec(gid)?.[1] ?? gid;
 
-/** The transaction's amount in `currency`: presentment or shop money, whichever is in it. */
-function amountIn(t: SettlementTransaction, currency: string): string | null {
-  if (t.amountSet.presentmentMoney.currencyCode === currency) return t.amountSet.presentmentMoney.amount;
-  if (t.amountSet.shopMoney.currencyCode === currency) return t.amountSet.shopMoney.amount;
-  return null;
-}
-
-/** Equal magnitudes in one currency, exactly: a refund debits the balance, so its entry is negative. */
-function sameMagnitude(a: string, b: string, currency: string): boolean {
-  const x = toMinorUnits(a.replace(/^-/, ""), currency);
-  const y = toMinorUnits(b.replace(/^-/, ""), currency);
-  return x !== undefined && x === y;
+/**
+ * Whether a ledger entry records the transaction's amount: compared only in the currency the
+ * customer paid in, exactly (digits, never floats), as a magnitude (a refund debits the balance).
+ * An entry in the shop's currency was converted at the rate of the day of the refund, which
+ * Shopify does not give per transaction: it is no finding either way, and neither is an amount
+ * that is not a decimal.
+ */
+function sameAmount(entry: BalanceEntry, t: SettlementTransaction): boolean | null {
+  const paid = t.amountSet.presentmentMoney;
+  if (entry.amount.currencyCode !== paid.currencyCode) return null;
+  const a = parseDecimal(entry.amount.amount.replace(/^-/, ""));
+  const b = parseDecimal(paid.amount.replace(/^-/, ""));
+  if (!a || !b) return null;
+  const scale = Math.max(a.scale, b.scale);
+  return a.units * 10n ** BigInt(scale - a.scale) === b.units * 10n ** BigInt(scale - b.scale);
 }
 
 export const isShopifyPaymentsRefund = (t: { kind: string; gateway: string | null }) => t.kind === "REFUND" && t.gateway === SHOPIFY_PAYMENTS;
@@ -89,8 +92,7 @@ export const isShopifyPaymentsRefund = (t: { kind: string; gateway: string | nul
 /**
  * Joins a refund's Shopify Payments REFUND transactions to the ledger's balance transactions by
  * sourceOrderTransactionId: the facts contract shopify.refund.settled judges. A REFUND_FAILURE
- * entry for a transaction is a reversal; an entry in neither of the transaction's currencies
- * is no match (never a mismatch: an amount we cannot compare proves nothing either way).
+ * entry for a transaction is a reversal; an amount is a mismatch only where `sameAmount` can tell.
  */
 export function paymentsLedger(transactions: SettlementTransaction[], entries: BalanceEntry[]): PaymentsLedger {
   const byTransaction = Map.groupBy([...new Map(entries.map((e) => [e.id, e])).values()], (e) => String(e.sourceOrderTransactionId ?? ""));
@@ -110,7 +112,7 @@ export function paymentsLedger(transactions: SettlementTransaction[], entries: B
     if (t.status !== "SUCCESS") ledger.not_succeeded++;
     const own = byTransaction.get(legacyId(t.id)) ?? [];
     if (own.some((e) => e.type === "REFUND_FAILURE")) ledger.reversed++;
-    const entry = own.find((e) => e.type === "REFUND" && amountIn(t, e.amount.currencyCode) !== null);
+    const entry = own.find((e) => e.type === "REFUND");
     const amount = t.amountSet.presentmentMoney;
     ledger.entries.push({
       order_transaction_id: t.id,
@@ -129,7 +131,7 @@ export function paymentsLedger(transactions: SettlementTransaction[], entries: B
       continue;
     }
     ledger.in_ledger++;
-    if (!sameMagnitude(entry.amount.amount, amountIn(t, entry.amount.currencyCode)!, entry.amount.currencyCode)) ledger.amount_mismatches++;
+    if (sameAmount(entry, t) === false) ledger.amount_mismatches++;
     const state = payoutState(entry.associatedPayout.status);
     ledger.payouts[state]++;
     if (state !== "paid") ledger.unpaid++;
@@ -139,7 +141,17 @@ export function paymentsLedger(transactions: SettlementTransaction[], entries: B
 
 /** Where the money is, in one word a screen, a filter and the CSV share (most urgent first). */
 export type MoneyState =
-  "reversed" | "payout_failed" | "wrong_amount" | "gateway_failed" | "awaiting_ledger" | "in_ledger" | "in_transit" | "paid" | "at_gateway";
+  | "reversed"
+  | "payout_failed"
+  | "wrong_amount"
+  | "gateway_failed"
+  | "awaiting_ledger"
+  | "in_ledger"
+  | "in_transit"
+  | "paid"
+  | "at_gateway"
+  /** Nothing to follow: no readable record of the refund's transactions, or a refund that moved no money. */
+  | "not_followed";
 
 export function moneyState(ledger: PaymentsLedger, transactions: SettlementTransaction[]): MoneyState {
   if (ledger.reversed) return "reversed";

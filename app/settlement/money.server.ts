@@ -25,6 +25,8 @@ function settlementOf(db: PrismaClient, operationId: string) {
       payoutGid: true,
       payoutStatus: true,
       processedAt: true,
+      amount: true,
+      currency: true,
       startedAt: true,
       decidedAt: true,
       nextDueAt: true,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { LoadedContract } from "../contracts/load";
 import { createOnce } from "../db/create-once";
 import { isShopifyPaymentsRefund } from "./ledger";
+import { leaseMs } from "../worker/claims.server";
 
 /** Verified refunds given their Settlement a shop and pass: the rest wait for the next pass. */
 export const OPEN_BATCH = 200;
@@ -24,10 +25,10 @@ const recordedTransactions = z.object({
   }),
 });
 
-/** The transactions the created verdict rested on: a stored JSON column, parsed at the door. */
+/** The transactions the created verdict rested on (a stored JSON column, parsed at the door); null when there is no readable record of them. */
 export function transactionsOf(data: string | null) {
   const parsed = recordedTransactions.safeParse(data ? JSON.parse(data) : null);
-  return parsed.success ? (parsed.data.data.refund?.transactions.nodes ?? []) : [];
+  return parsed.success && parsed.data.data.refund ? parsed.data.data.refund.transactions.nodes : null;
 }
 
 /**
@@ -41,7 +42,9 @@ export async function openSettlements(db: PrismaClient, loaded: LoadedContract, 
   // A refund verified longer ago than the contract's timeout is not opened: it would be
   // UNVERIFIABLE at its first read (a shop granting the scopes today, or again after months).
   const oldest = now.getTime() - loaded.contract.timing.timeout_ms;
-  const since = new Date(Math.max(state?.settlementsOpenedUntil?.getTime() ?? 0, oldest));
+  // From a lease before the cursor: a worker whose batch of verdicts was stamped earlier may commit
+  // it after another's later one moved the cursor (the Settlement filter skips what was opened).
+  const since = new Date(Math.max((state?.settlementsOpenedUntil?.getTime() ?? 0) - leaseMs(), oldest));
   const verified = await db.operation.findMany({
     // `gte` and no Settlement yet: a pass decides hundreds of refunds at one instant, so a batch
     // may end inside it, and the next starts there again without what this one opened.
@@ -58,8 +61,12 @@ export async function openSettlements(db: PrismaClient, loaded: LoadedContract, 
   const { contract } = loaded;
   let opened = 0;
   for (const op of verified) {
-    const transactions = transactionsOf(op.observations[0]?.data ?? null).filter((t) => t.kind === "REFUND");
+    const recorded = transactionsOf(op.observations[0]?.data ?? null);
+    const transactions = (recorded ?? []).filter((t) => t.kind === "REFUND");
     const judged = transactions.some(isShopifyPaymentsRefund);
+    // No readable record of its transactions, or a refund that moved no money: nothing to follow,
+    // and never "at the gateway only" for a refund whose gateway is not known.
+    const unfollowed = recorded === null ? "record_unreadable" : transactions.length === 0 ? "no_refund_transactions" : null;
     const startedAt = op.decidedAt ?? now;
     const processedAt = transactions.map((t) => t.processedAt).find(Boolean);
     const created = await createOnce(() =>
@@ -73,8 +80,9 @@ export async function openSettlements(db: PrismaClient, loaded: LoadedContract, 
           contractHash: loaded.computedHash,
           contractDeclaredHash: loaded.declaredHash,
           startedAt,
-          status: judged ? "PENDING" : "GATEWAY_ONLY",
-          money: judged ? "awaiting_ledger" : "at_gateway",
+          status: judged ? "PENDING" : unfollowed ? "NOT_FOLLOWED" : "GATEWAY_ONLY",
+          reason: judged ? null : unfollowed,
+          money: judged ? "awaiting_ledger" : unfollowed ? "not_followed" : "at_gateway",
           transactionGids: transactions.map((t) => t.id).join(","),
           processedAt: processedAt ? new Date(processedAt) : null,
           nextDueAt: judged ? new Date(Math.max(startedAt.getTime() + contract.timing.initial_delay_ms, now.getTime())) : null,

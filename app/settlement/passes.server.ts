@@ -2,9 +2,6 @@ import { grantsPayouts, paymentsAccess } from "./access.server";
 import { openSettlements } from "./open.server";
 import { settleDue, type SettleDeps } from "./settle.server";
 
-/** Shops looked at for newly verified refunds a pass. */
-const SHOPS_A_PASS = 500;
-
 /**
  * The worker's settlement pass: shops that granted the payments scopes (PAYMENTS_SCOPES) and have a
  * Shopify Payments account give their newly VERIFIED refunds a Settlement, then every settlement
@@ -13,7 +10,9 @@ const SHOPS_A_PASS = 500;
 export function settlementPass(deps: SettleDeps): () => Promise<{ opened: number; read: number; decided: number }> {
   return async () => {
     let opened = 0;
-    const sessions = await deps.db.session.findMany({ where: { isOnline: false }, select: { shop: true, scope: true }, take: SHOPS_A_PASS });
+    // Every installed shop, every pass (one row each): a shop that granted the scopes is asked
+    // about its account at most once a day, and opens its newly verified refunds by its cursor.
+    const sessions = await deps.db.session.findMany({ where: { isOnline: false }, select: { shop: true, scope: true } });
     const uninstalled = await deps.db.shopState.findMany({ where: { uninstalledAt: { not: null } }, select: { shop: true } });
     const gone = new Set(uninstalled.map((s) => s.shop));
     for (const { shop } of sessions.filter((s) => grantsPayouts(s.scope) && !gone.has(s.shop))) {

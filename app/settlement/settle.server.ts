@@ -52,7 +52,14 @@ export async function settleDue(deps: SettleDeps): Promise<{ read: number; decid
     const rows = await claim(deps.db, "settlements", { workerId: deps.workerId, now: deps.now(), limit: PER_SHOP, shop, leaseMs: deps.leaseMs });
     // Another worker took them between the look and the claim.
     if (!rows.length) continue;
-    const shopResult = await whileRenewing(deps.db, "settlements", rows, { now: deps.now, leaseMs: deps.leaseMs }, () => settleShop(deps, shop, rows));
+    // One shop's surprise (an answer no schema foresaw) never stops the others: its rows are
+    // taken over when their lease runs out.
+    const shopResult = await whileRenewing(deps.db, "settlements", rows, { now: deps.now, leaseMs: deps.leaseMs }, () => settleShop(deps, shop, rows)).catch(
+      (error: unknown) => {
+        deps.logger.child({ shop }).error({ err: error }, "settling the shop failed; its settlements are read again when their lease runs out");
+        return { read: 0, decided: 0 };
+      },
+    );
     result.read += shopResult.read;
     result.decided += shopResult.decided;
   }
@@ -62,60 +69,56 @@ export async function settleDue(deps: SettleDeps): Promise<{ read: number; decid
 async function settleShop(deps: SettleDeps, shop: string, rows: Row[]): Promise<{ read: number; decided: number }> {
   const { db, gateway } = deps;
   const log = deps.logger.child({ shop });
-  const later = (ms: number) => new Date(deps.now().getTime() + ms);
   const access = await paymentsAccess(db, gateway, shop, deps.now());
   if (access !== "active") {
-    // Nothing to read until the shop grants the scope or opens an account; no attempt is spent.
-    await release(db, "settlements", rows, {}, later(SHOP_UNAVAILABLE_MS));
+    // Nothing to read until the shop grants the scopes or opens an account; no attempt is spent.
+    await waitOrEnd(deps, rows, { wait: { ms: SHOP_UNAVAILABLE_MS } });
     return { read: 0, decided: 0 };
   }
   const transactions = await readSettlementTransactions(gateway, shop, rows.flatMap(transactionGidsOf));
-  const read = [...transactions.values()].flatMap((t) => ("transaction" in t ? [t.transaction] : []));
-  const deferred = [...transactions.values()].find((t) => !("transaction" in t) && t.kind === "deferred");
+  // A VERIFIED refund still read for its card network reference needs its transactions only.
+  const [open, final] = partition(rows, (row) => row.status === "PENDING");
+  for (const row of final) await recordReference(deps, row, transactions);
+  const read = open.flatMap((row) => {
+    const own = transactionsFor(row, transactions);
+    return "transactions" in own ? own.transactions.filter(isShopifyPaymentsRefund) : [];
+  });
   if (!read.length) {
-    // Nothing read (the shop's bucket is short, or Shopify failed): the ledger would be read for
-    // nothing. Waiting for the bucket is no failed read.
-    if (deferred && !("transaction" in deferred)) {
-      await release(db, "settlements", rows, {}, later(deferred.retryAfterMs));
+    // Nothing of the open refunds was read (the bucket is short, or Shopify failed): the ledger
+    // would be read for nothing.
+    for (const row of open) await afterFailedRead(deps, row, transactionsFor(row, transactions));
+    return { read: 0, decided: 0 };
+  }
+  const processed = read.flatMap((t) => (t.processedAt ? [Date.parse(t.processedAt)] : []));
+  const since = new Date(Math.min(...processed, ...open.map((r) => r.startedAt.getTime())) - LEDGER_SLACK_MS);
+  const ledger = await readPaymentsLedger(gateway, shop, since, new Set(read.map((t) => legacyId(t.id))));
+  if (!ledger.ok || !ledger.account) {
+    if (!ledger.ok && !isAccessDenied(ledger)) {
+      log.warn({ code: ledger.code, error: ledger.message }, "the ledger read failed; it is read again later");
+      await waitOrEnd(deps, open, ledger.kind === "deferred" ? { wait: { ms: ledger.retryAfterMs } } : { failure: ledger });
       return { read: 0, decided: 0 };
     }
-    const failure = [...transactions.values()].find((t): t is Failed => !("transaction" in t));
-    if (failure) return failAll(deps, rows, failure, log);
-  }
-  const processed = read.filter(isShopifyPaymentsRefund).flatMap((t) => (t.processedAt ? [Date.parse(t.processedAt)] : []));
-  const since = new Date(Math.min(...processed, ...rows.map((r) => r.startedAt.getTime())) - LEDGER_SLACK_MS);
-  const wanted = new Set(read.filter(isShopifyPaymentsRefund).map((t) => legacyId(t.id)));
-  const ledger = await readPaymentsLedger(gateway, shop, since, wanted);
-  if (!ledger.ok || !ledger.account) {
-    if (!ledger.ok && !isAccessDenied(ledger)) return failAll(deps, rows, ledger, log);
-    // The scope was withdrawn, or the account closed, since the shop was last asked.
+    // The scopes were withdrawn, or the account closed, since the shop was last asked.
     await recordPaymentsAccess(db, shop, ledger.ok ? "none" : "not_granted", deps.now());
-    await release(db, "settlements", rows, {}, later(SHOP_UNAVAILABLE_MS));
+    await waitOrEnd(deps, open, { wait: { ms: SHOP_UNAVAILABLE_MS } });
     return { read: 0, decided: 0 };
   }
   let decided = 0;
   const inLedger = new Set(ledger.entries.map((e) => String(e.sourceOrderTransactionId)));
-  for (const row of rows) {
+  for (const row of open) {
     const own = transactionsFor(row, transactions);
-    if ("failed" in own && own.failed.kind === "deferred") {
-      await release(db, "settlements", [row], {}, later(own.failed.retryAfterMs));
+    if (!("transactions" in own)) {
+      await afterFailedRead(deps, row, own);
       continue;
     }
-    if ("failed" in own) {
-      await retryLater(
-        db,
-        "settlements",
-        [row],
-        { now: deps.now(), failures: row.readFailures + 1, askedMs: own.failed.retryAfterMs },
-        { readFailures: { increment: 1 } },
-      );
-      continue;
-    }
-    const timedOut = deps.now().getTime() >= row.startedAt.getTime() + deps.contract.contract.timing.timeout_ms;
-    if (!timedOut && !ledgerCovers(ledger, own.transactions, inLedger)) {
-      // Beyond the pages read: not known to be missing. Read again at once, from a later date
-      // (the refunds before it are judged now), spending no attempt.
-      await release(db, "settlements", [row], {}, deps.now());
+    if (!ledgerCovers(ledger, own.transactions, inLedger)) {
+      // Beyond the pages read: not known to be missing, not even at the timeout. Read again at
+      // once, from its own date (the refunds before it are judged now), spending no attempt. One
+      // read from its own date that still could not reach it (thousands of refunds in its second)
+      // ends it at the timeout as not followed, never as missing.
+      const fromOwnDate = own.transactions.some((t) => t.processedAt !== null && Date.parse(t.processedAt) - LEDGER_SLACK_MS <= since.getTime());
+      if (fromOwnDate) await waitOrEnd(deps, [row], { wait: { ms: 0 } });
+      else await release(db, "settlements", [row], {}, deps.now());
       continue;
     }
     const verdict = await judge(deps, row, own.transactions, ledger.entries);
@@ -125,6 +128,56 @@ async function settleShop(deps: SettleDeps, shop: string, rows: Row[]): Promise<
     }
   }
   return { read: rows.length, decided };
+}
+
+const timeoutOf = (deps: SettleDeps, row: Row) => row.startedAt.getTime() + contractOf(deps, row).contract.timing.timeout_ms;
+const contractOf = (deps: SettleDeps, row: Row) => contractByVersion(row.contractId, row.contractVersion) ?? deps.contract;
+
+/**
+ * Rows that could not be read now: they wait (for the bucket, for the shop) or are retried after
+ * a failed read; past their timeout, an open one that cannot be read ends NOT_FOLLOWED, which
+ * alerts nobody (the app, not the money, is what failed), and a final one stops being read.
+ */
+async function waitOrEnd(deps: SettleDeps, rows: Row[], why: { wait: { ms: number } } | { failure: Failed }) {
+  const now = deps.now();
+  for (const row of rows) {
+    if (now.getTime() >= timeoutOf(deps, row)) {
+      await release(
+        deps.db,
+        "settlements",
+        [row],
+        row.status === "PENDING" ? { status: "NOT_FOLLOWED", reason: "not_readable_before_timeout", decidedAt: now } : {},
+        null,
+      );
+    } else if ("wait" in why) {
+      await release(deps.db, "settlements", [row], {}, new Date(now.getTime() + why.wait.ms));
+    } else {
+      const retry = { now, failures: row.readFailures + 1, askedMs: why.failure.retryAfterMs };
+      await retryLater(deps.db, "settlements", [row], retry, { readFailures: { increment: 1 } });
+    }
+  }
+}
+
+/** A row whose transactions were not read: the bucket's wait is no failed read. */
+function afterFailedRead(deps: SettleDeps, row: Row, own: ReturnType<typeof transactionsFor>) {
+  const failure = "failed" in own ? own.failed : null;
+  if (!failure) return release(deps.db, "settlements", [row], {}, deps.now());
+  return waitOrEnd(deps, [row], failure.kind === "deferred" ? { wait: { ms: failure.retryAfterMs } } : { failure });
+}
+
+/** A VERIFIED refund read on for its card network reference: the reference, when it came; its verdict and money stay. */
+async function recordReference(deps: SettleDeps, row: Row, reads: TransactionReads) {
+  const own = transactionsFor(row, reads);
+  if (!("transactions" in own)) return afterFailedRead(deps, row, own);
+  const references = acquirerReferences(own.transactions);
+  const attempts = row.attempts + 1;
+  const next = nextCheckAt(contractOf(deps, row).contract.timing, row.startedAt.getTime(), attempts);
+  const dueAt = !references.length && next.kind === "poll" && next.atMs < timeoutOf(deps, row) ? new Date(next.atMs) : null;
+  await release(deps.db, "settlements", [row], { attempts, readFailures: 0, ...(references.length ? { arn: references.join(",") } : {}) }, dueAt);
+}
+
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(test), items.filter((item) => !test(item))];
 }
 
 /** Whether the ledger read tells about every Shopify Payments transaction of a refund: found, or processed before the pages read end. */
@@ -149,29 +202,13 @@ function transactionsFor(row: Row, reads: TransactionReads): { transactions: Set
   return { transactions };
 }
 
-async function failAll(deps: SettleDeps, rows: Row[], failure: Failed, log: Logger) {
-  log.warn({ code: failure.code, error: failure.message }, "settlement read failed; it is read again later");
-  for (const row of rows)
-    await retryLater(
-      deps.db,
-      "settlements",
-      [row],
-      { now: deps.now(), failures: row.readFailures + 1, askedMs: failure.retryAfterMs },
-      {
-        readFailures: { increment: 1 },
-      },
-    );
-  return { read: 0, decided: 0 };
-}
-
 /**
- * Judges one settlement by its contract, and writes what the read showed. A final verdict stays
- * final: a VERIFIED refund on a Shopify Plus store is read on, on the contract's schedule until its
- * timeout, only for the card network's reference that comes after the payout.
+ * Judges one open settlement by its contract, and writes what the read showed. A VERIFIED refund
+ * on a Shopify Plus store without its card network reference yet is read on (`recordReference`).
  */
 async function judge(deps: SettleDeps, row: Row, transactions: SettlementTransaction[], entries: BalanceEntry[]) {
   const now = deps.now();
-  const loaded = contractByVersion(row.contractId, row.contractVersion) ?? deps.contract;
+  const loaded = contractOf(deps, row);
   const ledger = paymentsLedger(transactions, entries);
   const observed = { refund_transactions: { data: { transactions } }, payments_ledger: ledger };
   const evaluation: Evaluation = evaluate(loaded, {
@@ -181,9 +218,8 @@ async function judge(deps: SettleDeps, row: Row, transactions: SettlementTransac
     observed,
     now: now.toISOString(),
   });
-  const final = row.status !== "PENDING";
   const attempts = row.attempts + 1;
-  const verdict = final ? row.status : evaluation.verdict;
+  const verdict = evaluation.verdict;
   const references = acquirerReferences(transactions);
   const timing = loaded.contract.timing;
   const awaitingReference = verdict === "VERIFIED" && !references.length && referencesShown(transactions);
@@ -195,17 +231,15 @@ async function judge(deps: SettleDeps, row: Row, transactions: SettlementTransac
   const paid = ledger.entries.find((e) => e.payout_id);
   const processedAt = transactions.find((t) => t.processedAt)?.processedAt;
   const currencies = new Set(ledger.entries.map((e) => e.currency));
-  const decision = final
-    ? {}
-    : {
-        status: evaluation.verdict,
-        reason: evaluation.reason,
-        reasons: JSON.stringify(evaluation.reasons),
-        classes: JSON.stringify(evaluation.classes),
-        escalate: evaluation.escalate,
-        decidedAt: evaluation.verdict === "PENDING" ? null : now,
-        result: JSON.stringify(evaluation),
-      };
+  const decision = {
+    status: evaluation.verdict,
+    reason: evaluation.reason,
+    reasons: JSON.stringify(evaluation.reasons),
+    classes: JSON.stringify(evaluation.classes),
+    escalate: evaluation.escalate,
+    decidedAt: evaluation.verdict === "PENDING" ? null : now,
+    result: JSON.stringify(evaluation),
+  };
   const written = await release(
     deps.db,
     "settlements",

@@ -22,6 +22,11 @@ const HEADLINES: Record<MoneyState, MoneyHeadline> = {
     detail: "The payment gateway reported the refund sent. Shopify shows nothing of that gateway's money after that; its own dashboard does.",
     tone: "info",
   },
+  not_followed: {
+    title: "Not followed to the payout",
+    detail: "The app holds no readable record of money this refund moved, so there is no payout to follow.",
+    tone: "info",
+  },
   payout_failed: { title: "Payout failed", detail: "The payout that carried this refund failed at your bank or was canceled by Shopify.", tone: "critical" },
   reversed: {
     title: "Refund reversed",
@@ -50,13 +55,23 @@ const UNFOLLOWED: Record<Exclude<MoneyKnowledge["kind"], "followed">, MoneyHeadl
 export function moneyHeadline(knowledge: MoneyKnowledge): MoneyHeadline {
   if (knowledge.kind !== "followed") return UNFOLLOWED[knowledge.kind];
   const headline = HEADLINES[knowledge.state];
+  if (knowledge.verdict === "NOT_FOLLOWED")
+    return {
+      title: "No longer followed",
+      detail: "The app could not read this refund's payout before its 35 days ran out (the payouts scopes withdrawn, or Shopify's answers unreadable).",
+      tone: "info",
+    };
   if (knowledge.verdict === "UNVERIFIABLE")
     return { title: "Never settled", detail: `The refund's payout was not paid within ${knowledge.waitingDays} days of the refund.`, tone: "warning" };
   return headline;
 }
 
-/** States in which the money has left the merchant: a customer may be told it was sent. */
-const SENT: readonly MoneyState[] = ["paid", "in_transit", "in_ledger", "at_gateway"];
+/**
+ * States in which Shopify Payments shows the money left for the customer's card: a customer may be
+ * told it was sent. Not "at the gateway only": a gift card, cash or another gateway's refund is
+ * not a card refund Shopify can vouch for.
+ */
+const SENT: readonly MoneyState[] = ["paid", "in_transit", "in_ledger"];
 
 /**
  * One sentence a support agent can paste to a customer, or null when the money has not left:

@@ -26,8 +26,8 @@ describe("the contract registry", () => {
     ]);
     expect([REFUND_SETTLED.contract.completion_level, REFUND_SETTLED.declaredHash, REFUND_SETTLED.computedHash]).toEqual([
       "settled",
-      "aa16160ff3f53e24",
-      "aa16160ff3f53e24",
+      "5c05d9b1c63826f4",
+      "5c05d9b1c63826f4",
     ]);
     expect([REFUND_CREATED.declaredHash, REFUND_CREATED.computedHash]).toEqual(["25279a719e477d06", "25279a719e477d06"]);
     expect([REFUND_HISTORY.contract.version, REFUND_HISTORY.declaredHash, REFUND_HISTORY.computedHash]).toEqual(["1.1.0", "c8209f125e9173b1", "c8209f125e9173b1"]);

@@ -10,6 +10,7 @@ import {
 } from "../../app/settlement/ledger";
 import { REFUND_SETTLED } from "../../app/contracts/registry.server";
 import { evaluate } from "../../app/contracts/evaluate";
+import { customerSentence } from "../../app/settlement/words";
 
 const transaction = (id: number, fields: Partial<SettlementTransaction> = {}): SettlementTransaction => ({
   id: `gid://shopify/OrderTransaction/${id}`,
@@ -42,15 +43,22 @@ const verdictOf = (transactions: SettlementTransaction[], entries: BalanceEntry[
   });
 
 describe("the payments ledger joined to a refund's transactions", () => {
-  it("matches by sourceOrderTransactionId and compares the magnitude in the ledger's currency (shop money here)", () => {
+  it("matches by sourceOrderTransactionId; an entry in the shop's currency (converted at the day's rate) is in the ledger, never compared", () => {
     const ledger = paymentsLedger([transaction(7)], [entry(7, "-27.14", "USD", "PAID")]);
     expect(ledger).toMatchObject({ transactions: 1, in_ledger: 1, missing: 0, amount_mismatches: 0, unpaid: 0, payouts: { paid: 1 } });
     expect(verdictOf([transaction(7)], [entry(7, "-27.14", "USD", "PAID")]).verdict).toBe("VERIFIED");
+    // A cent off at the refund day's rate is no contradiction: Shopify gives no rate per transaction.
+    expect(verdictOf([transaction(7)], [entry(7, "-27.15", "USD", "PAID")]).verdict).toBe("VERIFIED");
   });
 
-  it("an entry of another amount in the same currency is a mismatch; one in a currency the transaction has no amount in is no match", () => {
-    expect(paymentsLedger([transaction(7)], [entry(7, "-27.00", "USD", "PAID")]).amount_mismatches).toBe(1);
-    expect(paymentsLedger([transaction(7)], [entry(7, "-25.00", "GBP", "PAID")])).toMatchObject({ missing: 1, amount_mismatches: 0 });
+  it("in the customer's currency the amounts compare exactly: another amount is a mismatch, 25.0 and -25.00 are one amount", () => {
+    expect(paymentsLedger([transaction(7)], [entry(7, "-24.99", "EUR", "PAID")]).amount_mismatches).toBe(1);
+    expect(paymentsLedger([transaction(7)], [entry(7, "-25.0", "EUR", "PAID")]).amount_mismatches).toBe(0);
+    expect(verdictOf([transaction(7)], [entry(7, "-24.99", "EUR", "PAID")])).toMatchObject({ verdict: "CONTRADICTED", reason: "ledger_amount_mismatch" });
+  });
+
+  it("an amount that is not a decimal proves nothing either way", () => {
+    expect(paymentsLedger([transaction(7)], [entry(7, "-25,00", "EUR", "PAID")])).toMatchObject({ in_ledger: 1, amount_mismatches: 0 });
   });
 
   it("SCHEDULED and the deprecated IN_TRANSIT are in transit, PENDING and ACTION_REQUIRED wait, FAILED and CANCELED failed", () => {
@@ -99,5 +107,19 @@ describe("the payments ledger joined to a refund's transactions", () => {
     expect(acquirerReferences([withArn, transaction(8, { gateway: "paypal" })])).toEqual(["74123456789012345678901"]);
     expect(referencesShown([transaction(7, { shopifyPaymentsSet: null })])).toBe(false);
     expect(referencesShown([transaction(7)])).toBe(true);
+  });
+});
+
+describe("the sentence for the customer", () => {
+  const followed = (state: "paid" | "at_gateway" | "awaiting_ledger", references: string[] = []) =>
+    ({ kind: "followed", state, verdict: state === "paid" ? "VERIFIED" : "GATEWAY_ONLY", references, payoutStatus: null, waitingDays: 0 }) as const;
+
+  it("says the refund was sent to the card only where Shopify Payments shows it left", () => {
+    expect(customerSentence(followed("paid", ["74123456789012345678901"]), { amount: "€25.00", sentOn: "3 Dec" })).toBe(
+      "Your refund of €25.00 was sent to your card on 3 Dec; your bank can trace it with reference 74123456789012345678901.",
+    );
+    // A gift card, cash or another gateway's refund: Shopify cannot vouch for a card refund.
+    expect(customerSentence(followed("at_gateway"), { amount: "€25.00", sentOn: "3 Dec" })).toBeNull();
+    expect(customerSentence(followed("awaiting_ledger"), { amount: "€25.00", sentOn: "3 Dec" })).toBeNull();
   });
 });

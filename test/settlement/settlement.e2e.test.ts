@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 import type { FakeRefund } from "../../fake-shopify/shop";
 import { newDelivery } from "../../fake-shopify/webhooks";
+import { attemptSchedule } from "../../app/contracts/timing";
+import { REFUND_SETTLED } from "../../app/contracts/registry.server";
 
 // Contract shopify.refund.settled through the app against the fake Shopify: a VERIFIED refund's
 // money followed to Shopify Payments' ledger and the payout that carried it (decision 025).
@@ -191,10 +193,45 @@ describe("two workers at once", () => {
     const settlements = await h.db.settlement.findMany({ where: { refundGid: { in: gids } } });
     expect(settlements).toHaveLength(20);
     expect(settlements.every((s) => s.status === "VERIFIED" && s.money === "paid")).toBe(true);
-    // Each read judged its settlements once: as many attempts as reads, whichever worker made them.
-    const reads = ledgerReads() - before;
-    expect(Math.max(...settlements.map((s) => s.attempts))).toBeLessThanOrEqual(reads);
-    expect(reads).toBeLessThan(20);
+    // Judged once a scheduled read, whichever worker read it: a row two workers both judged would
+    // count more attempts than the contract's schedule has reads before its verdict.
+    for (const settlement of settlements) {
+      const scheduled = attemptSchedule(REFUND_SETTLED.contract.timing).filter((ms) => ms <= settlement.decidedAt!.getTime() - settlement.startedAt.getTime());
+      expect(settlement.attempts).toBe(scheduled.length);
+    }
+    expect(ledgerReads() - before).toBeLessThan(20);
+  });
+});
+
+describe("what the app could not read is never an alarm", () => {
+  it("the scopes withdrawn after a refund was opened: it waits, and ends NOT_FOLLOWED at its timeout, not late, not alerted", async () => {
+    const refund = await verifiedRefund("8.00");
+    await h.worker.runSettlements();
+    expect(await settlementOf(refund)).toMatchObject({ status: "PENDING" });
+    const update = { id: 2, previous: WITH_PAYOUTS.split(","), current: ["read_orders", "write_orders"], updated_at: h.clock.now().toISOString() };
+    expect((await h.deliver(newDelivery("app/scopes_update", h.domain, JSON.stringify(update), h.clock.now()))).status).toBe(200);
+    try {
+      const ended = await followMoney(refund, decided);
+      expect(ended).toMatchObject({ status: "NOT_FOLLOWED", reason: "not_readable_before_timeout", escalate: false, nextDueAt: null });
+      await h.worker.runAlerts();
+      const op = await operationFor(h.db, refundGid(refund.id));
+      expect(await h.db.alertEvent.count({ where: { operationId: op.id } })).toBe(0);
+    } finally {
+      await grant(WITH_PAYOUTS);
+    }
+  });
+
+  it("customers/redact removes the card network's reference and the reads that held it, and stops reading it", async () => {
+    const refund = await verifiedRefund("16.00");
+    const withReference = await followMoney(refund, (s) => s.arn !== null);
+    expect(withReference!.arn).toMatch(/^\d{23}$/);
+    const body = `{"shop_id":1,"shop_domain":"${h.domain}","customer":{"id":7},"orders_to_redact":[${refund.orderId}]}`;
+    expect((await h.deliver(newDelivery("customers/redact", h.domain, body))).status).toBe(200);
+    expect(await settlementOf(refund)).toMatchObject({ arn: null, observed: null, result: null, status: "NOT_FOLLOWED", nextDueAt: null });
+    // Never read again, so the reference is never stored again.
+    h.clock.advance(5 * DAY);
+    await h.worker.runSettlements();
+    expect(await settlementOf(refund)).toMatchObject({ arn: null });
   });
 });
 

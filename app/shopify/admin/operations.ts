@@ -210,11 +210,6 @@ export function historyBulkQuery(since: Date): string {
 }
 
 /**
- * Requested costs by Shopify's published rules (objects 1, connections 2 + first × nodes, lists
- * with `first` first × element, `nodes(ids:)` per id, mutations 10 + selection). A test computes
- * each with the fake Shopify's calculator, so these cannot drift from the documents above.
- */
-/**
  * Contract shopify.refund.settled's refund_transactions channel: the refunds' transactions read
  * by id (`nodes(ids:)`, priced per id: 6 points a transaction, where reading each refund with its
  * transactions would price 5 transaction slots a refund), with what the ledger is joined on (the
@@ -272,6 +267,11 @@ export const PAYMENTS_ACCOUNT_QUERY = `#graphql
   }
 `;
 
+/**
+ * Requested costs by Shopify's published rules (objects 1, connections 2 + first × nodes, lists
+ * with `first` first × element, `nodes(ids:)` per id, mutations 10 + selection). A test computes
+ * each with the fake Shopify's calculator, so these cannot drift from the documents above.
+ */
 export const QUERY_COSTS = {
   /** Per refund in RefundReadback: nodes(ids:) is priced per id. */
   refundReadbackPerRefund: 16,
