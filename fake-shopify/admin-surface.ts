@@ -112,7 +112,11 @@ const APP_BRIDGE_STAND_IN = `(function () {
   if (reload) {
     idToken().then(function (token) { var next = new URL(reload, location.href); next.searchParams.set("id_token", token); location.replace(next.toString()); });
   }
-  window.shopify = { idToken: idToken, config: { apiKey: script.dataset.apiKey, shop: shop }, loading: function () {}, toast: { show: function (m) { console.log(m); } } };
+  // scopes.request: the demo merchant declines, as App Bridge's Scopes API answers when the merchant
+  // closes its permission modal ({ result: "granted-all" | "declined-all", detail }; no detail here:
+  // the demo's scopes are the session's, which the stand-in does not know). Nothing is granted.
+  var scopes = { request: function () { return Promise.resolve({ result: "declined-all" }); } };
+  window.shopify = { idToken: idToken, config: { apiKey: script.dataset.apiKey, shop: shop }, loading: function () {}, toast: { show: function (m) { console.log(m); } }, scopes: scopes };
   var lastNav = "";
   function postNav() {
     var menu = document.querySelector("ui-nav-menu");

@@ -53,6 +53,11 @@ const REASON_SENTENCES: Record<string, (facts: ReasonFacts) => string> = {
   transaction_failed: ({ requested }) =>
     `The refund of ${money(requested.amount, requested.currency)} failed at the payment gateway: the customer has not been paid this money.`,
   refund_not_in_shop: () => "Shopify does not show this refund in the shop: the app looked ten times after it should have appeared.",
+  // Where the money went (contract shopify.refund.settled).
+  ledger_amount_mismatch: ({ requested }) =>
+    `Shopify Payments took another amount from your balance than the ${money(requested.amount, requested.currency)} refunded.`,
+  payout_failed: () => "The payout that carried this refund failed at your bank or was canceled by Shopify.",
+  refund_reversed: () => "Shopify Payments reversed this refund: the money came back to your balance and did not reach the customer.",
 };
 
 /** The merchant's sentence for a reason code; undefined for a code this module has no words for. */
@@ -105,10 +110,13 @@ export const CLASS_LABELS: Record<string, string> = {
   pre_existing: "Pre-existing refund",
 };
 
+/** The classes of where the money went (contract shopify.refund.settled): settlements store them, the refunds' filters do not list them. */
+const MONEY_CLASS_LABELS: Record<string, string> = { "payout failed": "Payout failed", "refund reversed": "Refund reversed" };
+
 /** The label of a class, named by its key ("duplicate") or by the contract's words ("duplicate side effect"), as operations store it. */
 export function classLabel(value: string): string {
   const key = Object.entries(CLASSES).find(([k, words]) => k === value || words === value)?.[0];
-  return (key && CLASS_LABELS[key]) ?? value;
+  return (key && CLASS_LABELS[key]) ?? MONEY_CLASS_LABELS[value] ?? value;
 }
 
 /** "$25.00" from a decimal string, exactly; the amount and its code when it cannot be read as money. */

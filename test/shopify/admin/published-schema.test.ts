@@ -45,10 +45,13 @@ describe(`Shopify's published Admin API schema ${ADMIN_API_VERSION}`, () => {
       "OrderForRefund",
       "OrderNames",
       "OrderRefunds",
+      "PaymentsAccount",
+      "PaymentsLedger",
       "RefundCreate",
       "RefundReadback",
       "RefundSweep",
       "RefundTransactions",
+      "SettlementTransactions",
       "ShopProfile",
     ]);
     for (const { file, text } of found) {

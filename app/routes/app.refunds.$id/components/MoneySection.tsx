@@ -3,6 +3,7 @@ import { Badge, BlockStack, Box, Card, InlineStack, Text } from "@shopify/polari
 import type { MoneyView } from "../../../evidence/money";
 import { Instant } from "./Instant";
 import { CopyButton } from "./CopyButton";
+import { GrantPaymentsScopes } from "./GrantPaymentsScopes";
 
 /** One fact of the section: its label above its value, so that each reads whole on a phone. */
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -19,10 +20,11 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 /**
  * Where a verified refund's money is (contract shopify.refund.settled): the headline, and when the
  * app follows it the payout, the day it was sent, the card network's reference and a sentence for
- * the customer, each to copy. When it does not follow it, the headline says why.
+ * the customer, each to copy. When it does not follow it, the headline says why; when that is the
+ * payments scopes not granted, a button asks Shopify for them.
  */
 export function MoneySection({ money, times }: { money: MoneyView & { sentence: string | null }; times: Record<string, string> }) {
-  const { headline, followed, sentence } = money;
+  const { headline, followed, sentence, knowledge } = money;
   return (
     <div data-money-section="">
       <Card>
@@ -34,6 +36,7 @@ export function MoneySection({ money, times }: { money: MoneyView & { sentence: 
             <Badge tone={headline.tone}>{headline.title}</Badge>
           </InlineStack>
           <Text as="p">{headline.detail}</Text>
+          {knowledge.kind === "not_granted" ? <GrantPaymentsScopes /> : null}
           {followed ? (
             <BlockStack gap="300">
               {followed.atGateway ? null : (
