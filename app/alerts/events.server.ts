@@ -124,6 +124,41 @@ export function shopAlertStates(db: PrismaClient): (shop: string) => Promise<Sho
  * worker changes nothing, and the mark comes last. A worker killed after the verdict and before
  * this pass leaves the mark unset: the next pass does it, late and once.
  */
+/**
+ * The alert event a verdict owes, made once (unique per operation and verdict), and its id: made
+ * now, or by a pass that stopped before its Flow call (the call is keyed by the event, so one
+ * already made adds nothing). A verdict on the shop's history is news of the past: the dashboard's
+ * history card and the daily digest tell it; instant alerts and Flow workflows are for what
+ * happens now.
+ */
+export async function recordAlertEvent(
+  db: PrismaClient,
+  op: { id: string; shop: string; origin: string },
+  verdict: string,
+  decidedAt: Date,
+  settings: Parameters<typeof wantsInstant>[0],
+  now: Date,
+): Promise<{ id: string; created: boolean; history: boolean }> {
+  const history = op.origin === "backfill";
+  const id = randomUUID();
+  const created = await createOnce(() =>
+    db.alertEvent.create({
+      data: {
+        id,
+        shop: op.shop,
+        operationId: op.id,
+        verdict,
+        decidedAt,
+        instantStatus: !history && wantsInstant(settings, verdict) ? "pending" : "not_wanted",
+        createdAt: now,
+      },
+    }),
+  );
+  if (created) return { id, created, history };
+  const existing = await db.alertEvent.findUniqueOrThrow({ where: { operationId_verdict: { operationId: op.id, verdict } }, select: { id: true } });
+  return { id: existing.id, created, history };
+}
+
 export async function openAlertEvents(db: PrismaClient, gateway: ShopifyGateway, contract: Contract, now: Date, limit = 500): Promise<number> {
   const unnamed = await db.operation.findMany({
     where: { OR: NEEDS_PERSON.map((verdict) => ({ status: verdict, OR: [{ alertedVerdict: null }, { alertedVerdict: { not: verdict } }] })) },
@@ -137,30 +172,9 @@ export async function openAlertEvents(db: PrismaClient, gateway: ShopifyGateway,
   const shopState = shopAlertStates(db);
   for (const op of owed) {
     const shop = await shopState(op.shop);
-    // A verdict on the shop's history is news of the past: the dashboard's history card and the
-    // daily digest tell it; instant alerts and Flow workflows are for what happens now.
-    const history = op.origin === "backfill";
-    const eventId = randomUUID();
-    const created = await createOnce(() =>
-      db.alertEvent.create({
-        data: {
-          id: eventId,
-          shop: op.shop,
-          operationId: op.id,
-          verdict: op.status,
-          decidedAt: op.decidedAt ?? now,
-          instantStatus: !history && wantsInstant(shop.settings, op.status) ? "pending" : "not_wanted",
-          createdAt: now,
-        },
-      }),
-    );
-    if (created) opened++;
-    // Made now, or by a pass that stopped before its Flow call: the call is keyed by the event, so
-    // one already made (or a refund back at a verdict it was alerted for) adds nothing.
-    const event = created
-      ? { id: eventId }
-      : await db.alertEvent.findUniqueOrThrow({ where: { operationId_verdict: { operationId: op.id, verdict: op.status } }, select: { id: true } });
-    const flow = history ? null : flowDelivery(contract, op, event.id, shop.enabled, now);
+    const event = await recordAlertEvent(db, op, op.status, op.decidedAt ?? now, shop.settings, now);
+    if (event.created) opened++;
+    const flow = event.history ? null : flowDelivery(contract, op, event.id, shop.enabled, now);
     if (flow) await createOnce(() => db.alertDelivery.create({ data: flow }));
     await db.operation.updateMany({ where: { id: op.id, status: op.status }, data: { alertedVerdict: op.status } });
   }

@@ -1,15 +1,13 @@
-import { randomUUID } from "node:crypto";
 import type { PrismaClient, Settlement } from "@prisma/client";
 import { createOnce } from "../db/create-once";
 import type { Contract } from "../contracts/schema";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { withOperationOrderNames } from "../verdicts/order-names.server";
 import { orderLabel } from "../verdicts/words";
-import { ALERT_ITEM_OBSERVATIONS, alertItem, flowCall, shopAlertStates, type AlertedOperation } from "./events.server";
+import { ALERT_ITEM_OBSERVATIONS, alertItem, flowCall, recordAlertEvent, shopAlertStates, type AlertedOperation } from "./events.server";
 import { flowPayload, moneyFlowTriggerFor } from "./flow-triggers";
 import type { AlertItem } from "./messages";
 import { isMoneyAlert, MONEY_ALERTS, MONEY_VERDICTS, moneyAlertOf, moneyFacts, moneySentence, type MoneyAlert, type MoneyFacts } from "./money";
-import { wantsInstant } from "./settings.server";
 
 /** An operation as a money alert reads it: with its settlement, when the caller loaded it (EVENT_ITEM_INCLUDE). */
 export type SettledOperation = AlertedOperation & { settlement?: Settlement | null };
@@ -80,27 +78,10 @@ export async function openMoneyAlertEvents(db: PrismaClient, gateway: ShopifyGat
     if (!alert) continue;
     const shop = await shopState(op.shop);
     // A refund of the shop's history: the digest tells it, as it tells the history's verdicts.
-    const history = op.origin === "backfill";
-    const eventId = randomUUID();
-    const created = await createOnce(() =>
-      db.alertEvent.create({
-        data: {
-          id: eventId,
-          shop: op.shop,
-          operationId: op.id,
-          verdict: alert,
-          decidedAt: settlement.decidedAt ?? now,
-          instantStatus: !history && wantsInstant(shop.settings, alert) ? "pending" : "not_wanted",
-          createdAt: now,
-        },
-      }),
-    );
-    if (created) opened++;
+    const event = await recordAlertEvent(db, op, alert, settlement.decidedAt ?? now, shop.settings, now);
+    if (event.created) opened++;
     const trigger = moneyFlowTriggerFor(alert);
-    if (trigger && !history && shop.enabled.has(trigger.handle)) {
-      const event = created
-        ? { id: eventId }
-        : await db.alertEvent.findUniqueOrThrow({ where: { operationId_verdict: { operationId: op.id, verdict: alert } }, select: { id: true } });
+    if (trigger && !event.history && shop.enabled.has(trigger.handle)) {
       const { item, facts } = moneyItem(contract, op, settlement, alert, now);
       const payload = flowPayload({
         ...item.row,
