@@ -12,15 +12,20 @@ const paymentsAccessValue = z.enum(["active", "none", "not_granted"]);
 /** How long a shop's answer about its Shopify Payments account holds before it is asked again. */
 const ACCESS_HOLDS_MS = 24 * 3600_000;
 
-/** What the app knows of a shop's payouts without asking Shopify: the offline session's scopes and the last answer. */
-export async function knownPaymentsAccess(db: PrismaClient, shop: string): Promise<PaymentsAccess | null> {
+/** The offline session's scopes and Shopify's last answer about the account, as stored: one read of each. */
+async function storedAccess(db: PrismaClient, shop: string) {
   const [session, state] = await Promise.all([
     db.session.findFirst({ where: { shop, isOnline: false }, select: { scope: true } }),
-    db.shopState.findUnique({ where: { shop }, select: { paymentsAccount: true } }),
+    db.shopState.findUnique({ where: { shop }, select: { paymentsAccount: true, paymentsCheckedAt: true } }),
   ]);
-  if (!grantsPayouts(session?.scope)) return "not_granted";
   const known = paymentsAccessValue.safeParse(state?.paymentsAccount);
-  return known.success ? known.data : null;
+  return { granted: grantsPayouts(session?.scope), access: known.success ? known.data : null, checkedAt: state?.paymentsCheckedAt ?? null };
+}
+
+/** What the app knows of a shop's payouts without asking Shopify: the offline session's scopes and the last answer. */
+export async function knownPaymentsAccess(db: PrismaClient, shop: string): Promise<PaymentsAccess | null> {
+  const stored = await storedAccess(db, shop);
+  return stored.granted ? stored.access : "not_granted";
 }
 
 export async function recordPaymentsAccess(db: PrismaClient, shop: string, access: PaymentsAccess, now: Date): Promise<void> {
@@ -37,14 +42,12 @@ export async function recordPaymentsAccess(db: PrismaClient, shop: string, acces
  * Shopify could not be asked now.
  */
 export async function paymentsAccess(db: PrismaClient, gateway: ShopifyGateway, shop: string, now: Date): Promise<PaymentsAccess | null> {
-  const session = await db.session.findFirst({ where: { shop, isOnline: false }, select: { scope: true } });
-  if (!grantsPayouts(session?.scope)) return "not_granted";
-  const state = await db.shopState.findUnique({ where: { shop }, select: { paymentsAccount: true, paymentsCheckedAt: true } });
-  const fresh = state?.paymentsCheckedAt && now.getTime() - state.paymentsCheckedAt.getTime() < ACCESS_HOLDS_MS;
+  const stored = await storedAccess(db, shop);
+  if (!stored.granted) return "not_granted";
   // Shopify's answer holds a day, "not granted" too (the session said granted, Shopify refused):
   // app/scopes_update forgets it when the shop's scopes change.
-  const known = paymentsAccessValue.safeParse(state?.paymentsAccount);
-  if (known.success && fresh) return known.data;
+  const fresh = stored.checkedAt !== null && now.getTime() - stored.checkedAt.getTime() < ACCESS_HOLDS_MS;
+  if (stored.access && fresh) return stored.access;
   const read = await readPaymentsAccount(gateway, shop);
   if (!read.ok) return null;
   await recordPaymentsAccess(db, shop, read.access, now);

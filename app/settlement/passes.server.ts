@@ -10,12 +10,11 @@ import { settleDue, type SettleDeps } from "./settle.server";
 export function settlementPass(deps: SettleDeps): () => Promise<{ opened: number; read: number; decided: number }> {
   return async () => {
     let opened = 0;
-    // Every installed shop, every pass (one row each): a shop that granted the scopes is asked
-    // about its account at most once a day, and opens its newly verified refunds by its cursor.
+    // Every installed shop (an uninstall deletes its offline session), every pass, one row each: a
+    // shop that granted the scopes is asked about its account at most once a day, and opens its
+    // newly verified refunds by its cursor.
     const sessions = await deps.db.session.findMany({ where: { isOnline: false }, select: { shop: true, scope: true } });
-    const uninstalled = await deps.db.shopState.findMany({ where: { uninstalledAt: { not: null } }, select: { shop: true } });
-    const gone = new Set(uninstalled.map((s) => s.shop));
-    for (const { shop } of sessions.filter((s) => grantsPayouts(s.scope) && !gone.has(s.shop))) {
+    for (const { shop } of sessions.filter((s) => grantsPayouts(s.scope))) {
       if ((await paymentsAccess(deps.db, deps.gateway, shop, deps.now())) !== "active") continue;
       opened += await openSettlements(deps.db, deps.contract, shop, deps.now());
     }

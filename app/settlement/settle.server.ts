@@ -171,9 +171,14 @@ async function recordReference(deps: SettleDeps, row: Row, reads: TransactionRea
   if (!("transactions" in own)) return afterFailedRead(deps, row, own);
   const references = acquirerReferences(own.transactions);
   const attempts = row.attempts + 1;
-  const next = nextCheckAt(contractOf(deps, row).contract.timing, row.startedAt.getTime(), attempts);
-  const dueAt = !references.length && next.kind === "poll" && next.atMs < timeoutOf(deps, row) ? new Date(next.atMs) : null;
+  const dueAt = references.length ? null : nextPoll(deps, row, attempts);
   await release(deps.db, "settlements", [row], { attempts, readFailures: 0, ...(references.length ? { arn: references.join(",") } : {}) }, dueAt);
+}
+
+/** The contract's next poll after `attempts` reads, or null once polls are spent or the timeout is reached. */
+function nextPoll(deps: SettleDeps, row: Row, attempts: number): Date | null {
+  const next = nextCheckAt(contractOf(deps, row).contract.timing, row.startedAt.getTime(), attempts);
+  return next.kind === "poll" && next.atMs < timeoutOf(deps, row) ? new Date(next.atMs) : null;
 }
 
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
@@ -221,13 +226,14 @@ async function judge(deps: SettleDeps, row: Row, transactions: SettlementTransac
   const attempts = row.attempts + 1;
   const verdict = evaluation.verdict;
   const references = acquirerReferences(transactions);
-  const timing = loaded.contract.timing;
   const awaitingReference = verdict === "VERIFIED" && !references.length && referencesShown(transactions);
-  const next = nextCheckAt(timing, row.startedAt.getTime(), attempts);
+  // PENDING: the next poll, or the timeout once polls are spent (the timeout decides it).
   const dueAt =
-    verdict === "PENDING" || (awaitingReference && next.kind === "poll" && next.atMs < row.startedAt.getTime() + timing.timeout_ms)
-      ? new Date(next.atMs)
-      : null;
+    verdict === "PENDING"
+      ? new Date(nextCheckAt(loaded.contract.timing, row.startedAt.getTime(), attempts).atMs)
+      : awaitingReference
+        ? nextPoll(deps, row, attempts)
+        : null;
   const paid = ledger.entries.find((e) => e.payout_id);
   const processedAt = transactions.find((t) => t.processedAt)?.processedAt;
   const currencies = new Set(ledger.entries.map((e) => e.currency));
