@@ -46,6 +46,11 @@ const schema = z
       .string()
       .default("file:./prisma/dev.sqlite")
       .refine((value) => /^(file:|postgres(ql)?:\/\/)/.test(value), "must start with file: (SQLite) or postgresql:// (PostgreSQL)"),
+    /**
+     * Connections one process keeps to PostgreSQL at most (each app process, each `npm run worker`). The worker decides up to
+     * 16 shops at once, each on one connection for its verdict's transaction; fewer makes them take turns.
+     */
+    DATABASE_POOL_MAX: count(20),
     SHOPIFY_API_KEY: z.string().default(""),
     SHOPIFY_API_SECRET: z.string().default(""),
     SHOPIFY_APP_URL: url.optional(),

@@ -2,14 +2,13 @@ import { PrismaClient } from "@prisma/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { logger } from "../logging/logger.server";
+import { config } from "../config/env.server";
 import { databaseKind, databaseUrl } from "./url";
-
-/** Connections a process keeps to PostgreSQL: the worker decides up to 16 shops at once, each holding one for its transaction. */
-const POSTGRES_POOL = 20;
 
 /** A Prisma client for DATABASE_URL: SQLite for file:, PostgreSQL for postgresql://, through Prisma's driver adapters. */
 export function createPrismaClient(url = databaseUrl()): PrismaClient {
-  const adapter = databaseKind(url) === "postgresql" ? new PrismaPg({ connectionString: url, max: POSTGRES_POOL }) : new PrismaBetterSQLite3({ url });
+  const adapter =
+    databaseKind(url) === "postgresql" ? new PrismaPg({ connectionString: url, max: config().DATABASE_POOL_MAX }) : new PrismaBetterSQLite3({ url });
   try {
     const client = new PrismaClient({ adapter });
     if (databaseKind(url) === "sqlite") tuneSqlite(client);

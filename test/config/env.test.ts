@@ -31,6 +31,12 @@ describe("the app's configuration", () => {
     expect(attempt).toThrow(/SMTP_URL must be smtp/);
   });
 
+  it("bounds a process's PostgreSQL connections: 20 unless set, and never none", () => {
+    expect(parseConfig({}).DATABASE_POOL_MAX).toBe(20);
+    expect(parseConfig({ DATABASE_POOL_MAX: "8" }).DATABASE_POOL_MAX).toBe(8);
+    expect(() => parseConfig({ DATABASE_POOL_MAX: "0" })).toThrow(/DATABASE_POOL_MAX must be at least 1/);
+  });
+
   it("honours the demo's and tests' overrides for this machine's own addresses only", () => {
     expect(parseConfig({ SHOPIFY_ADMIN_API_ORIGIN: "http://127.0.0.1:4000" }).SHOPIFY_ADMIN_API_ORIGIN).toBe("http://127.0.0.1:4000");
     expect(() => parseConfig({ SHOPIFY_ADMIN_API_ORIGIN: "https://attacker.example" })).toThrow(/SHOPIFY_ADMIN_API_ORIGIN must be a loopback address/);

@@ -1,9 +1,10 @@
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import pg from "pg";
 import { randomBytes } from "node:crypto";
+import { STORAGE_FILE } from "./test-sets";
 
 /**
  * Tests run on SQLite unless TEST_DATABASE_URL names a PostgreSQL server. Migrations run once,
@@ -13,6 +14,9 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || "";
 export const onPostgres = /^postgres(ql)?:\/\//.test(TEST_DATABASE_URL);
 
 const root = new URL("../..", import.meta.url).pathname;
+
+/** SQLite test databases live in memory where the machine has a tmpfs: a copy per file, written to often, kept by no one. */
+const SCRATCH = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
 
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
@@ -42,7 +46,7 @@ export async function prepareTemplate(runId: string): Promise<string> {
     migrate(withDatabase(TEST_DATABASE_URL, name));
     return name;
   }
-  const dir = mkdtempSync(join(tmpdir(), "rv-test-"));
+  const dir = mkdtempSync(join(SCRATCH, "rv-test-"));
   const file = join(dir, "template.sqlite");
   migrate(`file:${file}`);
   return file;
@@ -61,6 +65,11 @@ function migrate(url: string) {
 export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const template = process.env.RV_TEST_TEMPLATE;
   if (!template) throw new Error("RV_TEST_TEMPLATE is not set: run the tests through vitest (test/support/global-setup.ts)");
+  // Imported here, not at the top: the bench imports this module's neighbours outside Vitest.
+  const testFile = (await import("vitest")).expect.getState().testPath ?? "";
+  if (!STORAGE_FILE.test(testFile)) {
+    throw new Error(`${testFile.replace(root, "")} creates a database: name it *.e2e.test.ts, so that the PostgreSQL pass runs it too (decision 026)`);
+  }
   if (onPostgres) {
     const name = `rv_test_${randomBytes(6).toString("hex")}`;
     await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
@@ -69,7 +78,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
       drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
     };
   }
-  const dir = mkdtempSync(join(tmpdir(), "rv-db-"));
+  const dir = mkdtempSync(join(SCRATCH, "rv-db-"));
   const file = join(dir, "test.sqlite");
   copyFileSync(template, file);
   return { url: `file:${file}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
