@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { isUnsettled } from "../refunds/records.server";
 import { UNCLAIMED } from "../worker/claims.server";
+import { readInSlices, writeInSlices } from "../db/slices";
 
 const orderGids = (ids: unknown): string[] =>
   Array.isArray(ids)
@@ -77,23 +78,29 @@ export async function redactCustomerOrders(
   payload: { orders_to_redact?: unknown; customer?: { id?: unknown } },
 ): Promise<number> {
   const orders = orderGids(payload.orders_to_redact);
-  const operations = await db.operation.findMany({ where: { shop, orderGid: { in: orders } }, select: { id: true } });
+  const operations = await readInSlices(orders, (slice) => db.operation.findMany({ where: { shop, orderGid: { in: slice } }, select: { id: true } }));
   const ids = operations.map((o) => o.id);
-  await db.observation.deleteMany({ where: { operationId: { in: ids } } });
-  await db.evaluation.updateMany({ where: { operationId: { in: ids } }, data: { result: JSON.stringify({ redacted: true }), observationIds: "[]" } });
+  await writeInSlices(ids, (slice) => db.observation.deleteMany({ where: { operationId: { in: slice } } }));
+  await writeInSlices(ids, (slice) =>
+    db.evaluation.updateMany({ where: { operationId: { in: slice } }, data: { result: JSON.stringify({ redacted: true }), observationIds: "[]" } }),
+  );
   // Staff notes are free text and may name the customer.
-  await db.reviewEvent.updateMany({ where: { operationId: { in: ids }, note: { not: null } }, data: { note: REDACTED } });
+  await writeInSlices(ids, (slice) => db.reviewEvent.updateMany({ where: { operationId: { in: slice }, note: { not: null } }, data: { note: REDACTED } }));
   // The card network's reference traces the customer's card refund: it goes, with the reads that
   // held it, and the refund is read no more (a later read would store it again).
-  await db.settlement.updateMany({
-    where: { operationId: { in: ids }, status: "PENDING" },
-    data: { status: "NOT_FOLLOWED", reason: "customer_redacted", decidedAt: new Date() },
-  });
-  await db.settlement.updateMany({
-    where: { operationId: { in: ids } },
-    data: { arn: null, observed: null, result: null, nextDueAt: null, ...UNCLAIMED, revision: { increment: 1 } },
-  });
-  await db.webhookDelivery.deleteMany({ where: { shop, orderGid: { in: orders } } });
+  await writeInSlices(ids, (slice) =>
+    db.settlement.updateMany({
+      where: { operationId: { in: slice }, status: "PENDING" },
+      data: { status: "NOT_FOLLOWED", reason: "customer_redacted", decidedAt: new Date() },
+    }),
+  );
+  await writeInSlices(ids, (slice) =>
+    db.settlement.updateMany({
+      where: { operationId: { in: slice } },
+      data: { arn: null, observed: null, result: null, nextDueAt: null, ...UNCLAIMED, revision: { increment: 1 } },
+    }),
+  );
+  await writeInSlices(orders, (slice) => db.webhookDelivery.deleteMany({ where: { shop, orderGid: { in: slice } } }));
   await redactRefundRecordNotes(db, shop, orders);
   await db.complianceRequest.create({ data: { shop, topic: "customers/redact", detail: JSON.stringify({ orders, operations: ids.length }) } });
   return ids.length;
@@ -108,10 +115,12 @@ const REDACTED = "[redacted on the customer's request]";
  * is redacted at once like the others.
  */
 async function redactRefundRecordNotes(db: PrismaClient, shop: string, orders: string[]): Promise<void> {
-  const records = await db.refundRecord.findMany({
-    where: { shop, orderId: { in: orders }, note: { not: null } },
-    select: { id: true, refundInput: true, shopifyOutcome: true },
-  });
+  const records = await readInSlices(orders, (slice) =>
+    db.refundRecord.findMany({
+      where: { shop, orderId: { in: slice }, note: { not: null } },
+      select: { id: true, refundInput: true, shopifyOutcome: true },
+    }),
+  );
   for (const record of records) {
     const input = !isUnsettled(record) && record.refundInput ? JSON.stringify({ ...JSON.parse(record.refundInput), note: REDACTED }) : record.refundInput;
     // A write like any other: the OCC token rotates, so a form opened before cannot overwrite it.
@@ -122,6 +131,21 @@ async function redactRefundRecordNotes(db: PrismaClient, shop: string, orders: s
   }
 }
 
+/** What a data request lists of each refund on the orders it names. */
+const DATA_REQUEST_FACTS = {
+  refundGid: true,
+  orderGid: true,
+  orderName: true,
+  amount: true,
+  currency: true,
+  status: true,
+  reason: true,
+  startedAt: true,
+  decidedAt: true,
+  // Where the money went, and the card network's reference a bank traces the refund with.
+  settlement: { select: { status: true, money: true, arn: true, payoutStatus: true } },
+} as const;
+
 /** customers/data_request: what the app holds for the listed orders, kept for the merchant to hand over. */
 export async function recordCustomerDataRequest(
   db: PrismaClient,
@@ -129,22 +153,7 @@ export async function recordCustomerDataRequest(
   payload: { orders_requested?: unknown; data_request?: { id?: unknown } },
 ): Promise<string> {
   const orders = orderGids(payload.orders_requested);
-  const operations = await db.operation.findMany({
-    where: { shop, orderGid: { in: orders } },
-    select: {
-      refundGid: true,
-      orderGid: true,
-      orderName: true,
-      amount: true,
-      currency: true,
-      status: true,
-      reason: true,
-      startedAt: true,
-      decidedAt: true,
-      // Where the money went, and the card network's reference a bank traces the refund with.
-      settlement: { select: { status: true, money: true, arn: true, payoutStatus: true } },
-    },
-  });
+  const operations = await readInSlices(orders, (slice) => db.operation.findMany({ where: { shop, orderGid: { in: slice } }, select: DATA_REQUEST_FACTS }));
   const request = await db.complianceRequest.create({
     data: {
       shop,

@@ -6,6 +6,7 @@ import { listRefunds, rowFilter, sortOf, toRow, type RefundRow } from "../verdic
 import { CLASSES, ORIGINS, parseFilters, type DashboardFilters } from "../verdicts/filters";
 import { byMade, duplicateGroups, PAIR_CHANNELS, refundsNamed, type PairCandidate } from "./pairs";
 import { UNCLAIMED } from "../worker/claims.server";
+import { readInSlices } from "../db/slices";
 
 export type ReviewCode = "NOT_FOUND" | "INVALID_NOTE" | "CONFLICT";
 export type ReviewOutcome =
@@ -24,9 +25,9 @@ const userIdOf = (actor: string) => /(\d+)$/.exec(actor)?.[1];
  */
 export async function staffNames(db: PrismaClient, shop: string, actors: string[]): Promise<Map<string, string>> {
   const ids = [...new Set(actors.map(userIdOf).filter((id): id is string => Boolean(id)))];
-  const sessions = ids.length
-    ? await db.session.findMany({ where: { shop, userId: { in: ids.map((id) => BigInt(id)) } }, select: { userId: true, firstName: true, lastName: true } })
-    : [];
+  const sessions = await readInSlices(ids, (slice) =>
+    db.session.findMany({ where: { shop, userId: { in: slice.map((id) => BigInt(id)) } }, select: { userId: true, firstName: true, lastName: true } }),
+  );
   const byId = new Map<string, string>();
   for (const s of sessions) {
     const name = [s.firstName, s.lastName].filter(Boolean).join(" ").trim();
@@ -45,7 +46,10 @@ export interface Resolution {
 /** The latest resolution of each of these refunds (ReviewEvent "resolved"), with the resolver's name. */
 export async function resolutions(db: PrismaClient, shop: string, ids: string[]): Promise<Map<string, Resolution>> {
   if (!ids.length) return new Map();
-  const events = await db.reviewEvent.findMany({ where: { shop, operationId: { in: ids }, action: "resolved" }, orderBy: { createdAt: "asc" } });
+  // A slice holds every event of its refunds, in order: the last one read of each is its latest.
+  const events = await readInSlices(ids, (slice) =>
+    db.reviewEvent.findMany({ where: { shop, operationId: { in: slice }, action: "resolved" }, orderBy: { createdAt: "asc" } }),
+  );
   const names = await staffNames(
     db,
     shop,
@@ -70,15 +74,22 @@ export async function duplicateGroupsIn(db: PrismaClient, shop: string, states: 
   const select = { id: true, refundGid: true, orderGid: true, origin: true, startedAt: true, revision: true, reviewState: true } as const;
   const duplicates = await db.operation.findMany({ where: { ...scope, reasonRows: { some: { shop, class: CLASSES.duplicate } } }, select });
   if (!duplicates.length) return [];
-  const observations = await db.observation.findMany({
-    where: { operationId: { in: duplicates.map((d) => d.id) }, channel: { in: [...PAIR_CHANNELS] }, ok: true },
-    orderBy: { observedAt: "desc" },
-    select: { operationId: true, channel: true, data: true },
-  });
+  const duplicateIds = duplicates.map((d) => d.id);
+  // A slice holds every observation of its refunds, newest first: the first read of each is its latest.
+  const observations = await readInSlices(duplicateIds, (slice) =>
+    db.observation.findMany({
+      where: { operationId: { in: slice }, channel: { in: [...PAIR_CHANNELS] }, ok: true },
+      orderBy: { observedAt: "desc" },
+      select: { operationId: true, channel: true, data: true },
+    }),
+  );
   const names = new Map<string, string[]>();
   for (const o of observations) if (!names.has(o.operationId)) names.set(o.operationId, refundsNamed(o.channel, o.data));
   const named = [...new Set([...names.values()].flat())];
-  const others = await db.operation.findMany({ where: { ...scope, refundGid: { in: named }, id: { notIn: duplicates.map((d) => d.id) } }, select });
+  const isDuplicate = new Set(duplicateIds);
+  const others = (await readInSlices(named, (slice) => db.operation.findMany({ where: { ...scope, refundGid: { in: slice } }, select }))).filter(
+    (op) => !isDuplicate.has(op.id),
+  );
   const candidates = [...duplicates, ...others].map(({ origin, ...op }) => ({ ...op, list: listOf(origin), names: names.get(op.id) ?? [] }));
   return duplicateGroups(candidates) as GroupMember[][];
 }
@@ -127,11 +138,11 @@ async function resolveGroupOf(db: PrismaClient, shop: string, op: { id: string; 
   const group = (await duplicateGroupsIn(db, shop, ["open", "resolved"], [op.orderGid])).find((g) => g.some((m) => m.id === op.id)) ?? [];
   const resolved = group.filter((m) => m.reviewState === "resolved").map((m) => m.id);
   const audited = new Set(
-    resolved.length
-      ? (await db.reviewEvent.findMany({ where: { shop, operationId: { in: resolved }, action: "resolved" }, select: { operationId: true } })).map(
-          (e) => e.operationId,
-        )
-      : [],
+    (
+      await readInSlices(resolved, (slice) =>
+        db.reviewEvent.findMany({ where: { shop, operationId: { in: slice }, action: "resolved" }, select: { operationId: true } }),
+      )
+    ).map((e) => e.operationId),
   );
   return group.filter((m) => m.reviewState === "open" || !audited.has(m.id));
 }
@@ -255,6 +266,17 @@ function viewFilter(view: ReviewView, filters: DashboardFilters): DashboardFilte
   return { ...filters, origins: chosen.length ? chosen : ["none"] };
 }
 
+/** The list's order (its sort key, then the id, as listRefunds pages it), for rows read in slices. */
+function inListOrder(key: "startedAt" | "amountMinor", descending: boolean) {
+  type Listed = { id: string; startedAt: Date; amountMinor: bigint | null };
+  const valueOf = (row: Listed): bigint => (key === "startedAt" ? BigInt(row.startedAt.getTime()) : (row.amountMinor ?? 0n));
+  return (a: Listed, b: Listed): number => {
+    const [x, y] = [valueOf(a), valueOf(b)];
+    const order = x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    return descending ? -order : order;
+  };
+}
+
 /**
  * One page of the review queue: needs review (refunds since install), history (the shop's past,
  * verified on install) or resolved; newest first unless sorted otherwise, with the dashboard's
@@ -294,20 +316,24 @@ export async function reviewPage(
   const inView = view === "resolved" ? resolvedGroups : openIn(view === "history" ? "history" : "live");
   const { key, descending } = sortOf(selected);
   // The refunds of the groups that the filters select, as the list sorts them: the first is where the group's item stands.
-  const matching = inView.length
-    ? await db.operation.findMany({
-        where: {
-          AND: [rowFilter(shop, selected), { id: { in: inView.flat().map((m) => m.id) } }, ...(key === "amountMinor" ? [{ amountMinor: { not: null } }] : [])],
-        },
-        orderBy: [{ [key]: descending ? "desc" : "asc" }, { id: descending ? "desc" : "asc" }],
-      })
-    : [];
+  const matching = (
+    await readInSlices(
+      inView.flat().map((m) => m.id),
+      (slice) =>
+        db.operation.findMany({
+          where: { AND: [rowFilter(shop, selected), { id: { in: slice } }, ...(key === "amountMinor" ? [{ amountMinor: { not: null } }] : [])] },
+          select: { id: true, startedAt: true, amountMinor: true },
+        }),
+    )
+  ).sort(inListOrder(key, descending));
+  const groupOf = new Map(inView.flatMap((g) => g.map((m) => [m.id, g] as const)));
   const standsAt = new Map<PairCandidate[], string>();
   for (const op of matching) {
-    const group = inView.find((g) => g.some((m) => m.id === op.id))!;
+    const group = groupOf.get(op.id)!;
     if (!standsAt.has(group)) standsAt.set(group, op.id);
   }
-  const pairTotal = total - [...standsAt.keys()].reduce((sum, g) => sum + g.filter((m) => matching.some((op) => op.id === m.id)).length - 1, 0);
+  const isMatching = new Set(matching.map((op) => op.id));
+  const pairTotal = total - [...standsAt.keys()].reduce((sum, g) => sum + g.filter((m) => isMatching.has(m.id)).length - 1, 0);
   const onPage = inView.filter((g) => page.rows.some((row) => standsAt.get(g) === row.id));
   const memberOps = onPage.length ? await db.operation.findMany({ where: { shop, id: { in: onPage.flat().map((m) => m.id) } } }) : [];
   // A pair's refunds were resolved by one resolve: the row where its item stands carries it.
