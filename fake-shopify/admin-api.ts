@@ -281,6 +281,12 @@ export class AdminApi implements RefundCreateHost {
         return { userErrors: this.flow.receive(shop.domain, args.handle, args.payload ?? (args.body ? JSON.parse(args.body) : undefined), shop.now()) };
       },
       shopifyPaymentsAccount: () => shopifyPaymentsAccount(shop),
+      // The app's installation on this shop, as the token that asks sees it: the scopes the merchant granted it.
+      currentAppInstallation: () => ({
+        __typename: "AppInstallation",
+        id: gid("AppInstallation", 1n),
+        accessScopes: [...shop.grantedScopes].sort().map((handle) => ({ __typename: "AccessScope", handle, description: `The ${handle} access scope.` })),
+      }),
       currentBulkOperation: () => this.bulk.current(),
       bulkOperationRunQuery: (args: { query: string; groupObjects: boolean }) =>
         this.bulk.run(adminSchema(), args.query, (document) =>

@@ -1,7 +1,8 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { readPaymentsAccount, type PaymentsAccess } from "../shopify/admin/settlement-reads.server";
+import { readGrantedScopes, readPaymentsAccount, type PaymentsAccess } from "../shopify/admin/settlement-reads.server";
+import { recordGrantedScopes } from "../shops/scopes.server";
 import { grantsPayouts } from "./scopes";
 
 export { grantsPayouts, PAYMENTS_SCOPES } from "./scopes";
@@ -37,24 +38,27 @@ export async function recordPaymentsAccess(db: PrismaClient, shop: string, acces
 }
 
 /**
- * Whether the shop's refunds can be followed to the payout: the scope granted (the session says,
- * no request), then Shopify's own answer about the account, asked at most once a day; null when
- * Shopify could not be asked now.
+ * Whether the shop's refunds can be followed to the payout, as Shopify says, asked at most once a
+ * day and again after app/scopes_update: first the scopes the shop granted (read with its own
+ * token, and stored on its offline session as Shopify answers), then whether it has a Shopify
+ * Payments account. Null when Shopify could not be asked now. What a webhook's body says is never
+ * stored: a signed delivery replayed under another shop's header, or one that arrives late, could
+ * otherwise withdraw a shop's scopes and keep a failed payout from being reported (issue 42).
  */
 export async function paymentsAccess(db: PrismaClient, gateway: ShopifyGateway, shop: string, now: Date): Promise<PaymentsAccess | null> {
   const stored = await storedAccess(db, shop);
-  if (!stored.granted) return "not_granted";
-  // Shopify's answer holds a day, "not granted" too (the session said granted, Shopify refused):
-  // app/scopes_update forgets it when the shop's scopes change.
   const fresh = stored.checkedAt !== null && now.getTime() - stored.checkedAt.getTime() < ACCESS_HOLDS_MS;
   if (stored.access && fresh) return stored.access;
-  const read = await readPaymentsAccount(gateway, shop);
+  const scopes = await readGrantedScopes(gateway, shop);
+  if (!scopes.ok) return null;
+  await recordGrantedScopes(db, shop, scopes.scopes);
+  const read = grantsPayouts(scopes.scopes.join(",")) ? await readPaymentsAccount(gateway, shop) : ({ ok: true, access: "not_granted" } as const);
   if (!read.ok) return null;
   await recordPaymentsAccess(db, shop, read.access, now);
   return read.access;
 }
 
-/** The shop changed what it grants (app/scopes_update): its account is asked about again at the next pass. */
+/** The shop may have changed what it grants (app/scopes_update): Shopify is asked again at the next pass. */
 export async function forgetPaymentsAccess(db: PrismaClient, shop: string): Promise<void> {
   await db.shopState.updateMany({ where: { shop }, data: { paymentsAccount: null, paymentsCheckedAt: null } });
 }

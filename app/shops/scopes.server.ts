@@ -1,11 +1,10 @@
 import type { PrismaClient } from "@prisma/client";
-import { forgetPaymentsAccess } from "../settlement/access.server";
 
 /**
- * What app/scopes_update says the shop now grants: the offline session keeps it, and whatever
- * depends on an optional scope asks Shopify again (the settlement pass, about payouts).
+ * The scopes Shopify says the shop granted (currentAppInstallation.accessScopes, read with the
+ * shop's own token), kept on its offline session as the Shopify library keeps them. Only an answer
+ * of Shopify's is recorded here, never a webhook's body.
  */
-export async function recordGrantedScopes(db: PrismaClient, session: { id: string; shop: string }, scopes: string[]): Promise<void> {
-  await db.session.update({ where: { id: session.id }, data: { scope: scopes.join(",") } });
-  await forgetPaymentsAccess(db, session.shop);
+export async function recordGrantedScopes(db: PrismaClient, shop: string, scopes: string[]): Promise<void> {
+  await db.session.updateMany({ where: { shop, isOnline: false }, data: { scope: scopes.join(",") } });
 }

@@ -125,15 +125,22 @@ describe("POST /webhooks/app/uninstalled", () => {
 });
 
 describe("POST /webhooks/app/scopes_update", () => {
-  it("records the granted scopes on the offline session", async () => {
+  it("is a hint: the scopes stay as Shopify said them, and Shopify is asked again at the next pass", async () => {
+    const before = (await db.session.findUniqueOrThrow({ where: { id: `offline_${SHOP}` } })).scope;
+    await db.shopState.upsert({
+      where: { shop: SHOP },
+      create: { shop: SHOP, paymentsAccount: "not_granted", paymentsCheckedAt: new Date() },
+      update: { paymentsAccount: "not_granted", paymentsCheckedAt: new Date() },
+    });
     const delivery = newDelivery(
       "app/scopes_update",
       SHOP,
-      JSON.stringify({ id: 1, previous: ["read_orders"], current: ["read_orders", "write_orders"], updated_at: new Date().toISOString() }),
+      JSON.stringify({ id: 1, previous: ["read_orders"], current: ["read_orders"], updated_at: new Date().toISOString() }),
     );
     const response = await sendDelivery(app.url, TOPIC_PATHS["app/scopes_update"], delivery, TEST_APP.secret);
     expect(response.status).toBe(200);
-    expect((await db.session.findUnique({ where: { id: `offline_${SHOP}` } }))?.scope).toBe("read_orders,write_orders");
+    expect((await db.session.findUniqueOrThrow({ where: { id: `offline_${SHOP}` } })).scope).toBe(before);
+    expect(await db.shopState.findUniqueOrThrow({ where: { shop: SHOP } })).toMatchObject({ paymentsAccount: null, paymentsCheckedAt: null });
   });
 });
 

@@ -18,7 +18,9 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
+/** The shop grants exactly these scopes (Shopify answers so when asked), and the app has forgotten its last answer. */
 async function grant(scope: string) {
+  h.shop.grantedScopes = new Set(scope.split(","));
   await h.db.session.updateMany({ where: { shop: h.domain }, data: { scope } });
   await h.db.shopState.updateMany({ where: { shop: h.domain }, data: { paymentsAccount: null, paymentsCheckedAt: null } });
 }
@@ -211,6 +213,9 @@ describe("what the app could not read is never an alarm", () => {
     const refund = await verifiedRefund("8.00");
     await h.worker.runSettlements();
     expect(await settlementOf(refund)).toMatchObject({ status: "PENDING" });
+    // The merchant withdraws the payments scopes: Shopify says so with app/scopes_update, and answers so when asked.
+    h.shop.grantedScopes.delete("read_shopify_payments_payouts");
+    h.shop.grantedScopes.delete("read_shopify_payments_accounts");
     const update = { id: 2, previous: WITH_PAYOUTS.split(","), current: ["read_orders", "write_orders"], updated_at: h.clock.now().toISOString() };
     expect((await h.deliver(newDelivery("app/scopes_update", h.domain, JSON.stringify(update), h.clock.now()))).status).toBe(200);
     try {
@@ -220,6 +225,8 @@ describe("what the app could not read is never an alarm", () => {
       const op = await operationFor(h.db, refundGid(refund.id));
       expect(await h.db.alertEvent.count({ where: { operationId: op.id } })).toBe(0);
     } finally {
+      h.shop.grantedScopes.add("read_shopify_payments_payouts");
+      h.shop.grantedScopes.add("read_shopify_payments_accounts");
       await grant(WITH_PAYOUTS);
     }
   });
@@ -271,12 +278,63 @@ describe("what the app does not judge", () => {
       expect(await settlementOf(refund)).toBeNull();
       expect((await operationFor(h.db, refundGid(refund.id))).status).toBe("VERIFIED");
       expect(requests.PaymentsLedger ?? 0).toBe(ledgerReads);
-      // The merchant grants the optional scope: Shopify says so with app/scopes_update, and the next pass opens it.
-      h.shop.grantedScopes.add("read_shopify_payments_payouts");
+      // The merchant grants the optional scopes: Shopify says so with app/scopes_update, and the next pass opens it.
+      for (const scope of WITH_PAYOUTS.split(",")) h.shop.grantedScopes.add(scope);
       const update = { id: 1, previous: ["read_orders", "write_orders"], current: WITH_PAYOUTS.split(","), updated_at: h.clock.now().toISOString() };
       expect((await h.deliver(newDelivery("app/scopes_update", h.domain, JSON.stringify(update), h.clock.now()))).status).toBe(200);
       await h.worker.runSettlements();
       expect(await settlementOf(refund)).toMatchObject({ status: "PENDING" });
+    } finally {
+      h.shop.grantedScopes.add("read_shopify_payments_payouts");
+      await grant(WITH_PAYOUTS);
+    }
+  });
+});
+
+describe("app/scopes_update is a hint: what Shopify says the shop grants is what the app stores", () => {
+  // Issue 42, items 1 and 2. Shopify signs the body only, and the body names no shop.
+  const session = () => h.db.session.findFirstOrThrow({ where: { shop: h.domain, isOnline: false } });
+
+  it("a signed delivery replayed under this shop's header, or an old one arriving late, withdraws nothing: the payout is still followed", async () => {
+    const refund = await verifiedRefund("9.00");
+    await h.worker.runSettlements();
+    expect(await settlementOf(refund)).toMatchObject({ status: "PENDING" });
+    // Another shop's signed body (or this shop's from last week), posted with this shop's header.
+    const replayed = {
+      id: 7,
+      previous: WITH_PAYOUTS.split(","),
+      current: ["read_orders", "write_orders"],
+      updated_at: new Date(h.clock.ms - 7 * DAY).toISOString(),
+    };
+    for (let i = 0; i < 3; i++) expect((await h.deliver(newDelivery("app/scopes_update", h.domain, JSON.stringify(replayed), h.clock.now()))).status).toBe(200);
+    const granted = async () => (await session()).scope!.split(",").sort();
+    expect(await granted()).toEqual(WITH_PAYOUTS.split(",").sort());
+    const ended = await followMoney(refund, decided);
+    expect(ended).toMatchObject({ status: "VERIFIED", money: "paid" });
+    expect(await granted()).toEqual(WITH_PAYOUTS.split(",").sort());
+  });
+
+  it("a grant Shopify has not made is not believed; one it made is seen within a day even when its webhook was lost", async () => {
+    await grant(WITH_PAYOUTS);
+    h.shop.grantedScopes.delete("read_shopify_payments_payouts");
+    try {
+      const refund = await verifiedRefund("7.00");
+      await h.worker.runSettlements();
+      // Shopify was asked: the scope is not granted, and the session says what Shopify said.
+      expect(await settlementOf(refund)).toBeNull();
+      expect((await session()).scope).not.toContain("read_shopify_payments_payouts");
+      // A forged grant (a signed body that claims it) is only a reason to ask Shopify again.
+      const forged = { id: 8, previous: ["read_orders"], current: WITH_PAYOUTS.split(","), updated_at: h.clock.now().toISOString() };
+      expect((await h.deliver(newDelivery("app/scopes_update", h.domain, JSON.stringify(forged), h.clock.now()))).status).toBe(200);
+      await h.worker.runSettlements();
+      expect(await settlementOf(refund)).toBeNull();
+      expect((await session()).scope).not.toContain("read_shopify_payments_payouts");
+      // The merchant grants it, and the webhook never comes: the next day's question to Shopify finds it.
+      h.shop.grantedScopes.add("read_shopify_payments_payouts");
+      h.clock.advance(DAY);
+      await h.worker.runSettlements();
+      expect(await settlementOf(refund)).toMatchObject({ status: "PENDING" });
+      expect((await session()).scope).toContain("read_shopify_payments_payouts");
     } finally {
       h.shop.grantedScopes.add("read_shopify_payments_payouts");
       await grant(WITH_PAYOUTS);

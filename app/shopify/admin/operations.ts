@@ -268,6 +268,17 @@ export const PAYMENTS_ACCOUNT_QUERY = `#graphql
 `;
 
 /**
+ * The access scopes the shop has granted this app, read with the shop's own token: what the app
+ * stores as granted (app/scopes_update only says that they may have changed; its body is not
+ * believed, since anyone holding one signed delivery can replay it under another shop's header).
+ */
+export const GRANTED_SCOPES_QUERY = `#graphql
+  query GrantedScopes {
+    currentAppInstallation { accessScopes { handle } }
+  }
+`;
+
+/**
  * Requested costs by Shopify's published rules (objects 1, connections 2 + first × nodes, lists
  * with `first` first × element, `nodes(ids:)` per id, mutations 10 + selection). A test computes
  * each with the fake Shopify's calculator, so these cannot drift from the documents above.
@@ -294,4 +305,5 @@ export const QUERY_COSTS = {
   /** A page of LEDGER_PAGE balance transactions: 2 for the connection, 3 an entry (itself, its amount, its payout), 1 for the account and 1 for pageInfo. */
   paymentsLedger: 304,
   paymentsAccount: 1,
+  grantedScopes: 2,
 } as const;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { balanceEntry, settlementTransaction, type BalanceEntry, type SettlementTransaction } from "../../settlement/ledger";
 import type { AdminFailure, ShopifyGateway } from "./gateway.server";
-import { PAYMENTS_ACCOUNT_QUERY, PAYMENTS_LEDGER_QUERY, QUERY_COSTS, SETTLEMENT_TRANSACTIONS_QUERY } from "./operations";
+import { GRANTED_SCOPES_QUERY, PAYMENTS_ACCOUNT_QUERY, PAYMENTS_LEDGER_QUERY, QUERY_COSTS, SETTLEMENT_TRANSACTIONS_QUERY } from "./operations";
 import { batchSize } from "./refund-readback.server";
 
 /** The pages of the ledger one read may turn: a shop with more refunds since the oldest one waiting is read on at the next pass. */
@@ -124,4 +124,15 @@ export async function readPaymentsAccount(gateway: ShopifyGateway, shop: string)
       ? { ok: true, access: "not_granted" }
       : fieldFailure(denied.extensions?.code ?? "GRAPHQL_ERROR", denied.message);
   return { ok: true, access: answer.data.shopifyPaymentsAccount ? "active" : "none" };
+}
+
+const grantedScopes = z.object({ currentAppInstallation: z.object({ accessScopes: z.array(z.object({ handle: z.string() })) }) });
+
+/** The access scopes the shop has granted the app, as Shopify answers the shop's own token. */
+export async function readGrantedScopes(gateway: ShopifyGateway, shop: string): Promise<{ ok: true; scopes: string[] } | Failed> {
+  const answer = await gateway.request(shop, GRANTED_SCOPES_QUERY, {}, QUERY_COSTS.grantedScopes, { waitThrottled: true });
+  if (!answer.ok) return answer;
+  const parsed = grantedScopes.safeParse(answer.data);
+  if (!parsed.success) return malformed("malformed response: the installation's access scopes are not as the schema says");
+  return { ok: true, scopes: parsed.data.currentAppInstallation.accessScopes.map((scope) => scope.handle) };
 }

@@ -42,6 +42,7 @@ describe(`Shopify's published Admin API schema ${ADMIN_API_VERSION}`, () => {
       "BulkOperationState",
       "BulkQueryRun",
       "FlowTriggerReceive",
+      "GrantedScopes",
       "OrderForRefund",
       "OrderNames",
       "OrderRefunds",

@@ -15,6 +15,7 @@ import {
   SETTLEMENT_TRANSACTIONS_QUERY,
   PAYMENTS_LEDGER_QUERY,
   PAYMENTS_ACCOUNT_QUERY,
+  GRANTED_SCOPES_QUERY,
 } from "../../../app/shopify/admin/operations";
 import { batchSize } from "../../../app/shopify/admin/refund-readback.server";
 import { requestedQueryCost } from "../../../fake-shopify/cost";
@@ -35,6 +36,7 @@ describe("the gateway's query costs are Shopify's, as the fake computes them fro
     ["settlementTransactionsPerTransaction", SETTLEMENT_TRANSACTIONS_QUERY, { ids: ["gid://shopify/OrderTransaction/1"] }],
     ["paymentsLedger", PAYMENTS_LEDGER_QUERY, { query: "transaction_type:refund" }],
     ["paymentsAccount", PAYMENTS_ACCOUNT_QUERY, {}],
+    ["grantedScopes", GRANTED_SCOPES_QUERY, {}],
   ] as const)("%s", (name, query, variables) => {
     expect(QUERY_COSTS[name]).toBe(requestedQueryCost(query, variables));
   });

@@ -147,6 +147,11 @@ export type PaymentsAccountQueryVariables = AdminTypes.Exact<{ [key: string]: ne
 
 export type PaymentsAccountQuery = { shopifyPaymentsAccount?: AdminTypes.Maybe<Pick<AdminTypes.ShopifyPaymentsAccount, 'id' | 'activated'>> };
 
+export type GrantedScopesQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
+
+
+export type GrantedScopesQuery = { currentAppInstallation: { accessScopes: Array<Pick<AdminTypes.AccessScope, 'handle'>> } };
+
 interface GeneratedQueryTypes {
   "#graphql\n  query RefundReadback($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Refund {\n        id\n        createdAt\n        order {\n          id\n          name\n          refunds { id createdAt totalRefundedSet { presentmentMoney { amount currencyCode } } }\n        }\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundReadbackQuery, variables: RefundReadbackQueryVariables},
   "#graphql\n  query RefundTransactions($id: ID!, $after: String) {\n    node(id: $id) {\n      ... on Refund {\n        transactions(first: 50, after: $after) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundTransactionsQuery, variables: RefundTransactionsQueryVariables},
@@ -159,6 +164,7 @@ interface GeneratedQueryTypes {
   "#graphql\n  query SettlementTransactions($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on OrderTransaction {\n        id\n        kind\n        status\n        gateway\n        processedAt\n        amountSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        shopifyPaymentsSet { refundSet { acquirerReferenceNumber } }\n      }\n    }\n  }\n": {return: SettlementTransactionsQuery, variables: SettlementTransactionsQueryVariables},
   "#graphql\n  query PaymentsLedger($query: String!, $after: String) {\n    shopifyPaymentsAccount {\n      id\n      balanceTransactions(first: 100, after: $after, query: $query, sortKey: PROCESSED_AT) {\n        nodes {\n          id\n          type\n          sourceOrderTransactionId\n          transactionDate\n          amount { amount currencyCode }\n          associatedPayout { id status }\n        }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": {return: PaymentsLedgerQuery, variables: PaymentsLedgerQueryVariables},
   "#graphql\n  query PaymentsAccount {\n    shopifyPaymentsAccount { id activated }\n  }\n": {return: PaymentsAccountQuery, variables: PaymentsAccountQueryVariables},
+  "#graphql\n  query GrantedScopes {\n    currentAppInstallation { accessScopes { handle } }\n  }\n": {return: GrantedScopesQuery, variables: GrantedScopesQueryVariables},
 }
 
 interface GeneratedMutationTypes {
