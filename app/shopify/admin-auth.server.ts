@@ -1,16 +1,18 @@
 import { ShopifyError } from "@shopify/shopify-api";
 import { config } from "../config/env.server";
 import { authenticate } from "../shopify.server";
+import { shopOfSessionToken } from "./session-token.server";
 
 const refuse = (message: string) => new Response(message, { status: 400 });
 
 /**
- * Where /auth/exit-iframe may send the admin's top window: the app itself, admin.shopify.com, or
- * the admin of the shop the request is for. Shopify's library (6.0.1) allows any
- * `*.myshopify.com/admin`; a link that leads a merchant to another shop's admin is an open
- * redirect all the same.
+ * Where /auth/exit-iframe may send the admin's top window: the app itself, or the admin of the
+ * shop whose session token the request carries (`id_token`, signed with the app's secret).
+ * Shopify's library (6.0.1) allows any `*.myshopify.com/admin`, and the `shop` parameter is
+ * anyone's to write: a link on this app's address that opens another shop's admin is an open
+ * redirect all the same (issue 42). The app's own auth flow exits to the app itself.
  */
-export function isAllowedExit(target: string, appUrl: string, shop: string | null): boolean {
+export function isAllowedExit(target: string, appUrl: string, verifiedShop: string | null): boolean {
   if (/\s|\\/.test(target) || target.startsWith("//")) return false;
   let url: URL;
   try {
@@ -19,10 +21,15 @@ export function isAllowedExit(target: string, appUrl: string, shop: string | nul
     return false;
   }
   if (url.origin === new URL(appUrl).origin) return true;
-  if (url.protocol !== "https:") return false;
-  if (url.hostname === "admin.shopify.com") return true;
-  return shop !== null && url.hostname === shop.toLowerCase() && /^\/admin(\/|$)/.test(url.pathname);
+  if (url.protocol !== "https:" || verifiedShop === null) return false;
+  const shop = verifiedShop.toLowerCase();
+  if (url.hostname === "admin.shopify.com")
+    return url.pathname === `/store/${shop.replace(/\.myshopify\.com$/, "")}` || url.pathname.startsWith(`/store/${shop.replace(/\.myshopify\.com$/, "")}/`);
+  return url.hostname === shop && /^\/admin(\/|$)/.test(url.pathname);
 }
+
+const verifiedShopOf = (idToken: string | null) =>
+  idToken ? shopOfSessionToken(idToken, { apiKey: config().SHOPIFY_API_KEY, secret: config().SHOPIFY_API_SECRET }) : null;
 
 /** What the library would turn into a 500 or an open redirect: refused first, with a 400. */
 function refuseUnsafeParameters(request: Request): void {
@@ -37,7 +44,8 @@ function refuseUnsafeParameters(request: Request): void {
     }
   }
   const exit = url.searchParams.get("exitIframe");
-  if (url.pathname.endsWith("/auth/exit-iframe") && exit !== null && !isAllowedExit(exit, config().SHOPIFY_APP_URL ?? url.origin, url.searchParams.get("shop")))
+  if (!url.pathname.endsWith("/auth/exit-iframe") || exit === null) return;
+  if (!isAllowedExit(exit, config().SHOPIFY_APP_URL ?? url.origin, verifiedShopOf(url.searchParams.get("id_token"))))
     throw refuse("Refusing to send you there: that address is outside this app and your shop's admin.");
 }
 

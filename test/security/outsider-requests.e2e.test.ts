@@ -7,6 +7,7 @@ import { startAppProcess } from "../../scripts/demo-server";
 import { TEST_APP } from "../support/credentials";
 import { createTestDatabase } from "../support/database";
 import { CHROME_UA } from "../support/embedded";
+import { mintSessionToken } from "../../fake-shopify/session-token";
 import { installShop } from "../support/sessions";
 
 // Requests anyone on the internet can send, without a session: the app as `npm start` runs it.
@@ -49,9 +50,37 @@ describe("redirects", () => {
     },
   );
 
-  it("/auth/exit-iframe to the shop's admin still works", async () => {
-    const response = await get(`/auth/exit-iframe?shop=${SHOP}&host=${HOST}&exitIframe=${encodeURIComponent(`https://${SHOP}/admin/apps`)}`);
-    expect(response.status).toBe(200);
+  const exitTo = (target: string, idToken?: string, shop = SHOP) =>
+    get(`/auth/exit-iframe?shop=${shop}&host=${HOST}&exitIframe=${encodeURIComponent(target)}${idToken ? `&id_token=${idToken}` : ""}`);
+  const tokenFor = (shop: string, secret = TEST_APP.secret) => mintSessionToken({ shop, apiKey: TEST_APP.apiKey, secret });
+
+  it("/auth/exit-iframe to the shop's admin works for a request with that shop's session token", async () => {
+    expect((await exitTo(`https://${SHOP}/admin/apps`, tokenFor(SHOP))).status).toBe(200);
+    expect((await exitTo("https://admin.shopify.com/store/outsider/apps", tokenFor(SHOP))).status).toBe(200);
+  });
+
+  // Issue 42, item 8: the `shop` parameter is anyone's to write; only a session token says which shop asks.
+  const refused: { what: string; target: string; token?: () => string; shop?: string }[] = [
+    {
+      what: "the shop parameter alone, naming the store it sends to",
+      target: "https://attacker-store.myshopify.com/admin/apps",
+      shop: "attacker-store.myshopify.com",
+    },
+    { what: "no session token, even to the shop named", target: `https://${SHOP}/admin/apps` },
+    { what: "another shop's session token", target: `https://${SHOP}/admin/apps`, token: () => tokenFor("attacker-store.myshopify.com") },
+    { what: "a session token signed with another secret", target: `https://${SHOP}/admin/apps`, token: () => tokenFor(SHOP, "not-the-app-secret") },
+    { what: "the shop's token, to another shop's admin", target: "https://attacker-store.myshopify.com/admin/apps", token: () => tokenFor(SHOP) },
+    {
+      what: "the shop's token, to another store on admin.shopify.com",
+      target: "https://admin.shopify.com/store/attacker-store/apps",
+      token: () => tokenFor(SHOP),
+    },
+  ];
+  it.each(refused)("/auth/exit-iframe with $what is refused (400)", async ({ target, token, shop }) => {
+    const response = await exitTo(target, token?.(), shop);
+    expect(response.status).toBe(400);
+    expect(response.headers.get("location")).toBeNull();
+    expect(await response.text()).not.toContain("attacker-store");
   });
 });
 
