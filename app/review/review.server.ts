@@ -222,12 +222,14 @@ export async function resolveReview(
  * reopened (the timeout said only that no evidence came in time; evidence may have come since):
  * read again at once, and VERIFIED if it now holds, else UNVERIFIABLE again.
  */
-export async function requestRecheck(db: PrismaClient, shop: string, id: string, actor: string, now: Date): Promise<ReviewOutcome> {
-  const op = await db.operation.findFirst({ where: { id, shop }, select: { status: true, revision: true } });
+export async function requestRecheck(db: PrismaClient, shop: string, id: string, revision: number, actor: string, now: Date): Promise<ReviewOutcome> {
+  const op = await db.operation.findFirst({ where: { id, shop }, select: { status: true } });
   if (!op) return { ok: false, code: "NOT_FOUND", message: "No such refund in this shop." };
   if (op.status === "UNVERIFIABLE") {
+    // Reopening is a decision over the page the person saw: a refund resolved (or re-checked) since is not reopened
+    // behind their back. A pending refund's re-check only reads it sooner, whatever its revision now.
     const { count } = await db.operation.updateMany({
-      where: { id, shop, revision: op.revision, status: "UNVERIFIABLE" },
+      where: { id, shop, revision, status: "UNVERIFIABLE" },
       data: { status: "PENDING", nextDueAt: now, decidedAt: null, reviewState: "none", ...UNCLAIMED, revision: { increment: 1 } },
     });
     if (count !== 1) return { ok: false, code: "CONFLICT", message: "Someone else changed this refund since you opened it. Reload to see its current state." };

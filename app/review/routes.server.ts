@@ -30,18 +30,21 @@ export async function refundDetail(shop: string, id: string, now: Date) {
 const MAX_REVISION = 2_147_483_647;
 const STALE = "This page is out of date. Reload it and try again.";
 
-/** What the evidence page and the review queue can post: resolve with a note and the revision shown, or re-check. */
+/** The refund's revision the page showed: a form posted from a page older than the refund is refused with words. */
+const shownRevision = z
+  .string({ required_error: STALE, invalid_type_error: STALE })
+  .trim()
+  .regex(/^\d{1,10}$/, STALE)
+  .transform(Number)
+  .refine((n) => n <= MAX_REVISION, STALE);
+
+/** What the evidence page and the review queue can post: resolve with a note, or re-check, each with the revision shown. */
 const refundActionSchema = z.discriminatedUnion(
   "intent",
   [
     z.object({
       intent: z.literal("resolve"),
-      revision: z
-        .string({ required_error: STALE, invalid_type_error: STALE })
-        .trim()
-        .regex(/^\d{1,10}$/, STALE)
-        .transform(Number)
-        .refine((n) => n <= MAX_REVISION, STALE),
+      revision: shownRevision,
       note: z
         .string({ invalid_type_error: "Write the note as text." })
         .optional()
@@ -49,7 +52,7 @@ const refundActionSchema = z.discriminatedUnion(
         .refine((note) => note.length > 0, "Write a note that says how this refund was resolved.")
         .refine((note) => note.length <= 2000, "The note is longer than 2,000 characters."),
     }),
-    z.object({ intent: z.literal("recheck") }),
+    z.object({ intent: z.literal("recheck"), revision: shownRevision }),
   ],
   {
     errorMap: (issue, ctx) => (issue.code === z.ZodIssueCode.invalid_union_discriminator ? { message: "Unknown action." } : { message: ctx.defaultError }),
@@ -82,7 +85,9 @@ export async function refundAction(shop: string, id: string, form: FormData, act
   }
   const input = parsed.data;
   const outcome =
-    input.intent === "resolve" ? await resolveReview(db, shop, id, input.revision, input.note, actor, now) : await requestRecheck(db, shop, id, actor, now);
+    input.intent === "resolve"
+      ? await resolveReview(db, shop, id, input.revision, input.note, actor, now)
+      : await requestRecheck(db, shop, id, input.revision, actor, now);
   if (!outcome.ok) {
     if (outcome.code === "NOT_FOUND") throw notFound();
     // Everything the outcome says (a lost race names who won) passes through, with the status its code maps to.

@@ -100,10 +100,17 @@ describe("the timeout", () => {
     );
 
     h.shop.allowAccess(refund.id);
-    const recheck = await asShop(dataPath(`/app/refunds/${op.id}`, "routes/app.refunds.$id"), {
-      method: "POST",
-      body: new URLSearchParams({ intent: "recheck" }),
-    });
+    const post = (form: Record<string, string>) =>
+      asShop(dataPath(`/app/refunds/${op.id}`, "routes/app.refunds.$id"), { method: "POST", body: new URLSearchParams(form) });
+    // Issue 42, item 6: a colleague resolves it while a page opened before is still on someone's screen.
+    expect((await post({ intent: "resolve", revision: String(op.revision), note: "Refunded by hand at the bank" })).status).toBe(200);
+    const stale = await post({ intent: "recheck", revision: String(op.revision) });
+    expect(stale.status).toBe(409);
+    expect((await stale.json()).message).toBe("Someone else changed this refund since you opened it. Reload to see its current state.");
+    expect(await h.db.operation.findUniqueOrThrow({ where: { id: op.id } })).toMatchObject({ status: "UNVERIFIABLE", reviewState: "resolved" });
+    // From the page as it is now, the re-check reads it again.
+    const shown = await h.db.operation.findUniqueOrThrow({ where: { id: op.id } });
+    const recheck = await post({ intent: "recheck", revision: String(shown.revision) });
     expect(recheck.status).toBe(200);
     expect((await h.db.operation.findUniqueOrThrow({ where: { id: op.id } })).status).toBe("PENDING");
     await h.worker.runOnce();

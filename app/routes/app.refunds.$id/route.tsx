@@ -219,6 +219,7 @@ export default function RefundDetail() {
               {refund.status === "PENDING" || refund.status === "UNVERIFIABLE" ? (
                 <Form method="post">
                   <input type="hidden" name="intent" value="recheck" />
+                  <input type="hidden" name="revision" value={refund.revision} />
                   <Button submit loading={navigation.state === "submitting"}>
                     Re-check now
                   </Button>
