@@ -63,9 +63,23 @@ const list = <T extends string>(params: URLSearchParams, name: string, allowed: 
     .flatMap((v) => v.split(","))
     .filter((v): v is T => (allowed as readonly string[]).includes(v));
 
+/**
+ * The days a filter can name. Refunds are instants since 1970; the day after the last is still a
+ * four-digit year. A URL's year 0000 reached Date.UTC's two-digit years (0-99 are 1900-1999) and
+ * instants before year 0, and answered 500 (issue 42): a day outside is ignored like any other
+ * the app cannot read.
+ */
+const FIRST_DAY = "1970-01-01";
+const LAST_DAY = "9998-12-31";
+
 // Date.parse rolls "2026-02-30" over to March 2: a day must come back as itself.
 const day = (value: string | null) =>
-  value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(Date.parse(value)).toISOString().slice(0, 10) === value
+  value &&
+  /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+  value >= FIRST_DAY &&
+  value <= LAST_DAY &&
+  !Number.isNaN(Date.parse(value)) &&
+  new Date(Date.parse(value)).toISOString().slice(0, 10) === value
     ? value
     : undefined;
 const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>

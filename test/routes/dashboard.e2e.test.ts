@@ -318,3 +318,28 @@ describe("the order-page block's backend", () => {
     expect((await answer.json()).refunds).toEqual([expect.objectContaining({ id: op.id, status: "CONTRADICTED" })]);
   });
 });
+
+describe("dates a URL can carry", () => {
+  // Issue 42, item 9: a custom date from year 0000 answered 500 on the dashboard and the queue, and cut the CSV short.
+  const odd = [
+    ["0000-01-01", "0000-12-31"],
+    ["0001-01-01", "0099-12-31"],
+    ["1969-12-31", "9999-12-31"],
+    ["9999-12-31", "9999-12-31"],
+  ];
+  it.each(odd)("from %s to %s: the dashboard, the queue and a whole CSV, never a 500", async (from, to) => {
+    const query = `?from=${from}&to=${to}`;
+    expect((await dashboard(query)).total).toBeGreaterThanOrEqual(0);
+    expect((await asShop(dataPath(`/app/review${query}`, "routes/app.review"))).status).toBe(200);
+    const csv = await asShop(`/app/refunds.csv${query}&format=raw`);
+    expect(csv.status).toBe(200);
+    const rows = csvRecords(await csv.text());
+    // Header included: the file is whole, every row with the header's columns.
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    expect(rows.filter((row) => row.length !== rows[0].length)).toEqual([]);
+  });
+
+  it("a year no refund can be from is no filter: every refund shows, as for any date the app cannot read", async () => {
+    expect((await dashboard("?from=0000-01-01&to=0000-12-31")).total).toBe((await dashboard("?range=all")).total);
+  });
+});
