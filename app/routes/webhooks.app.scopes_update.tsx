@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import db from "../db.server";
 import { authenticateWebhook, badPayload, postOnly } from "../webhooks/authenticate.server";
-import { forgetPaymentsAccess } from "../settlement/access.server";
+import { askAboutScopesAgain } from "../settlement/access.server";
 
 export const loader = postOnly;
 
@@ -18,6 +18,6 @@ const scopesUpdate = z.object({ current: z.array(z.string()) });
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { payload, session, shop } = await authenticateWebhook(request, "APP_SCOPES_UPDATE");
   if (!scopesUpdate.safeParse(payload).success) return badPayload("app/scopes_update payload needs current: string[]");
-  if (session) await forgetPaymentsAccess(db, shop);
+  if (session) await askAboutScopesAgain(db, shop);
   return new Response();
 };

@@ -9,6 +9,8 @@ export { grantsPayouts, PAYMENTS_SCOPES } from "./scopes";
 
 /** The column's values, parsed at the door. */
 const paymentsAccessValue = z.enum(["active", "none", "not_granted"]);
+/** Written by app/scopes_update: what the shop grants may have changed, and Shopify is to be asked at the next pass. */
+const ASK_AGAIN = "ask_again";
 
 /** How long a shop's answer about its Shopify Payments account holds before it is asked again. */
 const ACCESS_HOLDS_MS = 24 * 3600_000;
@@ -20,7 +22,12 @@ async function storedAccess(db: PrismaClient, shop: string) {
     db.shopState.findUnique({ where: { shop }, select: { paymentsAccount: true, paymentsCheckedAt: true } }),
   ]);
   const known = paymentsAccessValue.safeParse(state?.paymentsAccount);
-  return { granted: grantsPayouts(session?.scope), access: known.success ? known.data : null, checkedAt: state?.paymentsCheckedAt ?? null };
+  return {
+    granted: grantsPayouts(session?.scope),
+    access: known.success ? known.data : null,
+    checkedAt: state?.paymentsCheckedAt ?? null,
+    askAgain: state?.paymentsAccount === ASK_AGAIN,
+  };
 }
 
 /** What the app knows of a shop's payouts without asking Shopify: the offline session's scopes and the last answer. */
@@ -38,15 +45,17 @@ export async function recordPaymentsAccess(db: PrismaClient, shop: string, acces
 }
 
 /**
- * Whether the shop's refunds can be followed to the payout, as Shopify says, asked at most once a
- * day and again after app/scopes_update: first the scopes the shop granted (read with its own
- * token, and stored on its offline session as Shopify answers), then whether it has a Shopify
- * Payments account. Null when Shopify could not be asked now. What a webhook's body says is never
- * stored: a signed delivery replayed under another shop's header, or one that arrives late, could
- * otherwise withdraw a shop's scopes and keep a failed payout from being reported (issue 42).
+ * Whether the shop's refunds can be followed to the payout, as Shopify says: for a shop whose
+ * session holds the payments scopes (asked at most once a day) or that sent app/scopes_update
+ * since, first the scopes it granted (read with its own token, and stored on its offline session
+ * as Shopify answers), then whether it has a Shopify Payments account. Any other shop never
+ * granted them: no request. Null when Shopify could not be asked now. What a webhook's body says
+ * is never stored: a signed delivery replayed under another shop's header, or one that arrives
+ * late, could otherwise withdraw a shop's scopes and keep a failed payout from being reported (issue 42).
  */
 export async function paymentsAccess(db: PrismaClient, gateway: ShopifyGateway, shop: string, now: Date): Promise<PaymentsAccess | null> {
   const stored = await storedAccess(db, shop);
+  if (!stored.granted && !stored.askAgain) return "not_granted";
   const fresh = stored.checkedAt !== null && now.getTime() - stored.checkedAt.getTime() < ACCESS_HOLDS_MS;
   if (stored.access && fresh) return stored.access;
   const scopes = await readGrantedScopes(gateway, shop);
@@ -58,7 +67,23 @@ export async function paymentsAccess(db: PrismaClient, gateway: ShopifyGateway, 
   return read.access;
 }
 
-/** The shop may have changed what it grants (app/scopes_update): Shopify is asked again at the next pass. */
-export async function forgetPaymentsAccess(db: PrismaClient, shop: string): Promise<void> {
-  await db.shopState.updateMany({ where: { shop }, data: { paymentsAccount: null, paymentsCheckedAt: null } });
+/** The shop may have changed what it grants (app/scopes_update): Shopify is asked at the next pass, whatever the session says. */
+export async function askAboutScopesAgain(db: PrismaClient, shop: string): Promise<void> {
+  await db.shopState.upsert({
+    where: { shop },
+    create: { shop, paymentsAccount: ASK_AGAIN, paymentsCheckedAt: null },
+    update: { paymentsAccount: ASK_AGAIN, paymentsCheckedAt: null },
+  });
+}
+
+/** The shops Shopify may be asked about at this pass: those whose session holds the payments scopes, and those that sent app/scopes_update. */
+export async function shopsToAsk(db: PrismaClient): Promise<string[]> {
+  const [sessions, hinted] = await Promise.all([
+    db.session.findMany({ where: { isOnline: false }, select: { shop: true, scope: true } }),
+    db.shopState.findMany({ where: { paymentsAccount: ASK_AGAIN }, select: { shop: true } }),
+  ]);
+  const installed = new Set(sessions.map((s) => s.shop));
+  return [
+    ...new Set([...sessions.filter((s) => grantsPayouts(s.scope)).map((s) => s.shop), ...hinted.map((s) => s.shop).filter((shop) => installed.has(shop))]),
+  ];
 }

@@ -1,4 +1,4 @@
-import { paymentsAccess } from "./access.server";
+import { paymentsAccess, shopsToAsk } from "./access.server";
 import { openSettlements } from "./open.server";
 import { settleDue, type SettleDeps } from "./settle.server";
 
@@ -10,11 +10,10 @@ import { settleDue, type SettleDeps } from "./settle.server";
 export function settlementPass(deps: SettleDeps): () => Promise<{ opened: number; read: number; decided: number }> {
   return async () => {
     let opened = 0;
-    // Every installed shop (an uninstall deletes its offline session), every pass: Shopify is asked
-    // what it grants at most once a day (and after app/scopes_update), so a grant is seen even when
-    // its webhook is lost; a shop with the scopes and an account opens its newly verified refunds by its cursor.
-    const sessions = await deps.db.session.findMany({ where: { isOnline: false }, select: { shop: true }, distinct: ["shop"] });
-    for (const { shop } of sessions) {
+    // Installed shops (an uninstall deletes the offline session) that hold the payments scopes or
+    // sent app/scopes_update: Shopify is asked what they grant at most once a day, and at once after
+    // the webhook; a shop with the scopes and an account opens its newly verified refunds by its cursor.
+    for (const shop of await shopsToAsk(deps.db)) {
       if ((await paymentsAccess(deps.db, deps.gateway, shop, deps.now())) !== "active") continue;
       opened += await openSettlements(deps.db, deps.contract, shop, deps.now());
     }

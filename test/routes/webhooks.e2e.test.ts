@@ -140,7 +140,8 @@ describe("POST /webhooks/app/scopes_update", () => {
     const response = await sendDelivery(app.url, TOPIC_PATHS["app/scopes_update"], delivery, TEST_APP.secret);
     expect(response.status).toBe(200);
     expect((await db.session.findUniqueOrThrow({ where: { id: `offline_${SHOP}` } })).scope).toBe(before);
-    expect(await db.shopState.findUniqueOrThrow({ where: { shop: SHOP } })).toMatchObject({ paymentsAccount: null, paymentsCheckedAt: null });
+    // Only a note that Shopify is to be asked at the next settlement pass.
+    expect(await db.shopState.findUniqueOrThrow({ where: { shop: SHOP } })).toMatchObject({ paymentsAccount: "ask_again", paymentsCheckedAt: null });
   });
 });
 
