@@ -28,11 +28,12 @@ export async function decideFleetOnce(h: VerificationHarness, perShop: number): 
   const workers = Array.from({ length: 4 }, () => startWorkerProcess(h.app.databaseUrl, {}, "ignore"));
   try {
     const fleet = { shop: { in: domains } };
-    await waitFor(
-      `${gids.length} verdicts`,
-      async () => (await h.db.operation.count({ where: { ...fleet, status: { not: "PENDING" } } })) >= gids.length,
-      FLEET_TIMEOUT_MS - 60_000,
-    );
+    // Verdicts and the evaluations that explain them: on SQLite a batch's evidence is written just after its verdicts
+    // (decision 024), and on a loaded machine the workers could be stopped in between.
+    const decided = async () =>
+      (await h.db.operation.count({ where: { ...fleet, status: { not: "PENDING" } } })) >= gids.length &&
+      (await h.db.evaluation.count({ where: { operation: fleet, verdict: { not: "PENDING" } } })) >= gids.length;
+    await waitFor(`${gids.length} verdicts and their evaluations`, decided, FLEET_TIMEOUT_MS - 60_000);
   } finally {
     await Promise.all(workers.map(stopWorker));
   }
