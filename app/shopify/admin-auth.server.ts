@@ -23,8 +23,8 @@ export function isAllowedExit(target: string, appUrl: string, verifiedShop: stri
   if (url.origin === new URL(appUrl).origin) return true;
   if (url.protocol !== "https:" || verifiedShop === null) return false;
   const shop = verifiedShop.toLowerCase();
-  if (url.hostname === "admin.shopify.com")
-    return url.pathname === `/store/${shop.replace(/\.myshopify\.com$/, "")}` || url.pathname.startsWith(`/store/${shop.replace(/\.myshopify\.com$/, "")}/`);
+  const store = `/store/${shop.replace(/\.myshopify\.com$/, "")}`;
+  if (url.hostname === "admin.shopify.com") return url.pathname === store || url.pathname.startsWith(`${store}/`);
   return url.hostname === shop && /^\/admin(\/|$)/.test(url.pathname);
 }
 
