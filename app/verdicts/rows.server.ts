@@ -1,4 +1,5 @@
 import type { Operation, Prisma, PrismaClient } from "@prisma/client";
+import { z } from "zod";
 import type { Contract } from "../contracts/schema";
 import { contractOf } from "../contracts/registry.server";
 import { formatMoney, fromMinorUnits } from "../money/currency";
@@ -70,19 +71,27 @@ export function rowFilter(shop: string, filters: DashboardFilters): Prisma.Opera
 }
 
 type SortKey = "startedAt" | "amountMinor";
-interface Cursor {
-  v: string;
-  id: string;
-}
+/** An instant as `toISOString` writes it, and a whole number of minor units the BigInt column holds (18 digits stay inside 64 bits). */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const isInstant = (v: string) => INSTANT.test(v) && !Number.isNaN(Date.parse(v)) && new Date(v).toISOString() === v;
+const rowId = z.string().min(1).max(200);
+/** A cursor names the sort it was made for: one from another sort, or one the app did not write, is no cursor (the first page). */
+const cursorSchema = z.discriminatedUnion("k", [
+  z.object({ k: z.literal("startedAt"), v: z.string().refine(isInstant), id: rowId }),
+  z.object({ k: z.literal("amountMinor"), v: z.string().regex(/^-?\d{1,18}$/), id: rowId }),
+]);
+type Cursor = z.infer<typeof cursorSchema>;
 const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toString("base64url");
-function decodeCursor(text: string | undefined): Cursor | undefined {
+function decodeCursor(text: string | undefined, key: SortKey): Cursor | undefined {
   if (!text) return undefined;
+  let value: unknown;
   try {
-    const value = JSON.parse(Buffer.from(text, "base64url").toString()) as Cursor;
-    return typeof value.v === "string" && typeof value.id === "string" ? value : undefined;
+    value = JSON.parse(Buffer.from(text, "base64url").toString());
   } catch {
     return undefined;
   }
+  const cursor = cursorSchema.safeParse(value);
+  return cursor.success && cursor.data.k === key ? cursor.data : undefined;
 }
 
 export function sortOf(filters: DashboardFilters): { key: SortKey; descending: boolean } {
@@ -92,7 +101,7 @@ export function sortOf(filters: DashboardFilters): { key: SortKey; descending: b
   };
 }
 
-const cursorValue = (key: SortKey, v: string) => (key === "startedAt" ? new Date(v) : BigInt(v));
+const cursorValue = (cursor: Cursor) => (cursor.k === "startedAt" ? new Date(cursor.v) : BigInt(cursor.v));
 
 /**
  * Keyset pagination on (sort key, id): a page costs the same on page 1 and page 4,000. With a
@@ -100,13 +109,15 @@ const cursorValue = (key: SortKey, v: string) => (key === "startedAt" ? new Date
  */
 export async function listRefunds(db: PrismaClient, contract: Contract, shop: string, filters: DashboardFilters, gateway?: ShopifyGateway) {
   const { key, descending } = sortOf(filters);
-  const backwards = Boolean(filters.before) && !filters.after;
-  const cursor = decodeCursor(backwards ? filters.before : filters.after);
+  const after = decodeCursor(filters.after, key);
+  const before = filters.after ? undefined : decodeCursor(filters.before, key);
+  const backwards = Boolean(before);
+  const cursor = before ?? after;
   const forwardDescending = backwards ? !descending : descending;
   const where: Prisma.OperationWhereInput[] = [rowFilter(shop, filters)];
   if (key === "amountMinor") where.push({ amountMinor: { not: null } });
   if (cursor) {
-    const value = cursorValue(key, cursor.v);
+    const value = cursorValue(cursor);
     const beyond = forwardDescending ? "lt" : "gt";
     where.push({ OR: [{ [key]: { [beyond]: value } }, { [key]: value, id: { [beyond]: cursor.id } }] });
   }
@@ -120,7 +131,8 @@ export async function listRefunds(db: PrismaClient, contract: Contract, shop: st
   const page = found.slice(0, filters.pageSize);
   if (backwards) page.reverse();
   const rows = page.map((op) => toRow(contract, op));
-  const cursorOf = (op: Operation) => encodeCursor({ v: key === "startedAt" ? op.startedAt.toISOString() : String(op.amountMinor), id: op.id });
+  const cursorOf = (op: Operation) =>
+    encodeCursor(key === "startedAt" ? { k: key, v: op.startedAt.toISOString(), id: op.id } : { k: key, v: String(op.amountMinor), id: op.id });
   return {
     rows: gateway ? await withOrderNames(db, gateway, shop, rows) : rows,
     pageInfo: {

@@ -94,6 +94,40 @@ describe("the dashboard's data", () => {
     expect(new Set(amounts.map(String)).size).toBeGreaterThan(1);
   });
 
+  it("takes a forged or stale cursor as no cursor: the first page, never a 500 (issue 41)", async () => {
+    const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const first = (await dashboard("?size=7&sort=amount_desc")).rows.map((r: { id: string }) => r.id);
+    const newest = (await dashboard("?size=7&sort=newest")).rows.map((r: { id: string }) => r.id);
+    const forged = [
+      cursor({ k: "amount", v: "abc" }),
+      cursor({ k: "amountMinor", v: "abc", id: "x" }),
+      cursor({ v: "abc", id: "x" }),
+      cursor({ v: "12.5", id: "x" }),
+      cursor({ v: "1e3", id: "x" }),
+      cursor({ v: "9".repeat(40), id: "x" }),
+      cursor({ v: "2026-01-01T00:00:00.000Z", id: "x" }),
+      cursor({ k: "startedAt", v: "2026-01-01T00:00:00.000Z", id: "x" }),
+      cursor("garbage"),
+      "not%20base64%20at%20all",
+      "%00%01",
+    ];
+    const answers = async (sort: string, cursors: string[], expected: string[]) => {
+      const wrong: string[] = [];
+      for (const bad of cursors) {
+        for (const side of ["after", "before"]) {
+          const response = await asShop(dataPath(`/app?size=7&sort=${sort}&${side}=${bad}`, "routes/app._index"));
+          const page = response.status === 200 ? await response.json() : null;
+          const ids = page?.rows.map((r: { id: string }) => r.id);
+          if (!page) wrong.push(`${sort} ${side}=${bad}: ${response.status}`);
+          else if (JSON.stringify(ids) !== JSON.stringify(expected) || page.pageInfo.hasPrevious) wrong.push(`${sort} ${side}=${bad}: not the first page`);
+        }
+      }
+      return wrong;
+    };
+    const stale = [cursor({ v: "abc", id: "x" }), cursor({ v: "99999", id: "x" }), cursor({ k: "amountMinor", v: "1000", id: "x" })];
+    expect([...(await answers("amount_desc", forged, first)), ...(await answers("newest", stale, newest))]).toEqual([]);
+  });
+
   it("narrows to refunds that need review, and to date presets in the shop's time zone", async () => {
     const open = await dashboard("?review=open");
     expect(open.rows.map((r: { status: string }) => r.status).sort()).toEqual(["CONTRADICTED", "FAILED"]);
