@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import { dateTimeFormat } from "../intl/formats";
 import type { Contract } from "../contracts/schema";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { shopSettings } from "../shops/profile.server";
+import { shopTimeZone } from "../shops/profile.server";
 import { addDays, dayIn, startOfDay } from "../verdicts/filters";
 import { adminAppUrl } from "./admin-links.server";
 import { messageDelivery } from "./deliver.server";
@@ -11,15 +11,6 @@ import { ALERT_ITEM_OBSERVATIONS, alertItem, shopNameOf } from "./events.server"
 import { digestMessage, type DigestSummary } from "./messages";
 import { isMoneyAlert, MONEY_ALERTS } from "./money";
 import { channelsOf, settingsView } from "./settings.server";
-
-const unreadable = new Map<string, number>();
-
-async function timeZoneFromShopify(db: PrismaClient, gateway: ShopifyGateway, shop: string, now: Date): Promise<string> {
-  if ((unreadable.get(shop) ?? -Infinity) > now.getTime() - 600_000) return "UTC";
-  const { timeZone, known } = await shopSettings(db, gateway, shop);
-  if (!known) unreadable.set(shop, now.getTime());
-  return timeZone;
-}
 
 /** The hour (0-23) of an instant on the clocks of a time zone. */
 export function hourIn(instant: Date, timeZone: string): number {
@@ -76,10 +67,10 @@ export async function queueDueDigests(db: PrismaClient, gateway: ShopifyGateway,
   for (const row of candidates) {
     const settings = settingsView(row);
     const channels = channelsOf(settings);
-    const state = await db.shopState.findUnique({ where: { shop: row.shop }, select: { ianaTimezone: true, uninstalledAt: true } });
+    const state = await db.shopState.findUnique({ where: { shop: row.shop }, select: { uninstalledAt: true } });
     if (!channels.length || state?.uninstalledAt) continue;
     // The shop's own time zone, read from Shopify once if the screens have not yet (a failed read is not asked again for 10 minutes).
-    const timeZone = state?.ianaTimezone ?? (await timeZoneFromShopify(db, gateway, row.shop, now));
+    const timeZone = await shopTimeZone(db, row.shop, { gateway, now });
     if (hourIn(now, timeZone) < settings.digestHour) continue;
     const today = dayIn(now, timeZone);
     const keyOf = (channel: string) => `digest:${row.shop}:${today}:${channel}`;

@@ -39,10 +39,6 @@ export function alertItem(contract: Contract, op: AlertedOperation): AlertItem {
 /** What alertItem reads of an operation's observations: its latest duplicates channel. */
 export const ALERT_ITEM_OBSERVATIONS = { where: { channel: { in: [...DUPLICATE_CHANNELS] } }, orderBy: { observedAt: "desc" as const }, take: 1 };
 
-export async function shopTimeZoneOf(db: PrismaClient, shop: string): Promise<string> {
-  return (await db.shopState.findUnique({ where: { shop }, select: { ianaTimezone: true } }))?.ianaTimezone ?? "UTC";
-}
-
 export { storeName as shopNameOf } from "./admin-links.server";
 
 /** One Flow call of an alert, for the delivery log: keyed by its event, so made once. */

@@ -4,7 +4,8 @@ import type { Contract } from "../contracts/schema";
 import { adminAppUrl } from "./admin-links.server";
 import { messageDelivery } from "./deliver.server";
 import { createOnce } from "../db/create-once";
-import { shopNameOf, shopTimeZoneOf } from "./events.server";
+import { shopNameOf } from "./events.server";
+import { shopTimeZone } from "../shops/profile.server";
 import { EVENT_ITEM_INCLUDE, eventItem } from "./money-events.server";
 import { instantAlert } from "./messages";
 import { alertSettings, channelsOf } from "./settings.server";
@@ -44,7 +45,7 @@ async function writeGroup(db: PrismaClient, contract: Contract, shop: string, gr
       shopNameOf(shop),
       events.map((event) => eventItem(contract, event, now)),
       { reviewQueue: adminAppUrl(shop, "/review") },
-      await shopTimeZoneOf(db, shop),
+      await shopTimeZone(db, shop),
     );
     for (const channel of channels) {
       if (

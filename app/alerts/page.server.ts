@@ -1,7 +1,8 @@
 import type { PrismaClient } from "@prisma/client";
 import { adminAppUrl } from "./admin-links.server";
 import { slackWebhookOrigin } from "./channels.server";
-import { shopNameOf, shopTimeZoneOf } from "./events.server";
+import { shopNameOf } from "./events.server";
+import { shopTimeZone } from "../shops/profile.server";
 import { ALL_FLOW_TRIGGERS } from "./flow-triggers";
 import { testAlert } from "./messages";
 import { alertsSecretKey } from "../crypto/secret-box.server";
@@ -17,7 +18,7 @@ export async function alertsPage(db: PrismaClient, shop: string) {
     alertSettings(db, shop),
     deliveryLog(db, shop),
     db.flowTriggerUsage.findMany({ where: { shop } }),
-    shopTimeZoneOf(db, shop),
+    shopTimeZone(db, shop),
   ]);
   return {
     settings,

@@ -5,15 +5,10 @@ import { listRefunds, reasonFacts, toRow } from "../verdicts/rows.server";
 import { DUPLICATE_REASONS, reasonInWords } from "../verdicts/words";
 import { DEFAULT_DASHBOARD_RANGE, parseFilters } from "../verdicts/filters";
 import { exportCsv } from "../exports/refunds-csv.server";
-import { shopSettings } from "../shops/profile.server";
+import { shopTimeZone } from "../shops/profile.server";
 import { interactiveGateway } from "../shopify/admin/interactive.server";
 import { loadBackfillCard } from "../backfill/page.server";
 import { config } from "../config/env.server";
-
-/** The shop's time zone for the screens (UTC while Shopify has not told us). */
-export async function shopTimeZone(shop: string): Promise<string> {
-  return (await shopSettings(db, interactiveGateway(), shop)).timeZone;
-}
 
 /** How often the worker sweeps for lost webhooks, and how far back a shop's first sweep reads. */
 export function sweepSchedule() {
@@ -23,8 +18,9 @@ export function sweepSchedule() {
   };
 }
 
-/** The dashboard's data for one shop: figures for the period, one page of rows, and the filters as understood. */
-export async function loadDashboard(shop: string, params: URLSearchParams, now: Date, timeZone = "UTC") {
+/** The dashboard's data for one shop: figures for the period, one page of rows, and the filters as understood, in the shop's time zone. */
+export async function loadDashboard(shop: string, params: URLSearchParams, now: Date) {
+  const timeZone = await shopTimeZone(db, shop, { gateway: interactiveGateway(), now });
   const filters = parseFilters(params, { now, timeZone, defaultRange: DEFAULT_DASHBOARD_RANGE });
   const [figureData, page, total, state, any, history] = await Promise.all([
     figures(db, shop, filters, now),
@@ -56,7 +52,7 @@ export async function loadDashboard(shop: string, params: URLSearchParams, now: 
 }
 
 export async function csvExportResponse(shop: string, params: URLSearchParams, now: Date): Promise<Response> {
-  const timeZone = await shopTimeZone(shop);
+  const timeZone = await shopTimeZone(db, shop, { gateway: interactiveGateway(), now });
   // `format=raw`: the engine's names, for scripts; anything else is the people's file.
   const format = params.get("format") === "raw" ? "raw" : "people";
   return new Response(

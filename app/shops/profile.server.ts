@@ -2,24 +2,29 @@ import type { PrismaClient } from "@prisma/client";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { loadShopProfile } from "../shopify/admin/shop.server";
 
-export interface ShopSettings {
-  /** IANA time zone every date on the screens is shown in; UTC until Shopify has told us. */
-  timeZone: string;
-  shopCurrency: string | null;
-  /** false when Shopify could not be asked and the time zone is UTC by default. */
-  known: boolean;
-}
+/** How long a shop whose time zone Shopify did not give stays in UTC before Shopify is asked again. */
+const ASK_AGAIN_AFTER_MS = 600_000;
+const unreadableAt = new Map<string, number>();
 
 /**
- * The shop's time zone and currency: stored once read from Shopify, read again when missing. A
- * Shopify that does not answer leaves the screens in UTC (said so next to the dates), never broken.
+ * The shop's IANA time zone, the one answer for every screen, message and digest: the zone stored
+ * once read from Shopify. With none stored, Shopify is asked when `ask` names a gateway (the screens,
+ * the digest) and its answer stored with the shop's currency; the instant alerts and the alerts page
+ * only read what is stored. UTC otherwise, never an error (the evidence page says its times are in
+ * UTC): Shopify not answering leaves the shop in UTC and is not asked again for 10 minutes, as the
+ * worker looks at every digest shop on every pass.
  */
-export async function shopSettings(db: PrismaClient, gateway: ShopifyGateway, shop: string): Promise<ShopSettings> {
-  const state = await db.shopState.findUnique({ where: { shop }, select: { ianaTimezone: true, shopCurrency: true } });
-  if (state?.ianaTimezone) return { timeZone: state.ianaTimezone, shopCurrency: state.shopCurrency, known: true };
-  const answer = await loadShopProfile(gateway, shop);
-  if (!answer.ok) return { timeZone: "UTC", shopCurrency: state?.shopCurrency ?? null, known: false };
+export async function shopTimeZone(db: PrismaClient, shop: string, ask?: { gateway: ShopifyGateway; now: Date }): Promise<string> {
+  const state = await db.shopState.findUnique({ where: { shop }, select: { ianaTimezone: true } });
+  if (state?.ianaTimezone) return state.ianaTimezone;
+  if (!ask || (unreadableAt.get(shop) ?? -Infinity) > ask.now.getTime() - ASK_AGAIN_AFTER_MS) return "UTC";
+  const answer = await loadShopProfile(ask.gateway, shop).catch(() => null);
+  if (!answer?.ok) {
+    unreadableAt.set(shop, ask.now.getTime());
+    return "UTC";
+  }
+  unreadableAt.delete(shop);
   const profile = { ianaTimezone: answer.data.ianaTimezone, shopCurrency: answer.data.currencyCode };
   await db.shopState.upsert({ where: { shop }, create: { shop, ...profile }, update: profile });
-  return { timeZone: profile.ianaTimezone, shopCurrency: profile.shopCurrency, known: true };
+  return profile.ianaTimezone;
 }

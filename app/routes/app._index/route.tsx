@@ -6,7 +6,7 @@ import { Banner, BlockStack, Card, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
 import { useNarrowScreen } from "../../components/useNarrowScreen";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
-import { loadDashboard, shopTimeZone } from "../../dashboard/load.server";
+import { loadDashboard } from "../../dashboard/load.server";
 import { FirstRun } from "../../onboarding/FirstRun";
 import { useLiveData } from "../../components/useLiveData";
 import { PeriodHeader } from "./components/PeriodHeader";
@@ -25,8 +25,7 @@ export const meta: MetaFunction = () => [{ title: "Refunds · Refund Verifier" }
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticateAdmin(request);
-  const timeZone = await shopTimeZone(session.shop);
-  return loadDashboard(session.shop, new URL(request.url).searchParams, new Date(), timeZone);
+  return loadDashboard(session.shop, new URL(request.url).searchParams, new Date());
 };
 
 /** "Verify history": starts a backfill of the shop's refunds, or shows the one running. */

@@ -6,7 +6,7 @@ import { TitleBar } from "@shopify/app-bridge-react";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
 import { refundDetail, refundAction } from "../../review/routes.server";
 import db from "../../db.server";
-import { shopSettings } from "../../shops/profile.server";
+import { shopTimeZone } from "../../shops/profile.server";
 import { interactiveGateway } from "../../shopify/admin/interactive.server";
 import { formatInstant } from "../../time/format";
 import conditionStyles from "./components/conditions.css?url";
@@ -21,15 +21,6 @@ import { customerSentenceIn } from "../../evidence/money";
 
 export const links = () => [{ rel: "stylesheet", href: conditionStyles }];
 
-/** The shop's time zone; UTC when Shopify cannot say (the page says so), never an error page. */
-async function timeZoneOf(shop: string): Promise<string> {
-  try {
-    return (await shopSettings(db, interactiveGateway(), shop)).timeZone;
-  } catch {
-    return "UTC";
-  }
-}
-
 /** Who a step of the timeline came from, in a merchant's words (the engine's names are in Technical details). */
 const STEP_LABELS = { webhook: "Shopify", observation: "Shopify", evaluation: "Verdict", review: "Staff" } as const;
 
@@ -37,7 +28,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticateAdmin(request);
-  const [detail, timeZone] = await Promise.all([refundDetail(session.shop, params.id ?? "", new Date()), timeZoneOf(session.shop)]);
+  const now = new Date();
+  // The shop's time zone; UTC when Shopify cannot say (the page says so), never an error page.
+  const [detail, timeZone] = await Promise.all([
+    refundDetail(session.shop, params.id ?? "", now),
+    shopTimeZone(db, session.shop, { gateway: interactiveGateway(), now }),
+  ]);
   // Every instant on the page, formatted here once so the server's and the browser's text agree.
   const instants = [
     detail.refund.startedAt,

@@ -9,7 +9,7 @@ import { REFUND_CREATED } from "../../contracts/registry.server";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
 import { refundAction } from "../../review/routes.server";
 import { reviewPage } from "../../review/review.server";
-import { shopTimeZone } from "../../dashboard/load.server";
+import { shopTimeZone } from "../../shops/profile.server";
 import { interactiveGateway } from "../../shopify/admin/interactive.server";
 import { ReviewItem } from "./components/ReviewItem";
 import { QueueTabs } from "./components/QueueTabs";
@@ -21,8 +21,9 @@ export const meta: MetaFunction = () => [{ title: "Review queue · Refund Verifi
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticateAdmin(request);
-  const timeZone = await shopTimeZone(session.shop);
-  return reviewPage(db, interactiveGateway(), REFUND_CREATED.contract, session.shop, new URL(request.url).searchParams, new Date(), timeZone);
+  const [gateway, now] = [interactiveGateway(), new Date()];
+  const timeZone = await shopTimeZone(db, session.shop, { gateway, now });
+  return reviewPage(db, gateway, REFUND_CREATED.contract, session.shop, new URL(request.url).searchParams, now, timeZone);
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
