@@ -69,7 +69,7 @@ export async function benchReadback(count: number): Promise<BenchRow[]> {
       gids.push(claim.refundGid);
     }
     await deliveries.close();
-    while (await openDeliveredRefunds(db, REFUND_CREATED, new Date(virtualMs), "bench", quiet));
+    while (await openDeliveredRefunds({ db, now: () => new Date(virtualMs), workerId: "bench", logger: quiet }, REFUND_CREATED));
 
     const gateway = new ShopifyGateway(
       offlineGraphql,

@@ -137,7 +137,7 @@ async function measure(count: number): Promise<Measured> {
     const deps = { db, contract: REFUND_CREATED, gateway: gateway(), now: () => new Date(virtualMs), workerId: "bench", logger: quiet };
     /** Reads back every refund due by now; with `drain`, moves the clock to each next due time until none is left. */
     const verifyDue = async (drain: boolean) => {
-      while (await openDeliveredRefunds(db, REFUND_CREATED, new Date(virtualMs), "bench", quiet));
+      while (await openDeliveredRefunds({ db, now: () => new Date(virtualMs), workerId: "bench", logger: quiet }, REFUND_CREATED));
       for (let pass = 0; pass < 10_000; pass++) {
         await processDue(deps);
         const next = await nextDueTime(db);

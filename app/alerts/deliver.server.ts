@@ -4,8 +4,9 @@ import { receiveFlowTrigger } from "../shopify/admin/flow.server";
 import { postToSlack, sendEmail, type SendOutcome } from "./channels.server";
 import type { AlertMessage } from "./messages";
 import { alertsSecretKey, openSecret } from "../crypto/secret-box.server";
-import { claim, fail, lapsedSends, release, retryLater, type Claimed } from "../worker/claims.server";
-import type { AlertSettingsView, Channel } from "./settings.server";
+import { lapsedSends, type Claimed } from "../worker/claims.server";
+import { outcome, runRowWork, type Helpers, type InOrderWork, type Outcome } from "../worker/runner.server";
+import type { AlertSettingsView, Channel } from "./settings-view";
 
 export const MAX_ATTEMPTS = 8;
 const SEND_LEASE_MS = 60_000;
@@ -72,7 +73,7 @@ async function sendToSlack(db: PrismaClient, delivery: AlertDelivery): Promise<S
   return postToSlack(url, JSON.parse(delivery.payload));
 }
 
-function send(deps: DeliverDeps, delivery: AlertDelivery): Promise<SendOutcome & { free?: boolean }> {
+function send(gateway: ShopifyGateway, db: PrismaClient, delivery: AlertDelivery): Promise<SendOutcome & { free?: boolean }> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<SendOutcome>((resolve) => {
     timer = setTimeout(
@@ -81,73 +82,72 @@ function send(deps: DeliverDeps, delivery: AlertDelivery): Promise<SendOutcome &
     );
     timer.unref();
   });
-  return Promise.race([sendOnChannel(deps, delivery), deadline]).finally(() => clearTimeout(timer));
+  return Promise.race([sendOnChannel(gateway, db, delivery), deadline]).finally(() => clearTimeout(timer));
 }
 
-function sendOnChannel(deps: DeliverDeps, delivery: AlertDelivery): Promise<SendOutcome & { free?: boolean }> {
-  if (delivery.channel === "flow") return sendToFlow(deps.gateway, delivery);
-  if (delivery.channel === "slack") return sendToSlack(deps.db, delivery);
+function sendOnChannel(gateway: ShopifyGateway, db: PrismaClient, delivery: AlertDelivery): Promise<SendOutcome & { free?: boolean }> {
+  if (delivery.channel === "flow") return sendToFlow(gateway, delivery);
+  if (delivery.channel === "slack") return sendToSlack(db, delivery);
   const { html } = JSON.parse(delivery.payload) as { html: string };
   return sendEmail({ to: delivery.target.split(", "), subject: delivery.subject, text: delivery.body, html, messageId: `<${delivery.id}@refund-verifier>` });
 }
 
-export interface DeliverDeps {
-  db: PrismaClient;
-  gateway: ShopifyGateway;
-  now: () => Date;
-  workerId: string;
+/**
+ * Sending, as work for the runner: what is due, one delivery a claim (each send's lease starts
+ * when it is claimed), never renewed. A send that outlives its claim means the process stopped
+ * mid-send: it becomes `uncertain` (lapsedSends, before each pass), never sent again on its own,
+ * so no message arrives twice; a person can send it again from the log.
+ */
+export function deliveryWork(gateway: ShopifyGateway, limit = 50): InOrderWork<"alerts"> {
+  return {
+    name: "alert delivery",
+    queue: "alerts",
+    perShop: false,
+    batch: 1,
+    batches: limit,
+    oncePerPass: true,
+    leaseMs: SEND_LEASE_MS,
+    renew: false,
+    handle: async ([delivery], helpers) => outcome([delivery], outcomeOf(delivery, await sendUnlessUninstalled(gateway, helpers, delivery), helpers.now())),
+    // A send that threw is tried again after the back-off.
+    onError: ([delivery], error, helpers) =>
+      outcome([delivery], outcomeOf(delivery, { kind: "retry", error: error instanceof Error ? error.message : String(error) }, helpers.now())),
+  };
 }
 
-/**
- * Sends what is due, each claimed first (one worker per delivery). A send that outlives its claim
- * means the process stopped mid-send: it becomes `uncertain`, never sent again on its own, so no
- * message arrives twice; a person can send it again from the log.
- */
-export async function deliverDue(deps: DeliverDeps, limit = 50): Promise<{ delivered: number; failed: number }> {
-  const { db } = deps;
-  await lapsedSends(db, deps.now(), {
+async function sendUnlessUninstalled(gateway: ShopifyGateway, { db }: Helpers, delivery: AlertDelivery): Promise<SendOutcome & { free?: boolean }> {
+  const state = await db.shopState.findUnique({ where: { shop: delivery.shop }, select: { uninstalledAt: true } });
+  if (state?.uninstalledAt) return { kind: "failed", error: "Not sent: the app was uninstalled." };
+  return send(gateway, db, delivery);
+}
+
+/** Sends what is due; the stage the alert passes end with. */
+export async function deliverDue(gateway: ShopifyGateway, helpers: Helpers, limit = 50): Promise<{ delivered: number; failed: number }> {
+  await lapsedSends(helpers.db, helpers.now(), {
     status: "uncertain",
     error: "The app stopped while sending this: it may or may not have arrived, so it is not sent again on its own.",
   });
-  const result = { delivered: 0, failed: 0 };
-  const uninstalledShops = new Map<string, boolean>();
-  // One at a time: each send's lease starts when it is claimed, not when the batch's first one was.
-  for (let i = 0; i < limit; i++) {
-    const [delivery] = await claim(db, "alerts", { workerId: deps.workerId, now: deps.now(), limit: 1, leaseMs: SEND_LEASE_MS });
-    if (!delivery) break;
-    if (!uninstalledShops.has(delivery.shop)) {
-      const state = await db.shopState.findUnique({ where: { shop: delivery.shop }, select: { uninstalledAt: true } });
-      uninstalledShops.set(delivery.shop, Boolean(state?.uninstalledAt));
-    }
-    const outcome: SendOutcome & { free?: boolean } = uninstalledShops.get(delivery.shop)
-      ? { kind: "failed", error: "Not sent: the app was uninstalled." }
-      : await send(deps, delivery).catch((error: Error): SendOutcome => ({ kind: "retry", error: error.message }));
-    await recordOutcome(deps, delivery, outcome);
-    if (outcome.kind === "delivered") result.delivered++;
-    if (outcome.kind === "failed") result.failed++;
-  }
-  return result;
+  const pass = await runRowWork(deliveryWork(gateway, limit), helpers);
+  return { delivered: pass.notes.filter((note) => note.sent === "delivered").length, failed: pass.notes.filter((note) => note.sent === "failed").length };
 }
 
 /**
- * The claim's owner writes the outcome even if its lease ran out meanwhile (the row is `uncertain`
- * then, still claimed by it): what happened wins over "uncertain". A waiting for Shopify's bucket
- * costs no attempt (the claim counted one).
+ * What a send's outcome makes of the delivery. The claim's owner writes it even if its lease ran
+ * out meanwhile (the row is `uncertain` then, still claimed by it): what happened wins over
+ * "uncertain". A wait for Shopify's bucket costs no attempt (the claim counted one).
  */
-function recordOutcome(deps: DeliverDeps, delivery: Claimed<"alerts">, outcome: SendOutcome & { free?: boolean }) {
-  const attempts = delivery.attempts - (outcome.kind === "retry" && outcome.free ? 1 : 0);
-  const at = deps.now();
-  const held = [delivery];
-  if (outcome.kind === "delivered") return release(deps.db, "alerts", held, { status: "delivered", deliveredAt: at, error: null });
-  if (outcome.kind === "retry" && attempts < MAX_ATTEMPTS)
-    return retryLater(
-      deps.db,
-      "alerts",
-      held,
-      { now: at, failures: attempts, askedMs: outcome.afterMs },
-      { status: "pending", attempts, error: outcome.error },
-    );
-  if (outcome.kind === "retry")
-    return fail(deps.db, "alerts", held, { status: "failed", attempts, error: `Gave up after ${attempts} tries. The last: ${outcome.error}` });
-  return fail(deps.db, "alerts", held, { status: outcome.kind, error: outcome.error });
+function outcomeOf(delivery: Claimed<"alerts">, sent: SendOutcome & { free?: boolean }, now: Date): Outcome<"alerts"> {
+  const attempts = delivery.attempts - (sent.kind === "retry" && sent.free ? 1 : 0);
+  const note = { sent: sent.kind };
+  if (sent.kind === "delivered") return { kind: "done", data: { status: "delivered", deliveredAt: now, error: null }, note };
+  if (sent.kind === "retry" && attempts < MAX_ATTEMPTS)
+    return { kind: "retry", failures: attempts, askedMs: sent.afterMs, data: { status: "pending", attempts, error: sent.error }, note };
+  if (sent.kind === "retry")
+    return {
+      kind: "failed",
+      reason: sent.error,
+      data: { status: "failed", attempts, error: `Gave up after ${attempts} tries. The last: ${sent.error}` },
+      note,
+    };
+  return { kind: "failed", reason: sent.error, data: { status: sent.kind, error: sent.error }, note };
 }

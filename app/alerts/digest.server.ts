@@ -10,7 +10,7 @@ import { createOnce } from "../db/create-once";
 import { ALERT_ITEM_OBSERVATIONS, alertItem, shopNameOf } from "./events.server";
 import { digestMessage, type DigestSummary } from "./messages";
 import { isMoneyAlert, MONEY_ALERTS } from "./money";
-import { channelsOf, settingsView } from "./settings.server";
+import { channelsOf, settingsView } from "./settings-view";
 
 /** The hour (0-23) of an instant on the clocks of a time zone. */
 export function hourIn(instant: Date, timeZone: string): number {

@@ -12,7 +12,8 @@ import { adminAppUrl, evidencePath } from "./admin-links.server";
 import { flowPayload, flowTriggerFor } from "./flow-triggers";
 import type { AlertItem } from "./messages";
 import { ALERT_VERDICTS } from "./settings-form";
-import { alertSettings, DEFAULT_ALERT_SETTINGS, wantsInstant, type AlertSettingsView } from "./settings.server";
+import { alertSettings } from "./settings.server";
+import { DEFAULT_ALERT_SETTINGS, wantsInstant, type AlertSettingsView } from "./settings-view";
 
 /** Final verdicts a person must look at: these alert, reach Flow and fill the digest. */
 export const NEEDS_PERSON: readonly string[] = ALERT_VERDICTS;

@@ -8,7 +8,8 @@ import { shopNameOf } from "./events.server";
 import { shopTimeZone } from "../shops/profile.server";
 import { EVENT_ITEM_INCLUDE, eventItem } from "./money-events.server";
 import { instantAlert } from "./messages";
-import { alertSettings, channelsOf } from "./settings.server";
+import { alertSettings } from "./settings.server";
+import { channelsOf } from "./settings-view";
 import { config } from "../config/env.server";
 
 export interface GroupingTiming {

@@ -7,7 +7,8 @@ import { ALL_FLOW_TRIGGERS } from "./flow-triggers";
 import { testAlert } from "./messages";
 import { alertsSecretKey } from "../crypto/secret-box.server";
 import { parseAlertSettingsForm, type FieldErrors } from "./settings-form";
-import { alertSettings, channelsOf, deliveryLog, queueTestAlert, saveAlertSettings, sendAgain } from "./settings.server";
+import { alertSettings, deliveryLog, queueTestAlert, saveAlertSettings, sendAgain } from "./settings.server";
+import { channelsOf } from "./settings-view";
 import { config } from "../config/env.server";
 
 const secretKeyState = (): "ok" | "missing" => (alertsSecretKey() ? "ok" : "missing");

@@ -1,6 +1,7 @@
-import type { Logger } from "pino";
 import type { Contract } from "../contracts/schema";
-import { deliverDue, type DeliverDeps } from "./deliver.server";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import type { Helpers } from "../worker/runner.server";
+import { deliverDue } from "./deliver.server";
 import { queueDueDigests } from "./digest.server";
 import { openAlertEvents } from "./events.server";
 import { openMoneyAlertEvents } from "./money-events.server";
@@ -18,7 +19,7 @@ export interface AlertPassResult {
  * One round of the alert work, in order: verdicts and settlements that need a person become events (and Flow calls), events become
  * grouped messages, the digest is queued at its hour, and whatever is due is sent.
  */
-export async function runAlertPasses(deps: DeliverDeps & { contract: Contract; grouping: GroupingTiming; logger: Logger }): Promise<AlertPassResult> {
+export async function runAlertPasses(deps: Helpers & { gateway: ShopifyGateway; contract: Contract; grouping: GroupingTiming }): Promise<AlertPassResult> {
   // Each stage on its own: one that fails (a database hiccup) must not hold up the others' sends.
   const stage = async <T>(name: string, run: () => Promise<T>, fallback: T): Promise<T> => {
     try {
@@ -34,6 +35,6 @@ export async function runAlertPasses(deps: DeliverDeps & { contract: Contract; g
   const events = verdictEvents + moneyEvents;
   const messages = await stage("grouping", () => groupInstantAlerts(deps.db, deps.contract, deps.now(), deps.grouping), 0);
   const digests = await stage("digest", () => queueDueDigests(deps.db, deps.gateway, deps.contract, deps.now()), 0);
-  const sent = await stage("delivery", () => deliverDue(deps), { delivered: 0, failed: 0 });
+  const sent = await stage("delivery", () => deliverDue(deps.gateway, deps), { delivered: 0, failed: 0 });
   return { events, messages, digests, ...sent };
 }

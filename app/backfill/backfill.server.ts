@@ -10,26 +10,14 @@ import { claimedAmount } from "../verification/claimed-amount";
 import { openIfDelivered } from "../verification/intake.server";
 import { newOperationData, recordEvaluation, writeEvidence } from "../verification/operations.server";
 import { earlierDuplicates } from "../verdicts/duplicates";
-import type { Logger } from "pino";
-import {
-  backoffMs,
-  claim as claimNext,
-  leaseEnd,
-  leaseMs as configuredLeaseMs,
-  unclaimedAt,
-  UNCLAIMED,
-  whileHeld,
-  type Claimed,
-} from "../worker/claims.server";
+import { unclaimedAt, type Claimed } from "../worker/claims.server";
+import { outcome, runRowWork, type Helpers, type InOrderWork, type Outcome, type RowHelpers } from "../worker/runner.server";
+import { config } from "../config/env.server";
 import { bulkReadback, isZero, readHistoryLine, sameAmountNearby, type HistoryRefund, type HistoryTransaction } from "./history";
 import { inWindow, summarize } from "./summary.server";
 
-export interface BackfillDeps {
-  db: PrismaClient;
+export interface BackfillOptions {
   gateway: ShopifyGateway;
-  now: () => Date;
-  workerId: string;
-  logger: Logger;
   /** How often a running bulk operation is asked how it stands (bulk_operations/finish usually comes first). */
   pollMs?: number;
   leaseMs?: number;
@@ -37,11 +25,12 @@ export interface BackfillDeps {
   chunkLines?: number;
   /** Refunds verified per page (then the progress is stored). */
   pageRefunds?: number;
-  /** Only this shop's backfills (the CLI runs one shop's). */
-  shop?: string;
   /** Called after each chunk staged and each page verified (the CLI's progress line). */
   onProgress?: (backfill: Backfill) => void;
 }
+
+/** What a pass needs: the runner's helpers, the backfill's options, and (the CLI) one shop. */
+export type BackfillDeps = Helpers & BackfillOptions & { shop?: string };
 
 /** A result URL that expired (or a bulk operation Shopify no longer knows) is read again this many times in all. */
 const MAX_BULK_RUNS = 2;
@@ -50,79 +39,40 @@ const MAX_ERRORS = 10;
 /** A result file that ended before Shopify's count of its objects is downloaded again (from where it ended) after this long. */
 const SHORT_FILE_RETRY_MS = 10_000;
 
-class LostClaim extends Error {}
+type Step = Outcome<"backfills">;
 
 /**
- * A backfill this worker holds: every write checks and bumps the revision it read, and renews the
- * lease. Writes go one after another (a renewal between two steps' writes would otherwise take
- * the revision one of them read).
+ * A backfill this worker holds, as its last write left it: every write goes through the runner's
+ * guarded save (the claim and the revision checked, the lease renewed), and the runner renews the
+ * lease while a step works on without writing (a slow download, lines already staged).
  */
-class Claim {
-  private writes: Promise<unknown> = Promise.resolve();
-
+class Held {
   constructor(
     private readonly deps: BackfillDeps,
+    private readonly helpers: RowHelpers<"backfills">,
     public backfill: Claimed<"backfills">,
   ) {}
 
-  /** `still` is asked when the write's turn comes: a renewal queued behind the last step's write does nothing. */
-  save(data: Partial<Backfill>, progress = true, still: () => boolean = () => true): Promise<void> {
-    const write = this.writes.then(() => (still() ? this.write(data, progress) : undefined));
-    this.writes = write.catch(() => undefined);
-    return write;
+  async save(data: Prisma.BackfillUncheckedUpdateManyInput): Promise<void> {
+    this.backfill = await this.helpers.save(this.backfill, data);
+    this.deps.onProgress?.(this.backfill);
   }
+}
 
-  private async write(data: Partial<Backfill>, progress: boolean): Promise<void> {
-    const { db, now } = this.deps;
-    // A write that does not hand the backfill back renews the lease.
-    const renew = "claimedBy" in data ? undefined : { now: now(), leaseMs: leaseMs(this.deps) };
-    const count = await whileHeld(db, "backfills", [this.backfill], data as Prisma.BackfillUncheckedUpdateManyInput, renew);
-    if (count !== 1) throw new LostClaim(`backfill ${this.backfill.id} changed while this worker held it`);
-    const claimedUntil = renew ? leaseEnd(renew.now, renew.leaseMs) : this.backfill.claimedUntil;
-    this.backfill = { ...this.backfill, claimedUntil, ...data, revision: this.backfill.revision + 1 } as Claimed<"backfills">;
-    if (progress) this.deps.onProgress?.(this.backfill);
-  }
+/** Handed back, due again at `dueAt` (null: finished); a step that went as it should clears the run of errors. */
+function handBack(data: Prisma.BackfillUncheckedUpdateManyInput, dueAt: Date | null): Step {
+  return dueAt ? { kind: "due", at: dueAt, data: { errors: 0, ...data } } : { kind: "done", data: { errors: 0, ...data } };
+}
 
-  /**
-   * Runs `work` while renewing the lease every third of it, on a timer of its own: a download
-   * that skips or waits (a slow store, lines already staged) writes nothing for a long time, and
-   * must not lose the backfill to another worker meanwhile. A renewal that finds the backfill
-   * taken leaves `work` to meet the same LostClaim at its next write.
-   */
-  async keptAlive<T>(work: () => Promise<T>): Promise<T> {
-    let working = true;
-    let renewing = false;
-    const renew = () => {
-      if (renewing) return; // a slow database: one renewal waiting is enough
-      renewing = true;
-      void this.save({}, false, () => working)
-        .catch(() => undefined)
-        .finally(() => (renewing = false));
-    };
-    const timer = setInterval(renew, Math.max(leaseMs(this.deps) / 3, 20));
-    try {
-      return await work();
-    } finally {
-      working = false;
-      clearInterval(timer);
-    }
-  }
+/** Shopify did not answer as it should, or the step failed: try again later, and give up (saying why) after MAX_ERRORS in a row. */
+function retryOrGiveUp(deps: BackfillDeps, backfill: Backfill, message: string, ms: number): Step {
+  const errors = backfill.errors + 1;
+  if (errors >= MAX_ERRORS) return giveUp(deps, `${message} (${errors} times in a row). Nothing more was done; ask for the backfill again.`);
+  return { kind: "retry", failures: errors, askedMs: ms, data: { errors, message } };
+}
 
-  /** Hands the backfill back, due again at `dueAt`; a step that went as it should clears the run of errors. */
-  release(data: Partial<Backfill>, dueAt: Date | null): Promise<void> {
-    return this.save({ errors: 0, ...data, ...UNCLAIMED, nextDueAt: dueAt });
-  }
-
-  /** Shopify did not answer as it should, or the step failed: try again later, and give up (saying why) after MAX_ERRORS in a row. */
-  retryLater(message: string, ms: number): Promise<void> {
-    const errors = this.backfill.errors + 1;
-    if (errors >= MAX_ERRORS) return this.fail(`${message} (${errors} times in a row). Nothing more was done; ask for the backfill again.`);
-    return this.release({ errors, message }, later(this.deps, backoffMs("backfills", errors, ms)));
-  }
-
-  fail(message: string): Promise<void> {
-    return this.release({ state: "failed", activeShop: null, finishedAt: this.deps.now(), message }, null);
-  }
+function giveUp(deps: BackfillDeps, message: string): Step {
+  return { kind: "failed", reason: message, data: { errors: 0, state: "failed", activeShop: null, finishedAt: deps.now(), message } };
 }
 
 const isJson = (text: string) => {
@@ -134,29 +84,28 @@ const isJson = (text: string) => {
   }
 };
 const later = (deps: BackfillDeps, ms: number) => new Date(deps.now().getTime() + ms);
-const leaseMs = (deps: BackfillDeps) => deps.leaseMs ?? configuredLeaseMs();
 
-async function startReading(deps: BackfillDeps, claim: Claim): Promise<void> {
-  const { backfill } = claim;
+async function startReading(deps: BackfillDeps, held: Held): Promise<Step> {
+  const { backfill } = held;
   const started = await startBulkQuery(deps.gateway, backfill.shop, historyBulkQuery(backfill.since));
   if (started.ok) {
-    return claim.release(
+    return handBack(
       { state: "reading", bulkOperationGid: started.id, bulkRuns: backfill.bulkRuns + 1, objectCount: 0, linesRead: 0, bytesRead: 0n, message: null },
       later(deps, 0),
     );
   }
   if (started.refused) {
-    if (!started.busy) return claim.fail(`Shopify refused the history query: ${started.message}`);
-    return claim.release({ message: "Shopify is running other bulk queries for this shop; the backfill starts when one ends." }, later(deps, 60_000));
+    if (!started.busy) return giveUp(deps, `Shopify refused the history query: ${started.message}`);
+    return handBack({ message: "Shopify is running other bulk queries for this shop; the backfill starts when one ends." }, later(deps, 60_000));
   }
-  return claim.retryLater(`Waiting for Shopify: ${started.message}`, Math.max(started.retryAfterMs, 30_000));
+  return retryOrGiveUp(deps, held.backfill, `Waiting for Shopify: ${started.message}`, Math.max(started.retryAfterMs, 30_000));
 }
 
 /** The result is gone (expired, or Shopify no longer knows the operation): read the history again, once. */
-async function readAgain(deps: BackfillDeps, claim: Claim, reason: string): Promise<void> {
-  if (claim.backfill.bulkRuns >= MAX_BULK_RUNS) return claim.fail(`${reason}, again. Nothing more was read; ask for the backfill again.`);
-  await deps.db.backfillLine.deleteMany({ where: { backfillId: claim.backfill.id } });
-  return claim.release(
+async function readAgain(deps: BackfillDeps, held: Held, reason: string): Promise<Step> {
+  if (held.backfill.bulkRuns >= MAX_BULK_RUNS) return giveUp(deps, `${reason}, again. Nothing more was read; ask for the backfill again.`);
+  await deps.db.backfillLine.deleteMany({ where: { backfillId: held.backfill.id } });
+  return handBack(
     { state: "queued", bulkOperationGid: null, linesRead: 0, bytesRead: 0n, badLines: 0, message: `${reason}; reading the history again.` },
     deps.now(),
   );
@@ -194,17 +143,17 @@ function stagedRow(backfillId: string, line: number, text: string): { row?: Pris
  * was not stored are removed first, so no line is staged twice. A last line the file ended in the
  * middle of, that is not JSON, was cut: it is left for the next download.
  */
-async function stage(deps: BackfillDeps, claim: Claim, url: string): Promise<void> {
+async function stage(deps: BackfillDeps, held: Held, url: string): Promise<void> {
   const { db } = deps;
   const chunkLines = deps.chunkLines ?? 200;
-  const id = claim.backfill.id;
-  await db.backfillLine.deleteMany({ where: { backfillId: id, line: { gte: claim.backfill.linesRead } } });
+  const id = held.backfill.id;
+  await db.backfillLine.deleteMany({ where: { backfillId: id, line: { gte: held.backfill.linesRead } } });
   let rows: Prisma.BackfillLineCreateManyInput[] = [];
   let bad = 0;
-  let reached = { line: claim.backfill.linesRead, byte: Number(claim.backfill.bytesRead) };
+  let reached = { line: held.backfill.linesRead, byte: Number(held.backfill.bytesRead) };
   const flush = async () => {
     if (rows.length) await db.backfillLine.createMany({ data: rows });
-    await claim.save({ linesRead: reached.line, bytesRead: BigInt(reached.byte), badLines: claim.backfill.badLines + bad });
+    await held.save({ linesRead: reached.line, bytesRead: BigInt(reached.byte), badLines: held.backfill.badLines + bad });
     rows = [];
     bad = 0;
   };
@@ -214,59 +163,65 @@ async function stage(deps: BackfillDeps, claim: Claim, url: string): Promise<voi
     if (staged.row) rows.push(staged.row);
     if (staged.bad) bad++;
     reached = next;
-    if (line - claim.backfill.linesRead >= chunkLines - 1) await flush();
+    if (line - held.backfill.linesRead >= chunkLines - 1) await flush();
   }
   await flush();
 }
 
-async function read(deps: BackfillDeps, claim: Claim): Promise<void> {
-  const { backfill } = claim;
+async function read(deps: BackfillDeps, held: Held): Promise<Step> {
+  const { backfill } = held;
   const answer = await bulkOperationState(deps.gateway, backfill.shop, backfill.bulkOperationGid!);
-  if (!answer.ok) return claim.retryLater(`Waiting for Shopify: ${answer.message}`, Math.max(answer.retryAfterMs, 10_000));
+  if (!answer.ok) return retryOrGiveUp(deps, held.backfill, `Waiting for Shopify: ${answer.message}`, Math.max(answer.retryAfterMs, 10_000));
   const state = answer.state;
-  if (!state) return readAgain(deps, claim, "Shopify no longer knows the bulk read of the history");
+  if (!state) return readAgain(deps, held, "Shopify no longer knows the bulk read of the history");
   switch (state.status) {
     case "CREATED":
     case "RUNNING":
     case "CANCELING":
-      return claim.release({ objectCount: state.objectCount, message: null }, later(deps, deps.pollMs ?? 10_000));
+      return handBack({ objectCount: state.objectCount, message: null }, later(deps, deps.pollMs ?? 10_000));
     case "FAILED":
-      return claim.fail(
+      return giveUp(
+        deps,
         `Shopify's bulk read of the history failed (${state.errorCode ?? "no error code"}). Nothing was verified from it; ask for the backfill again.`,
       );
     case "CANCELED":
-      return claim.fail("The bulk read of the history was canceled in Shopify. Nothing was verified from it.");
+      return giveUp(deps, "The bulk read of the history was canceled in Shopify. Nothing was verified from it.");
     case "EXPIRED":
-      return readAgain(deps, claim, "Shopify's result of the history read had expired");
+      return readAgain(deps, held, "Shopify's result of the history read had expired");
     case "COMPLETED":
       break;
     default:
-      return claim.release({ message: `Shopify says the bulk read is ${state.status}` }, later(deps, deps.pollMs ?? 10_000));
+      return handBack({ message: `Shopify says the bulk read is ${state.status}` }, later(deps, deps.pollMs ?? 10_000));
   }
   // A completed query that matched nothing has no file; one that read something must have one.
-  if (!state.url && state.objectCount > 0) return claim.retryLater("Shopify completed the bulk read but gave no address for its result", 30_000);
-  await claim.save({ objectCount: state.objectCount, readAt: state.completedAt ? new Date(state.completedAt) : deps.now() });
+  if (!state.url && state.objectCount > 0)
+    return retryOrGiveUp(deps, held.backfill, "Shopify completed the bulk read but gave no address for its result", 30_000);
+  await held.save({ objectCount: state.objectCount, readAt: state.completedAt ? new Date(state.completedAt) : deps.now() });
   if (state.url) {
     const url = state.url;
     try {
-      await claim.keptAlive(() => stage(deps, claim, url));
+      await stage(deps, held, url);
     } catch (error) {
       if (!(error instanceof BulkDownloadError)) throw error;
-      if (error.status === 404 || error.status === 403)
-        return readAgain(deps, claim, "Shopify's result of the history read had expired (its URL answered 404)");
-      return claim.retryLater(`Reading Shopify's result: ${error.message}`, 30_000);
+      if (error.status === 404 || error.status === 403) return readAgain(deps, held, "Shopify's result of the history read had expired (its URL answered 404)");
+      return retryOrGiveUp(deps, held.backfill, `Reading Shopify's result: ${error.message}`, 30_000);
     }
   }
   // Shopify counted the objects it wrote: a file that ended before them is read on, never decided short.
-  if (claim.backfill.linesRead < state.objectCount) {
-    const { linesRead } = claim.backfill;
-    return claim.retryLater(`Shopify's result file ended after ${linesRead} of its ${state.objectCount} lines; reading the rest`, SHORT_FILE_RETRY_MS);
+  if (held.backfill.linesRead < state.objectCount) {
+    const { linesRead } = held.backfill;
+    return retryOrGiveUp(
+      deps,
+      held.backfill,
+      `Shopify's result file ended after ${linesRead} of its ${state.objectCount} lines; reading the rest`,
+      SHORT_FILE_RETRY_MS,
+    );
   }
   const found = await deps.db.backfillLine.count({
     where: { backfillId: backfill.id, kind: "refund", createdAt: { gte: backfill.since, lt: backfill.until } },
   });
-  await claim.save({ state: "verifying", refundsFound: found, message: null });
-  return claim.keptAlive(() => verify(deps, claim));
+  await held.save({ state: "verifying", refundsFound: found, message: null });
+  return verify(deps, held);
 }
 
 /**
@@ -305,15 +260,15 @@ async function decide(
   orderRefunds: HistoryRefund[],
 ) {
   // $input: the order the read listed it under, and what its REFUND transactions add up to (as for a refund the sweep finds).
-  const claim = claimedAmount(transactions, true);
+  const refunded = claimedAmount(transactions, true);
   const found = await historyOperation(deps, {
     shop: backfill.shop,
     refundGid: refund.id,
     orderGid: row.orderGid!,
     orderName: refund.order.name,
     origin: "backfill",
-    amount: claim.amount,
-    currency: claim.currency,
+    amount: refunded.amount,
+    currency: refunded.currency,
     startedAt: new Date(refund.createdAt),
   });
   if (!found) return;
@@ -360,15 +315,15 @@ async function nextPage(db: PrismaClient, backfillId: string, cursor: string | n
  * refunds of one order), storing after each page the last order done. A refund that already has
  * an operation (a webhook, the sweep, the app, or this backfill before a restart) is not opened again.
  */
-async function verify(deps: BackfillDeps, claim: Claim): Promise<void> {
+async function verify(deps: BackfillDeps, held: Held): Promise<Step> {
   const { db } = deps;
-  const id = claim.backfill.id;
+  const id = held.backfill.id;
   // Lines that did not parse and name no parent may have been any refund's transactions: then a
   // refund read without any transaction is not taken as one that has none.
   const attributed = await db.backfillLine.count({ where: { backfillId: id, kind: "unreadable" } });
-  const unattributed = claim.backfill.badLines > attributed;
+  const unattributed = held.backfill.badLines > attributed;
   for (;;) {
-    const backfill = claim.backfill;
+    const backfill = held.backfill;
     if (backfill.summary) break;
     const page = await nextPage(db, id, backfill.verifyCursor, deps.pageRefunds ?? 500);
     if (!page.length) break;
@@ -405,61 +360,50 @@ async function verify(deps: BackfillDeps, claim: Claim): Promise<void> {
         byOrder.get(row.orderGid!)!.map((r) => r.refund),
       );
     }
-    await claim.save({
+    await held.save({
       verifyCursor: page[page.length - 1].orderGid,
       refundsVerified: backfill.refundsVerified + verified,
       withoutTransactions: backfill.withoutTransactions + withoutTransactions,
     });
   }
-  if (!claim.backfill.summary) await claim.save({ summary: JSON.stringify(await summarize(db, claim.backfill)) });
-  await db.backfillLine.deleteMany({ where: { backfillId: claim.backfill.id } });
-  await claim.release({ state: "done", activeShop: null, finishedAt: deps.now(), message: null }, null);
-  deps.logger.child({ shop: claim.backfill.shop, backfill: claim.backfill.id }).info({ refunds: claim.backfill.refundsFound }, "history backfill done");
+  if (!held.backfill.summary) await held.save({ summary: JSON.stringify(await summarize(db, held.backfill)) });
+  await db.backfillLine.deleteMany({ where: { backfillId: held.backfill.id } });
+  deps.logger.child({ shop: held.backfill.shop, backfill: held.backfill.id }).info({ refunds: held.backfill.refundsFound }, "history backfill done");
+  return handBack({ state: "done", activeShop: null, finishedAt: deps.now(), message: null }, null);
 }
 
-async function advance(deps: BackfillDeps, claim: Claim): Promise<void> {
-  const shopState = await deps.db.shopState.findUnique({ where: { shop: claim.backfill.shop }, select: { uninstalledAt: true } });
-  if (shopState?.uninstalledAt) return claim.fail("Stopped: the app was uninstalled.");
-  if (claim.backfill.state === "queued") return startReading(deps, claim);
-  if (claim.backfill.state === "reading") return read(deps, claim);
-  return claim.keptAlive(() => verify(deps, claim));
+async function advance(deps: BackfillDeps, held: Held): Promise<Step> {
+  const shopState = await deps.db.shopState.findUnique({ where: { shop: held.backfill.shop }, select: { uninstalledAt: true } });
+  if (shopState?.uninstalledAt) return giveUp(deps, "Stopped: the app was uninstalled.");
+  if (held.backfill.state === "queued") return startReading(deps, held);
+  if (held.backfill.state === "reading") return read(deps, held);
+  return verify(deps, held);
 }
 
-/** The worker's backfill pass: every due backfill moves on as far as it can (reading a whole result, verifying every page). */
+/**
+ * The history backfill, as work for the runner: every due backfill moves on as far as it can
+ * (reading a whole result, verifying every page). One at a time: each claim's lease starts when
+ * it is taken, not when a long history before it began; and each backfill moves on once a pass.
+ */
+export function backfillWork(deps: BackfillDeps): InOrderWork<"backfills"> {
+  return {
+    name: "backfill",
+    queue: "backfills",
+    perShop: false,
+    batch: 1,
+    batches: 10,
+    oncePerPass: true,
+    leaseMs: deps.leaseMs,
+    handle: async ([backfill], helpers) => outcome([backfill], await advance(deps, new Held(deps, helpers, backfill))),
+    // The person watching sees a sentence and a retry; the log has the error.
+    onError: ([backfill]) => outcome([backfill], retryOrGiveUp(deps, backfill, "An error interrupted the backfill; it goes on in a minute", 60_000)),
+  };
+}
+
+/** One backfill pass (the worker's loop, the CLI following one shop's); how many backfills moved on. */
 export async function runBackfillPass(deps: BackfillDeps): Promise<number> {
-  let advanced = 0;
-  const seen: string[] = [];
-  // One at a time: each claim's lease starts when it is taken, not when a long history before it
-  // began; and each backfill moves on once a pass.
-  for (let i = 0; i < 10; i++) {
-    const [backfill] = await claimNext(deps.db, "backfills", {
-      workerId: deps.workerId,
-      now: deps.now(),
-      limit: 1,
-      shop: deps.shop,
-      except: seen,
-      leaseMs: leaseMs(deps),
-    });
-    if (!backfill) break;
-    seen.push(backfill.id);
-    const log = deps.logger.child({ shop: backfill.shop, backfill: backfill.id });
-    const held = new Claim(deps, backfill);
-    try {
-      await advance(deps, held);
-      advanced++;
-    } catch (error) {
-      if (error instanceof LostClaim) {
-        log.warn("backfill taken over by another worker");
-        continue;
-      }
-      // The person watching sees a sentence and a retry; the log has the error.
-      log.error({ err: error }, "backfill step failed");
-      await held.retryLater("An error interrupted the backfill; it goes on in a minute", 60_000).catch((lost: unknown) => {
-        if (!(lost instanceof LostClaim)) throw lost;
-      });
-    }
-  }
-  return advanced;
+  const pass = await runRowWork(backfillWork({ ...deps, pollMs: deps.pollMs ?? config().BACKFILL_POLL_MS }), deps, { shop: deps.shop });
+  return pass.claimed - pass.failures - pass.lost;
 }
 
 /** bulk_operations/finish: the backfill reading that operation is due now (unless a worker holds it already). */

@@ -2,47 +2,71 @@ import type { PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readRefunds, type ReadbackBody } from "../shopify/admin/refund-readback.server";
-import { abandonUnsentRecords, recoverUnsettledRecords } from "./recover.server";
+import type { ShopWork } from "../worker/runner.server";
+import { abandonUnsentRecords, recoverUnsettledRecords, unsentWhere, unsettledWhere } from "./recover.server";
 import { syncRecordStatus } from "./sync.server";
 
 /** Refunds issued in the app whose transactions still settle are read again this often. */
 const SETTLE_INTERVAL_MS = 60_000;
 
-export interface IssuedRefundsDeps {
-  db: PrismaClient;
+export interface IssuedRefundsOptions {
   contract: LoadedContract;
   gateway: ShopifyGateway;
-  now: () => Date;
 }
 
+const settlingWhere = (now: Date, shop?: string) => ({
+  status: "created",
+  refundRef: { not: null },
+  updatedAt: { lt: new Date(now.getTime() - SETTLE_INTERVAL_MS) },
+  ...(shop ? { shop } : {}),
+});
+
 /**
- * The worker's pass for refunds issued in the app: settle calls Shopify never answered, and follow
- * transactions still settling after the verdict (every minute).
+ * Refunds issued in the app, as work for the runner, shop by shop: records minted and never sent
+ * are abandoned, calls Shopify never answered are settled, and transactions still settling after
+ * the verdict are followed (every minute). It claims nothing: every write to a record checks its
+ * revision (decision 006), and a call sent again carries the record's idempotency key (decision 008).
  */
-export function issuedRefundsPass(deps: IssuedRefundsDeps): () => Promise<void> {
+export function issuedRefundsWork(options: IssuedRefundsOptions): ShopWork {
   let lastSettleAt = -Infinity;
-  return async () => {
-    const at = deps.now();
-    await abandonUnsentRecords(deps.db, at);
-    await recoverUnsettledRecords(deps.db, deps.contract, deps.gateway, at);
-    if (at.getTime() - lastSettleAt < SETTLE_INTERVAL_MS) return;
-    lastSettleAt = at.getTime();
-    const settling = await deps.db.refundRecord.findMany({
-      where: { status: "created", refundRef: { not: null }, updatedAt: { lt: new Date(at.getTime() - SETTLE_INTERVAL_MS) } },
-      take: 200,
-    });
-    for (const [shop, records] of Map.groupBy(settling, (record) => record.shop)) {
-      const outcomes = await readRefunds(
-        deps.gateway,
-        shop,
-        records.map((r) => r.refundRef!),
-      );
-      for (const record of records) {
-        const outcome = outcomes.get(record.refundRef!);
-        if (outcome?.ok) await syncRecordStatus(deps.db, shop, record.refundRef!, outcome.body, at, record);
-      }
-    }
+  let following = false;
+  return {
+    name: "issued refunds",
+    async shops({ db, now }) {
+      const at = now();
+      following = at.getTime() - lastSettleAt >= SETTLE_INTERVAL_MS;
+      if (following) lastSettleAt = at.getTime();
+      const where = [unsentWhere(at), unsettledWhere(at), ...(following ? [settlingWhere(at)] : [])];
+      const rows = await db.refundRecord.findMany({ where: { OR: where }, select: { shop: true }, distinct: ["shop"], take: 100 });
+      return rows.map((row) => row.shop);
+    },
+    async handle(shop, { db, now }) {
+      const at = now();
+      const abandoned = await abandonUnsentRecords(db, at, shop);
+      const recovered = await recoverUnsettledRecords(db, options.contract, options.gateway, at, shop);
+      const followed = following ? await followSettling(db, options.gateway, shop, at) : 0;
+      return abandoned || recovered || followed ? { abandoned, recovered, followed } : undefined;
+    },
   };
+}
+
+/** The shop's records whose transactions still settle: read again, their status follows Shopify's. */
+async function followSettling(db: PrismaClient, gateway: ShopifyGateway, shop: string, at: Date): Promise<number> {
+  const records = await db.refundRecord.findMany({ where: settlingWhere(at, shop), take: 200 });
+  if (!records.length) return 0;
+  const outcomes = await readRefunds(
+    gateway,
+    shop,
+    records.map((r) => r.refundRef!),
+  );
+  let followed = 0;
+  for (const record of records) {
+    const outcome = outcomes.get(record.refundRef!);
+    if (!outcome?.ok) continue;
+    await syncRecordStatus(db, shop, record.refundRef!, outcome.body, at, record);
+    followed++;
+  }
+  return followed;
 }
 
 /** After a read-back of a refund issued in the app: its record's status follows what Shopify reports of the transaction. */

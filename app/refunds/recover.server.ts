@@ -8,14 +8,23 @@ import { AUTOMATIC_CALLS_PER_RECORD, callShopify, fail, MAX_CALLS_PER_RECORD, st
 import { ORDER_CLAIM_MS } from "./order-claim.server";
 import { isUnsettled, RevisionConflict, rewriteRecord } from "./records.server";
 
-/** Records whose call has no known outcome, left alone long enough that no call of ours is still in flight. */
-export async function unsettledRecords(db: PrismaClient, now: Date, graceMs = 30_000) {
-  return db.refundRecord.findMany({
-    where: { shopifyOutcome: "unknown", calls: { lt: AUTOMATIC_CALLS_PER_RECORD }, updatedAt: { lt: new Date(now.getTime() - graceMs) } },
-    orderBy: { createdAt: "asc" },
-    take: 50,
-  });
-}
+/** A call with no known outcome is left alone this long, so that no call of ours is still in flight. */
+const UNANSWERED_GRACE_MS = 30_000;
+
+/** Records whose call has no known outcome, left alone long enough that no call of ours is still in flight (all shops', or one's). */
+export const unsettledWhere = (now: Date, shop?: string) => ({
+  shopifyOutcome: "unknown",
+  calls: { lt: AUTOMATIC_CALLS_PER_RECORD },
+  updatedAt: { lt: new Date(now.getTime() - UNANSWERED_GRACE_MS) },
+  ...(shop ? { shop } : {}),
+});
+
+/** Records minted and never sent, past the order claim's lease (all shops', or one's). */
+export const unsentWhere = (now: Date, shop?: string) => ({
+  shopifyOutcome: "none",
+  createdAt: { lt: new Date(now.getTime() - ORDER_CLAIM_MS) },
+  ...(shop ? { shop } : {}),
+});
 
 /**
  * The refund Shopify created on the order for this record, by the contract's weak fingerprint
@@ -80,11 +89,8 @@ export async function recoverRecord(
  * was never sent (a call marks the record `unknown` before it leaves): it fails, saying so, and the
  * order is open to refunds again. Sending it minutes later, unasked, would surprise the person.
  */
-export async function abandonUnsentRecords(db: PrismaClient, now: Date): Promise<number> {
-  const stale = await db.refundRecord.findMany({
-    where: { shopifyOutcome: "none", createdAt: { lt: new Date(now.getTime() - ORDER_CLAIM_MS) } },
-    take: 50,
-  });
+export async function abandonUnsentRecords(db: PrismaClient, now: Date, shop: string): Promise<number> {
+  const stale = await db.refundRecord.findMany({ where: unsentWhere(now, shop), take: 50 });
   let abandoned = 0;
   for (const record of stale) {
     const reason = "Not sent: the app stopped before it called Shopify, so nothing was refunded. Issue the refund again if it is still wanted.";
@@ -99,9 +105,10 @@ export async function abandonUnsentRecords(db: PrismaClient, now: Date): Promise
 }
 
 /** The worker's pass over unanswered calls; a record another writer moved meanwhile is left for the next pass. */
-export async function recoverUnsettledRecords(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, now: Date): Promise<number> {
+export async function recoverUnsettledRecords(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, now: Date, shop: string): Promise<number> {
   let settled = 0;
-  for (const record of await unsettledRecords(db, now)) {
+  const unsettled = await db.refundRecord.findMany({ where: unsettledWhere(now, shop), orderBy: { createdAt: "asc" }, take: 50 });
+  for (const record of unsettled) {
     try {
       const result = await recoverRecord(db, contract, gateway, record, now);
       if (result.ok || result.record?.shopifyOutcome !== "unknown") settled++;

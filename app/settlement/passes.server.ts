@@ -1,22 +1,32 @@
+import { runRowWork, runShopWork, type Helpers, type ShopWork } from "../worker/runner.server";
 import { paymentsAccess, shopsToAsk } from "./access.server";
 import { openSettlements } from "./open.server";
-import { settleDue, type SettleDeps } from "./settle.server";
+import { settlementWork, type SettleOptions } from "./settle.server";
 
 /**
- * The worker's settlement pass: shops that granted the payments scopes (PAYMENTS_SCOPES) and have a
- * Shopify Payments account give their newly VERIFIED refunds a Settlement, then every settlement
- * due is read, a shop at a time (contract shopify.refund.settled).
+ * Installed shops (an uninstall deletes the offline session) that hold the payments scopes or sent
+ * app/scopes_update: Shopify is asked what they grant at most once a day, and at once after the
+ * webhook; a shop with the scopes and a Shopify Payments account gives its newly VERIFIED refunds
+ * a Settlement, by its cursor. It claims nothing: a settlement is created once (unique refund).
  */
-export function settlementPass(deps: SettleDeps): () => Promise<{ opened: number; read: number; decided: number }> {
-  return async () => {
-    let opened = 0;
-    // Installed shops (an uninstall deletes the offline session) that hold the payments scopes or
-    // sent app/scopes_update: Shopify is asked what they grant at most once a day, and at once after
-    // the webhook; a shop with the scopes and an account opens its newly verified refunds by its cursor.
-    for (const shop of await shopsToAsk(deps.db)) {
-      if ((await paymentsAccess(deps.db, deps.gateway, shop, deps.now())) !== "active") continue;
-      opened += await openSettlements(deps.db, deps.contract, shop, deps.now());
-    }
-    return { opened, ...(await settleDue(deps)) };
+function openingWork(options: SettleOptions): ShopWork {
+  return {
+    name: "settlement opening",
+    shops: ({ db }) => shopsToAsk(db),
+    async handle(shop, { db, now }) {
+      if ((await paymentsAccess(db, options.gateway, shop, now())) !== "active") return;
+      const opened = await openSettlements(db, options.contract, shop, now());
+      return opened ? { opened } : undefined;
+    },
+  };
+}
+
+/** The worker's settlement pass (contract shopify.refund.settled): settlements are opened, then every one due is read, a shop at a time. */
+export function settlementPass(options: SettleOptions): (helpers: Helpers) => Promise<{ opened: number; read: number; decided: number }> {
+  const [opening, settling] = [openingWork(options), settlementWork(options)];
+  return async (helpers) => {
+    const { notes } = await runShopWork(opening, helpers);
+    const pass = await runRowWork(settling, helpers);
+    return { opened: notes.reduce((sum, note) => sum + Number(note.opened), 0), read: pass.claimed, decided: pass.notes.length };
   };
 }

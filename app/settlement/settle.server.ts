@@ -1,5 +1,3 @@
-import type { PrismaClient } from "@prisma/client";
-import type { Logger } from "pino";
 import { evaluate, type Evaluation } from "../contracts/evaluate";
 import type { LoadedContract } from "../contracts/load";
 import { contractByVersion } from "../contracts/registry.server";
@@ -7,7 +5,8 @@ import { nextCheckAt } from "../contracts/timing";
 import { sumDecimals } from "../money/decimal";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { isAccessDenied, readPaymentsLedger, readSettlementTransactions, type Failed } from "../shopify/admin/settlement-reads.server";
-import { claim, readyShops, release, retryLater, whileRenewing, type Claimed } from "../worker/claims.server";
+import type { Claimed } from "../worker/claims.server";
+import { outcome, type Outcomes, type RowHelpers, type ShopByShopWork } from "../worker/runner.server";
 import { recordPaymentsAccess, paymentsAccess } from "./access.server";
 import {
   acquirerReferences,
@@ -20,14 +19,10 @@ import {
   type SettlementTransaction,
 } from "./ledger";
 
-export interface SettleDeps {
-  db: PrismaClient;
+export interface SettleOptions {
   gateway: ShopifyGateway;
   contract: LoadedContract;
-  now: () => Date;
-  workerId: string;
   leaseMs?: number;
-  logger: Logger;
 }
 
 /** Settlements of one shop read at once: one ledger read serves them all. */
@@ -44,141 +39,117 @@ const LEDGER_SLACK_MS = 1_000;
 
 type Row = Claimed<"settlements">;
 type TransactionReads = Awaited<ReturnType<typeof readSettlementTransactions>>;
+type Settled = Outcomes<"settlements">;
 
-/** One pass: every shop with settlements due reads its refunds' transactions and its ledger once, and each settlement is judged. */
-export async function settleDue(deps: SettleDeps): Promise<{ read: number; decided: number }> {
-  const result = { read: 0, decided: 0 };
-  for (const shop of await readyShops(deps.db, "settlements", deps.now(), MAX_SHOPS_A_PASS)) {
-    const rows = await claim(deps.db, "settlements", { workerId: deps.workerId, now: deps.now(), limit: PER_SHOP, shop, leaseMs: deps.leaseMs });
-    // Another worker took them between the look and the claim.
-    if (!rows.length) continue;
-    // One shop's surprise (an answer no schema foresaw) never stops the others: its rows are
-    // taken over when their lease runs out.
-    const shopResult = await whileRenewing(deps.db, "settlements", rows, { now: deps.now, leaseMs: deps.leaseMs }, () => settleShop(deps, shop, rows)).catch(
-      (error: unknown) => {
-        deps.logger.child({ shop }).error({ err: error }, "settling the shop failed; its settlements are read again when their lease runs out");
-        return { read: 0, decided: 0 };
-      },
-    );
-    result.read += shopResult.read;
-    result.decided += shopResult.decided;
-  }
-  return result;
+/**
+ * Settling, as work for the runner: every shop with settlements due reads its refunds'
+ * transactions and its ledger once, and each settlement is judged; a shop at a time (money moves
+ * in hours, and one shop's surprise is kept to its rows).
+ */
+export function settlementWork(options: SettleOptions): ShopByShopWork<"settlements"> {
+  return {
+    name: "settlement",
+    queue: "settlements",
+    perShop: true,
+    maxShops: MAX_SHOPS_A_PASS,
+    concurrency: 1,
+    batch: PER_SHOP,
+    leaseMs: options.leaseMs,
+    handle: (rows, helpers) => settleShop(options, helpers, rows),
+  };
 }
 
-async function settleShop(deps: SettleDeps, shop: string, rows: Row[]): Promise<{ read: number; decided: number }> {
-  const { db, gateway } = deps;
-  const log = deps.logger.child({ shop });
-  const access = await paymentsAccess(db, gateway, shop, deps.now());
-  if (access !== "active") {
-    // Nothing to read until the shop grants the scopes or opens an account; no attempt is spent.
-    await waitOrEnd(deps, rows, { wait: { ms: SHOP_UNAVAILABLE_MS } });
-    return { read: 0, decided: 0 };
-  }
+async function settleShop(options: SettleOptions, helpers: RowHelpers<"settlements">, rows: Row[]): Promise<Settled> {
+  const { db } = helpers;
+  const { gateway } = options;
+  const shop = helpers.shop!;
+  const now = helpers.now();
+  const access = await paymentsAccess(db, gateway, shop, now);
+  // Nothing to read until the shop grants the scopes or opens an account; no attempt is spent.
+  if (access !== "active") return waitOrEnd(options, now, rows, { wait: { ms: SHOP_UNAVAILABLE_MS } });
   const transactions = await readSettlementTransactions(gateway, shop, rows.flatMap(transactionGidsOf));
   // A VERIFIED refund still read for its card network reference needs its transactions only.
   const [open, final] = partition(rows, (row) => row.status === "PENDING");
-  for (const row of final) await recordReference(deps, row, transactions);
+  const outcomes: Settled = final.flatMap((row) => recordReference(options, now, row, transactions));
   const read = open.flatMap((row) => {
     const own = transactionsFor(row, transactions);
     return "transactions" in own ? own.transactions.filter(isShopifyPaymentsRefund) : [];
   });
-  if (!read.length) {
-    // Nothing of the open refunds was read (the bucket is short, or Shopify failed): the ledger
-    // would be read for nothing.
-    for (const row of open) await afterFailedRead(deps, row, transactionsFor(row, transactions));
-    return { read: 0, decided: 0 };
-  }
+  // Nothing of the open refunds was read (the bucket is short, or Shopify failed): the ledger would be read for nothing.
+  if (!read.length) return [...outcomes, ...open.flatMap((row) => afterFailedRead(options, now, row, transactionsFor(row, transactions)))];
   const processed = read.flatMap((t) => (t.processedAt ? [Date.parse(t.processedAt)] : []));
   const since = new Date(Math.min(...processed, ...open.map((r) => r.startedAt.getTime())) - LEDGER_SLACK_MS);
   const ledger = await readPaymentsLedger(gateway, shop, since, new Set(read.map((t) => legacyId(t.id))));
   if (!ledger.ok || !ledger.account) {
     if (!ledger.ok && !isAccessDenied(ledger)) {
-      log.warn({ code: ledger.code, error: ledger.message }, "the ledger read failed; it is read again later");
-      await waitOrEnd(deps, open, ledger.kind === "deferred" ? { wait: { ms: ledger.retryAfterMs } } : { failure: ledger });
-      return { read: 0, decided: 0 };
+      helpers.logger.warn({ code: ledger.code, error: ledger.message }, "the ledger read failed; it is read again later");
+      return [...outcomes, ...waitOrEnd(options, now, open, ledger.kind === "deferred" ? { wait: { ms: ledger.retryAfterMs } } : { failure: ledger })];
     }
     // The scopes were withdrawn, or the account closed, since the shop was last asked.
-    await recordPaymentsAccess(db, shop, ledger.ok ? "none" : "not_granted", deps.now());
-    await waitOrEnd(deps, open, { wait: { ms: SHOP_UNAVAILABLE_MS } });
-    return { read: 0, decided: 0 };
+    await recordPaymentsAccess(db, shop, ledger.ok ? "none" : "not_granted", now);
+    return [...outcomes, ...waitOrEnd(options, now, open, { wait: { ms: SHOP_UNAVAILABLE_MS } })];
   }
-  let decided = 0;
   const inLedger = new Set(ledger.entries.map((e) => String(e.sourceOrderTransactionId)));
   for (const row of open) {
     const own = transactionsFor(row, transactions);
     if (!("transactions" in own)) {
-      await afterFailedRead(deps, row, own);
-      continue;
-    }
-    if (!ledgerCovers(ledger, own.transactions, inLedger)) {
+      outcomes.push(...afterFailedRead(options, now, row, own));
+    } else if (!ledgerCovers(ledger, own.transactions, inLedger)) {
       // Beyond the pages read: not known to be missing, not even at the timeout. Read again at
       // once, from its own date (the refunds before it are judged now), spending no attempt. One
       // read from its own date that still could not reach it (thousands of refunds in its second)
       // ends it at the timeout as not followed, never as missing.
       const fromOwnDate = own.transactions.some((t) => t.processedAt !== null && Date.parse(t.processedAt) - LEDGER_SLACK_MS <= since.getTime());
-      if (fromOwnDate) await waitOrEnd(deps, [row], { wait: { ms: 0 } });
-      else await release(db, "settlements", [row], {}, deps.now());
-      continue;
-    }
-    const verdict = await judge(deps, row, own.transactions, ledger.entries);
-    if (verdict && verdict !== "PENDING") {
-      decided++;
-      log.info({ settlement: row.id, refund: row.refundGid, verdict }, "settlement verdict");
+      outcomes.push(...(fromOwnDate ? waitOrEnd(options, now, [row], { wait: { ms: 0 } }) : outcome<"settlements">([row], { kind: "due", at: now })));
+    } else {
+      outcomes.push(...judge(options, now, row, own.transactions, ledger.entries));
     }
   }
-  return { read: rows.length, decided };
+  return outcomes;
 }
 
-const timeoutOf = (deps: SettleDeps, row: Row) => row.startedAt.getTime() + contractOf(deps, row).contract.timing.timeout_ms;
-const contractOf = (deps: SettleDeps, row: Row) => contractByVersion(row.contractId, row.contractVersion) ?? deps.contract;
+const timeoutOf = (options: SettleOptions, row: Row) => row.startedAt.getTime() + contractOf(options, row).contract.timing.timeout_ms;
+const contractOf = (options: SettleOptions, row: Row) => contractByVersion(row.contractId, row.contractVersion) ?? options.contract;
 
 /**
  * Rows that could not be read now: they wait (for the bucket, for the shop) or are retried after
  * a failed read; past their timeout, an open one that cannot be read ends NOT_FOLLOWED, which
  * alerts nobody (the app, not the money, is what failed), and a final one stops being read.
  */
-async function waitOrEnd(deps: SettleDeps, rows: Row[], why: { wait: { ms: number } } | { failure: Failed }) {
-  const now = deps.now();
-  for (const row of rows) {
-    if (now.getTime() >= timeoutOf(deps, row)) {
-      await release(
-        deps.db,
-        "settlements",
-        [row],
-        row.status === "PENDING" ? { status: "NOT_FOLLOWED", reason: "not_readable_before_timeout", decidedAt: now } : {},
-        null,
-      );
-    } else if ("wait" in why) {
-      await release(deps.db, "settlements", [row], {}, new Date(now.getTime() + why.wait.ms));
-    } else {
-      const retry = { now, failures: row.readFailures + 1, askedMs: why.failure.retryAfterMs };
-      await retryLater(deps.db, "settlements", [row], retry, { readFailures: { increment: 1 } });
+function waitOrEnd(options: SettleOptions, now: Date, rows: Row[], why: { wait: { ms: number } } | { failure: Failed }): Settled {
+  return rows.flatMap((row): Settled => {
+    if (now.getTime() >= timeoutOf(options, row)) {
+      const notFollowed = { status: "NOT_FOLLOWED", reason: "not_readable_before_timeout", decidedAt: now };
+      return outcome([row], { kind: "done", data: row.status === "PENDING" ? notFollowed : {} });
     }
-  }
+    if ("wait" in why) return outcome([row], { kind: "due", at: new Date(now.getTime() + why.wait.ms) });
+    const failures = row.readFailures + 1;
+    return outcome([row], { kind: "retry", failures, askedMs: why.failure.retryAfterMs, data: { readFailures: failures } });
+  });
 }
 
 /** A row whose transactions were not read: the bucket's wait is no failed read. */
-function afterFailedRead(deps: SettleDeps, row: Row, own: ReturnType<typeof transactionsFor>) {
+function afterFailedRead(options: SettleOptions, now: Date, row: Row, own: ReturnType<typeof transactionsFor>): Settled {
   const failure = "failed" in own ? own.failed : null;
-  if (!failure) return release(deps.db, "settlements", [row], {}, deps.now());
-  return waitOrEnd(deps, [row], failure.kind === "deferred" ? { wait: { ms: failure.retryAfterMs } } : { failure });
+  if (!failure) return outcome([row], { kind: "due", at: now });
+  return waitOrEnd(options, now, [row], failure.kind === "deferred" ? { wait: { ms: failure.retryAfterMs } } : { failure });
 }
 
 /** A VERIFIED refund read on for its card network reference: the reference, when it came; its verdict and money stay. */
-async function recordReference(deps: SettleDeps, row: Row, reads: TransactionReads) {
+function recordReference(options: SettleOptions, now: Date, row: Row, reads: TransactionReads): Settled {
   const own = transactionsFor(row, reads);
-  if (!("transactions" in own)) return afterFailedRead(deps, row, own);
+  if (!("transactions" in own)) return afterFailedRead(options, now, row, own);
   const references = acquirerReferences(own.transactions);
   const attempts = row.attempts + 1;
-  const dueAt = references.length ? null : nextPoll(deps, row, attempts);
-  await release(deps.db, "settlements", [row], { attempts, readFailures: 0, ...(references.length ? { arn: references.join(",") } : {}) }, dueAt);
+  const data = { attempts, readFailures: 0, ...(references.length ? { arn: references.join(",") } : {}) };
+  const dueAt = references.length ? null : nextPoll(options, row, attempts);
+  return outcome([row], dueAt ? { kind: "due", at: dueAt, data } : { kind: "done", data });
 }
 
 /** The contract's next poll after `attempts` reads, or null once polls are spent or the timeout is reached. */
-function nextPoll(deps: SettleDeps, row: Row, attempts: number): Date | null {
-  const next = nextCheckAt(contractOf(deps, row).contract.timing, row.startedAt.getTime(), attempts);
-  return next.kind === "poll" && next.atMs < timeoutOf(deps, row) ? new Date(next.atMs) : null;
+function nextPoll(options: SettleOptions, row: Row, attempts: number): Date | null {
+  const next = nextCheckAt(contractOf(options, row).contract.timing, row.startedAt.getTime(), attempts);
+  return next.kind === "poll" && next.atMs < timeoutOf(options, row) ? new Date(next.atMs) : null;
 }
 
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
@@ -211,9 +182,8 @@ function transactionsFor(row: Row, reads: TransactionReads): { transactions: Set
  * Judges one open settlement by its contract, and writes what the read showed. A VERIFIED refund
  * on a Shopify Plus store without its card network reference yet is read on (`recordReference`).
  */
-async function judge(deps: SettleDeps, row: Row, transactions: SettlementTransaction[], entries: BalanceEntry[]) {
-  const now = deps.now();
-  const loaded = contractOf(deps, row);
+function judge(options: SettleOptions, now: Date, row: Row, transactions: SettlementTransaction[], entries: BalanceEntry[]): Settled {
+  const loaded = contractOf(options, row);
   const ledger = paymentsLedger(transactions, entries);
   const observed = { refund_transactions: { data: { transactions } }, payments_ledger: ledger };
   const evaluation: Evaluation = evaluate(loaded, {
@@ -232,7 +202,7 @@ async function judge(deps: SettleDeps, row: Row, transactions: SettlementTransac
     verdict === "PENDING"
       ? new Date(nextCheckAt(loaded.contract.timing, row.startedAt.getTime(), attempts).atMs)
       : awaitingReference
-        ? nextPoll(deps, row, attempts)
+        ? nextPoll(options, row, attempts)
         : null;
   const paid = ledger.entries.find((e) => e.payout_id);
   const processedAt = transactions.find((t) => t.processedAt)?.processedAt;
@@ -246,27 +216,22 @@ async function judge(deps: SettleDeps, row: Row, transactions: SettlementTransac
     decidedAt: evaluation.verdict === "PENDING" ? null : now,
     result: JSON.stringify(evaluation),
   };
-  const written = await release(
-    deps.db,
-    "settlements",
-    [row],
-    {
-      ...decision,
-      money: moneyState(ledger, transactions),
-      attempts,
-      readFailures: 0,
-      arn: references.length ? references.join(",") : row.arn,
-      payoutGid: paid?.payout_id ?? row.payoutGid,
-      payoutStatus: paid?.payout_status ?? row.payoutStatus,
-      processedAt: processedAt ? new Date(processedAt) : row.processedAt,
-      // What went back through Shopify Payments, in the currency the customer paid in.
-      ...(currencies.size === 1 ? { amount: totalOf(ledger.entries.map((e) => e.amount)), currency: [...currencies][0] } : {}),
-      observed: JSON.stringify(observed),
-      observedAt: now,
-    },
-    dueAt,
-  );
-  return written ? verdict : null;
+  const data = {
+    ...decision,
+    money: moneyState(ledger, transactions),
+    attempts,
+    readFailures: 0,
+    arn: references.length ? references.join(",") : row.arn,
+    payoutGid: paid?.payout_id ?? row.payoutGid,
+    payoutStatus: paid?.payout_status ?? row.payoutStatus,
+    processedAt: processedAt ? new Date(processedAt) : row.processedAt,
+    // What went back through Shopify Payments, in the currency the customer paid in.
+    ...(currencies.size === 1 ? { amount: totalOf(ledger.entries.map((e) => e.amount)), currency: [...currencies][0] } : {}),
+    observed: JSON.stringify(observed),
+    observedAt: now,
+  };
+  const note = verdict === "PENDING" ? undefined : { refund: row.refundGid, verdict };
+  return outcome([row], dueAt ? { kind: "due", at: dueAt, data, note } : { kind: "done", data, note });
 }
 
 /** The sum of Shopify's decimal strings, or undefined (left as it was) for one that is not a decimal. */

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient, WebhookDelivery } from "@prisma/client";
 import { dialectOf } from "../db/dialect";
-import type { Logger } from "pino";
-import { anyReady, claim, release, whileRenewing } from "../worker/claims.server";
+import { anyReady, type Claimed } from "../worker/claims.server";
+import { outcome, runRowWork, type Helpers, type InOrderWork, type Outcomes, type RowHelpers } from "../worker/runner.server";
 import type { LoadedContract } from "../contracts/load";
 import { markDue, newOperationData, openOperation } from "./operations.server";
 import { columnsOf, insertRows } from "../db/bulk";
@@ -15,46 +15,64 @@ import { columnsOf, insertRows } from "../db/bulk";
 export const INTAKE_BATCH = 500;
 
 /**
- * The intake stores each refunds/create delivery and nothing else; this pass turns stored
+ * The intake stores each refunds/create delivery and nothing else; this work turns stored
  * deliveries into verification, in the order they arrived, through the one way the app opens an
  * operation (openOperation):
  * - the refund's operation is opened unless one exists (from the app, a sweep, the history, another delivery);
  * - new evidence makes every pending operation on the order due now (not the history's: the backfill
  *   decides those from its bulk read), the refund's own too if it existed before this delivery came.
- * A batch is claimed first (two workers never open the same deliveries) and marked only after:
- * a worker that dies in between leaves it to whoever takes it after the lease, who repeats the
- * steps harmlessly. A delivery whose steps fail stays claimed until the lease ends, and the rest go on.
+ * A batch is claimed first (two workers never open the same deliveries) and marked opened only
+ * after: a worker that dies in between leaves it to whoever takes it after the lease, who repeats
+ * the steps harmlessly (an operation is opened once; an order's operations made due twice are read
+ * once more). A delivery whose steps fail keeps its claim until the lease ends, and the rest go on.
  */
-export async function openDeliveredRefunds(db: PrismaClient, contract: LoadedContract, now: Date, workerId: string, logger: Logger): Promise<number> {
-  const deliveries = await claim(db, "deliveries", { workerId, now, limit: INTAKE_BATCH });
-  if (!deliveries.length) return 0;
-  const stopped = await uninstalledShops(db, deliveries);
-  const openAll = async (tx: PrismaClient | Prisma.TransactionClient) => {
-    await openBatch(tx, contract, deliveries, now, stopped);
-    await release(tx, "deliveries", deliveries, { openedAt: now });
+export function intakeWork(contract: LoadedContract): InOrderWork<"deliveries"> {
+  return {
+    name: "intake",
+    queue: "deliveries",
+    perShop: false,
+    batch: INTAKE_BATCH,
+    batches: 1,
+    handle: (deliveries, helpers) => openBatchOrEach(contract, deliveries, helpers),
   };
+}
+
+/** One batch of the intake (the worker's loop takes batches for up to a second); how many deliveries it claimed. */
+export async function openDeliveredRefunds(helpers: Helpers, contract: LoadedContract): Promise<number> {
+  return (await runRowWork(intakeWork(contract), helpers)).claimed;
+}
+
+async function openBatchOrEach(
+  contract: LoadedContract,
+  deliveries: Claimed<"deliveries">[],
+  helpers: RowHelpers<"deliveries">,
+): Promise<Outcomes<"deliveries">> {
+  const { db } = helpers;
+  const now = helpers.now();
+  const stopped = await uninstalledShops(db, deliveries);
+  const opened = { kind: "done" as const, data: { openedAt: now } };
   // A few statements for the whole batch; on PostgreSQL one transaction, one commit. If it fails,
   // each delivery is tried on its own, so one that cannot be opened holds up no other.
   try {
-    const inOneWrite = () => (dialectOf(db) === "postgresql" ? db.$transaction(openAll, { timeout: 60_000, maxWait: 10_000 }) : openAll(db));
-    // The pass's clock (a test's may be days ahead), moved on by the time the batch takes.
-    const started = Date.now();
-    await whileRenewing(db, "deliveries", deliveries, { now: () => new Date(now.getTime() + Date.now() - started) }, inOneWrite);
-    return deliveries.length;
+    const openAll = (tx: PrismaClient | Prisma.TransactionClient) => openBatch(tx, contract, deliveries, now, stopped);
+    await (dialectOf(db) === "postgresql" ? db.$transaction(openAll, { timeout: 60_000, maxWait: 10_000 }) : openAll(db));
+    return outcome(deliveries, opened);
   } catch (error) {
-    logger.warn({ err: error, deliveries: deliveries.length }, "opening the batch at once failed; opening one by one");
+    helpers.logger.warn({ err: error, deliveries: deliveries.length }, "opening the batch at once failed; opening one by one");
   }
-  const opened: typeof deliveries = [];
+  const each: Claimed<"deliveries">[] = [];
   for (const d of deliveries) {
     try {
       await openForDelivery(db, contract, d, now, stopped.has(d.shop));
-      opened.push(d);
+      each.push(d);
     } catch (error) {
-      logger.child({ shop: d.shop, delivery: d.id }).warn({ err: error }, "delivery not opened; retried after the lease");
+      helpers.logger.child({ shop: d.shop, delivery: d.id }).warn({ err: error }, "delivery not opened; retried after the lease");
     }
   }
-  await release(db, "deliveries", opened, { openedAt: now });
-  return deliveries.length;
+  return outcome(
+    deliveries.filter((d) => each.includes(d)),
+    opened,
+  );
 }
 
 type NewRow = ReturnType<typeof newOperationData> & { id: string; createdAt: Date; updatedAt: Date };

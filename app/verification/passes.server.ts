@@ -1,30 +1,31 @@
-import type { PrismaClient } from "@prisma/client";
-import type { Logger } from "pino";
 import type { LoadedContract } from "../contracts/load";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import type { ShopWork } from "../worker/runner.server";
 import { shopsDueForSweep, sweepShop } from "./reconcile.server";
 import { config } from "../config/env.server";
 
-export interface SweepDeps {
-  db: PrismaClient;
+export interface SweepOptions {
   contract: LoadedContract;
   gateway: ShopifyGateway;
-  now: () => Date;
-  logger: Logger;
   sweepIntervalMs?: number;
 }
 
-/** The worker's reconciliation pass: every shop due for a sweep reads its recently updated orders for refunds whose webhook was lost. */
-export function sweepPass(deps: SweepDeps): () => Promise<number> {
-  const intervalMs = deps.sweepIntervalMs ?? config().VERIFIER_SWEEP_INTERVAL_MS;
+/**
+ * Reconciliation, as work for the runner: every shop due for a sweep reads its recently updated
+ * orders for refunds whose webhook was lost. It claims nothing: the sweep's cursor is stored after
+ * each page, and an operation is opened once whoever opens it (the unique refund), so two workers
+ * sweeping one shop at once read a page twice and open nothing twice.
+ */
+export function sweepWork(options: SweepOptions): ShopWork {
+  const intervalMs = options.sweepIntervalMs ?? config().VERIFIER_SWEEP_INTERVAL_MS;
   const firstLookBackMs = config().VERIFIER_FIRST_SWEEP_LOOKBACK_MS;
-  return async () => {
-    let opened = 0;
-    for (const shop of await shopsDueForSweep(deps.db, deps.now(), intervalMs)) {
-      const sweep = await sweepShop(deps.db, deps.gateway, deps.contract, shop, deps.now(), firstLookBackMs);
-      opened += sweep.opened;
-      if (!sweep.completed) deps.logger.child({ shop }).warn({ error: sweep.error }, "sweep paused; it resumes from its cursor");
-    }
-    return opened;
+  return {
+    name: "sweep",
+    shops: ({ db, now }) => shopsDueForSweep(db, now(), intervalMs),
+    async handle(shop, { db, now, logger }) {
+      const sweep = await sweepShop(db, options.gateway, options.contract, shop, now(), firstLookBackMs);
+      if (!sweep.completed) logger.warn({ error: sweep.error }, "sweep paused; it resumes from its cursor");
+      return sweep.opened ? { opened: sweep.opened } : undefined;
+    },
   };
 }

@@ -1,27 +1,22 @@
 import type { Operation, PrismaClient } from "@prisma/client";
-import type { Logger } from "pino";
 import { evaluate } from "../contracts/evaluate";
 import type { LoadedContract } from "../contracts/load";
 import { buildBindings } from "./bindings";
 import { contractByVersion } from "../contracts/registry.server";
 import { recordEvaluations, type EvaluationToRecord } from "./operations.server";
-import { claim, readyShops, release, whileRenewing, type Claimed } from "../worker/claims.server";
+import type { Claimed } from "../worker/claims.server";
+import { outcome, runRowWork, type Helpers, type Outcomes, type RowHelpers, type ShopByShopWork } from "../worker/runner.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readRefunds, type ReadbackBody, type ReadbackOutcome } from "../shopify/admin/refund-readback.server";
 import { observe, shopEvidence, type ShopEvidence } from "./observe.server";
 
-export interface RuntimeDeps {
-  db: PrismaClient;
+export interface RuntimeDeps extends Helpers {
   contract: LoadedContract;
   gateway: ShopifyGateway;
-  now: () => Date;
-  workerId: string;
   /** How long a claim holds before another worker may take the operation over. */
   leaseMs?: number;
   /** Operations of one shop claimed at once. */
   batchLimit?: number;
-  /** The worker's logger; each shop's work logs through a child with the shop bound. */
-  logger: Logger;
   /** Called after each successful read-back (the worker wires refunds/ in: records follow their transactions). */
   afterReadback?: (op: Operation, body: ReadbackBody, now: Date) => Promise<void>;
 }
@@ -33,9 +28,10 @@ const MAX_SHOPS_A_PASS = 100;
 /** Operations of one shop claimed at once: about three seconds of a Plus shop's bucket (decision 024); under SQLite's 999 parameters a statement. */
 const PER_SHOP = 250;
 
-export interface PassResult {
+export interface ReadbackPassResult {
   claimed: number;
   decided: number;
+  /** Evaluated, but changed meanwhile (new evidence, a re-check): nothing written. */
   stale: number;
   /** Claimed, then handed back unread to wait for the shop's rate limit. */
   deferred: number;
@@ -57,44 +53,41 @@ function readbackFacts(body: ReadbackBody, orderGid: string) {
   return { orderName: refund?.order.id === orderGid ? refund.order.name : undefined, shopMoney: refund?.totalRefundedSet.shopMoney };
 }
 
+type ReadbackOptions = Pick<RuntimeDeps, "contract" | "gateway" | "leaseMs" | "batchLimit" | "afterReadback">;
+
 /**
- * One pass of the worker: claim what is due, read it back per shop in batches, gather the
- * webhook evidence, evaluate against the contract and record the shop's results in one write.
- * Errors from Shopify become failed observations and a back-off, never evidence.
+ * The read-back, as work for the runner: what is due is claimed shop by shop (each shop has its
+ * own bucket at Shopify, and one waiting for it must not hold up the others, nor one shop's
+ * backlog fill a whole pass), read back in batches, judged against the contract with the webhook
+ * evidence, and recorded in one write a shop. Errors from Shopify become failed observations and
+ * a back-off, never evidence.
  */
-export async function processDue(deps: RuntimeDeps): Promise<PassResult> {
-  const { db } = deps;
-  const result: PassResult = { claimed: 0, decided: 0, stale: 0, deferred: 0 };
-  // Shop by shop, side by side: each shop has its own bucket at Shopify, and one waiting for its
-  // bucket to refill must not hold up the others, nor one shop's backlog fill a whole pass.
-  const shops = await readyShops(db, "operations", deps.now(), MAX_SHOPS_A_PASS);
-  await Promise.all(
-    Array.from({ length: Math.min(SHOPS_AT_ONCE, shops.length) }, async () => {
-      for (let shop = shops.shift(); shop; shop = shops.shift()) {
-        const claimed = await claim(db, "operations", {
-          workerId: deps.workerId,
-          now: deps.now(),
-          limit: deps.batchLimit ?? PER_SHOP,
-          shop,
-          leaseMs: deps.leaseMs,
-        });
-        const shopResult = await whileRenewing(db, "operations", claimed, { now: deps.now, leaseMs: deps.leaseMs }, () => decideShop(deps, shop, claimed));
-        result.claimed += claimed.length;
-        result.decided += shopResult.decided;
-        result.stale += shopResult.stale;
-        result.deferred += shopResult.deferred;
-      }
-    }),
-  );
-  return result;
+export function readbackWork(options: ReadbackOptions): ShopByShopWork<"operations"> {
+  return {
+    name: "readback",
+    queue: "operations",
+    perShop: true,
+    maxShops: MAX_SHOPS_A_PASS,
+    concurrency: SHOPS_AT_ONCE,
+    batch: options.batchLimit ?? PER_SHOP,
+    leaseMs: options.leaseMs,
+    handle: (rows, helpers) => decideShop(options, helpers, rows),
+  };
 }
 
-async function decideShop(deps: RuntimeDeps, shop: string, operations: Claimed<"operations">[]): Promise<Omit<PassResult, "claimed">> {
-  const { db } = deps;
-  const log = deps.logger.child({ shop });
+/** One pass of the read-back (the worker's loop, the bench and tests that drive verification alone). */
+export async function processDue(deps: RuntimeDeps): Promise<ReadbackPassResult> {
+  const pass = await runRowWork(readbackWork(deps), deps);
+  const { written, due } = pass.outcomes;
+  // A written outcome carries a note when it is a verdict.
+  return { claimed: pass.claimed, decided: pass.notes.length, stale: pass.claimed - written - due, deferred: due };
+}
+
+async function decideShop(options: ReadbackOptions, helpers: RowHelpers<"operations">, operations: Claimed<"operations">[]): Promise<Outcomes<"operations">> {
+  const { db } = helpers;
   const readbacks = await readRefunds(
-    deps.gateway,
-    shop,
+    options.gateway,
+    helpers.shop!,
     operations.map((op) => op.refundGid),
   );
   // Waiting for the shop's rate limit: handed back unread, due when Shopify will have the points.
@@ -103,36 +96,39 @@ async function decideShop(deps: RuntimeDeps, shop: string, operations: Claimed<"
     return !readback.ok && readback.deferred ? readback.retryAfterMs : null;
   };
   const [deferred, read] = partition(operations, (op) => deferredFor(op) !== null);
+  const outcomes: Outcomes<"operations"> = [];
   for (const [retryAfterMs, group] of Map.groupBy(deferred, (op) => deferredFor(op)!)) {
-    await release(db, "operations", group, {}, new Date(deps.now().getTime() + retryAfterMs));
+    outcomes.push(...outcome(group, { kind: "due", at: new Date(helpers.now().getTime() + retryAfterMs) }));
   }
-  const evidence = await shopEvidence(db, shop, read);
+  const evidence = await shopEvidence(db, helpers.shop!, read);
   const evaluations: EvaluationToRecord[] = [];
-  for (const op of read) evaluations.push(await evaluateOne(deps, evidence, op, readbacks.get(op.refundGid) as Read));
-  const written = await recordEvaluations(db, evaluations, deps.now());
-  let decided = 0;
+  for (const op of read) evaluations.push(await evaluateOne(options, helpers, evidence, op, readbacks.get(op.refundGid) as Read));
+  const written = await recordEvaluations(db, evaluations, helpers.now());
   for (const { claimed: op, result, readback } of evaluations) {
     if (!written.has(op.id)) continue;
-    const outcome = readbacks.get(op.refundGid)!;
-    if (outcome.ok) await deps.afterReadback?.(op, outcome.body, deps.now());
-    if (result.verdict === "PENDING") continue;
-    decided++;
-    log.info({ operation: op.id, refund: op.refundGid, verdict: result.verdict, reason: result.reason, read: readback.kind }, "verdict");
+    const answer = readbacks.get(op.refundGid)!;
+    if (answer.ok) await options.afterReadback?.(op, answer.body, helpers.now());
+    const note = result.verdict === "PENDING" ? undefined : { refund: op.refundGid, verdict: result.verdict, reason: result.reason, read: readback.kind };
+    outcomes.push(...outcome([op as Claimed<"operations">], { kind: "written", note }));
   }
-  return { decided, stale: evaluations.length - written.size, deferred: deferred.length };
+  return outcomes;
 }
 
 type Read = Exclude<ReadbackOutcome, { deferred: true }>;
 
 /** One operation's evaluation from its read-back and the shop's evidence: pure but for the rare read of earlier observations. */
-async function evaluateOne(deps: RuntimeDeps, evidence: ShopEvidence, op: Operation, readback: Read): Promise<EvaluationToRecord> {
-  const observedAt = deps.now();
+async function evaluateOne(deps: ReadbackOptions, helpers: Helpers, evidence: ShopEvidence, op: Operation, readback: Read): Promise<EvaluationToRecord> {
+  const observedAt = helpers.now();
   // An operation is judged to its end by the contract version it was opened under.
   const opContract = contractByVersion(op.contractId, op.contractVersion) ?? deps.contract;
   const window = staleWindow(opContract, op, observedAt);
   // Shopify's reads lag its writes: inside the window, "no such refund" is no evidence at all.
   const notYetVisible = readback.ok && !readback.body.data.refund && window.open;
-  const { observed, observations } = await observe(deps.db, evidence, opContract, op, readback, { observedAt, windowEnd: window.end, windowOpen: window.open });
+  const { observed, observations } = await observe(helpers.db, evidence, opContract, op, readback, {
+    observedAt,
+    windowEnd: window.end,
+    windowOpen: window.open,
+  });
   const facts = { ...op, actionResult: op.actionResult ? JSON.parse(op.actionResult) : null };
   const evaluation = evaluate(opContract, buildBindings(opContract, facts, observed, observedAt));
   // Nothing is final before the window has passed: a read inside it may be stale, and another

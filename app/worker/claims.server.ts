@@ -161,7 +161,8 @@ export async function claim<Q extends Queue>(db: PrismaClient, queue: Q, options
   return rows as Claimed<Q>[];
 }
 
-type Data<Q extends Queue> = Q extends "operations"
+/** What a write to a queue's rows may set. */
+export type RowUpdate<Q extends Queue> = Q extends "operations"
   ? Prisma.OperationUncheckedUpdateManyInput
   : Q extends "deliveries"
     ? Prisma.WebhookDeliveryUncheckedUpdateManyInput
@@ -181,7 +182,7 @@ const READERS: { [Q in Queue]: (db: PrismaClient, ids: string[], token: string) 
 };
 
 type Guard = { id: { in: string[] }; claimedBy: string; revision?: number };
-const WRITERS: { [Q in Queue]: (db: PrismaClient | Prisma.TransactionClient, where: Guard, data: Data<Q>) => Promise<number> } = {
+const WRITERS: { [Q in Queue]: (db: PrismaClient | Prisma.TransactionClient, where: Guard, data: RowUpdate<Q>) => Promise<number> } = {
   operations: async (db, where, data) => (await db.operation.updateMany({ where, data })).count,
   deliveries: async (db, where, data) => (await db.webhookDelivery.updateMany({ where, data })).count,
   backfills: async (db, where, data) => (await db.backfill.updateMany({ where, data })).count,
@@ -198,7 +199,7 @@ export function whileHeld<Q extends Queue>(
   db: PrismaClient | Prisma.TransactionClient,
   queue: Q,
   rows: Claimed<Q>[],
-  data: Data<Q>,
+  data: RowUpdate<Q>,
   /** Renews the lease from `now` as it writes (a holder that works on for long, a backfill). */
   renew?: { now: Date; leaseMs?: number },
 ): Promise<number> {
@@ -210,7 +211,7 @@ export function whileHeld<Q extends Queue>(
   // One revisioned row is also checked at its revision: its holder writes it more than once (a backfill's steps).
   const one = revisioned && rows.length === 1 ? { revision: (rows[0] as { revision: number }).revision } : {};
   const where = { id: { in: rows.map((row) => row.id) }, claimedBy: rows[0].claimedBy, ...one };
-  return WRITERS[queue](db, where, { ...data, ...(revisioned ? { revision: { increment: 1 } } : {}) } as Data<Q>);
+  return WRITERS[queue](db, where, { ...data, ...(revisioned ? { revision: { increment: 1 } } : {}) } as RowUpdate<Q>);
 }
 
 /** A row nobody holds: what a release writes, and what voids a claim (new evidence, an uninstall). */
@@ -270,7 +271,7 @@ export async function whileRenewing<Q extends Queue, T>(
   const timer = setInterval(
     () => {
       // A slow database: one renewal waiting is enough.
-      renewing ??= WRITERS[queue](db, where, { claimedUntil: leaseEnd(options.now(), lease) } as Data<Q>)
+      renewing ??= WRITERS[queue](db, where, { claimedUntil: leaseEnd(options.now(), lease) } as RowUpdate<Q>)
         .catch(() => undefined)
         .finally(() => (renewing = undefined));
     },
@@ -285,10 +286,10 @@ export async function whileRenewing<Q extends Queue, T>(
 }
 
 /** Hands rows back, done or due again at `dueAt` (null: not due at all), with `data` written beside. */
-export function release<Q extends Queue>(db: PrismaClient | Prisma.TransactionClient, queue: Q, rows: Claimed<Q>[], data: Data<Q>, dueAt?: Date | null) {
+export function release<Q extends Queue>(db: PrismaClient | Prisma.TransactionClient, queue: Q, rows: Claimed<Q>[], data: RowUpdate<Q>, dueAt?: Date | null) {
   const { dueColumn: column, dueNullable } = QUEUES[queue];
   const due = column && dueAt !== undefined && (dueAt !== null || dueNullable) ? { [column]: dueAt } : {};
-  return whileHeld(db, queue, rows, { ...data, ...UNCLAIMED, ...due } as Data<Q>);
+  return whileHeld(db, queue, rows, { ...data, ...UNCLAIMED, ...due } as RowUpdate<Q>);
 }
 
 /** Hands rows back to be tried again after the queue's back-off for `failures` in a row (or `askedMs`, if longer). */
@@ -297,12 +298,12 @@ export function retryLater<Q extends Queue>(
   queue: Q,
   rows: Claimed<Q>[],
   retry: { now: Date; failures: number; askedMs?: number },
-  data: Data<Q>,
+  data: RowUpdate<Q>,
 ) {
   return release(db, queue, rows, data, new Date(retry.now.getTime() + backoffMs(queue, retry.failures, retry.askedMs)));
 }
 
 /** Gives rows up for good: never due again, `data` says why. */
-export function fail<Q extends Queue>(db: PrismaClient | Prisma.TransactionClient, queue: Q, rows: Claimed<Q>[], data: Data<Q>) {
+export function fail<Q extends Queue>(db: PrismaClient | Prisma.TransactionClient, queue: Q, rows: Claimed<Q>[], data: RowUpdate<Q>) {
   return release(db, queue, rows, data, null);
 }

@@ -8,16 +8,17 @@ import { databaseBuckets } from "../shopify/admin/shared-bucket.server";
 import { offlineGraphql } from "../shopify/admin/offline-client.server";
 import type { ShopGraphql } from "../shopify/admin/transport";
 import { runAlertPasses, type AlertPassResult } from "../alerts/passes.server";
-import { backfillPass } from "../backfill/passes.server";
+import { backfillWork } from "../backfill/backfill.server";
 import { configuredGrouping, type GroupingTiming } from "../alerts/grouping.server";
-import { followReadback, issuedRefundsPass } from "../refunds/passes.server";
+import { followReadback, issuedRefundsWork } from "../refunds/passes.server";
 import { nextDueTime, processDue, type RuntimeDeps } from "../verification/runtime.server";
-import { sweepPass } from "../verification/passes.server";
+import { sweepWork } from "../verification/passes.server";
 import { settlementPass } from "../settlement/passes.server";
-import { deliveriesWaiting, INTAKE_BATCH, openDeliveredRefunds } from "../verification/intake.server";
+import { deliveriesWaiting, INTAKE_BATCH, intakeWork } from "../verification/intake.server";
 import { sleepUnlessWoken } from "./wake";
 import { config } from "../config/env.server";
-import { leaseMs } from "./claims.server";
+import { leaseMs as configuredLeaseMs } from "./claims.server";
+import { runRowWork, runShopWork, type Helpers } from "./runner.server";
 import type { Logger } from "pino";
 
 type SettlementPassResult = Awaited<ReturnType<ReturnType<typeof settlementPass>>>;
@@ -74,75 +75,62 @@ export interface Worker {
 }
 
 /**
- * The composition root of background work: each capability registers its pass (verification's
- * read-back and sweep, refunds' settling, history backfills, alerts) and this module runs them, in three loops, so
- * that no capability imports another's.
+ * The composition root of background work: each capability supplies its work (verification's
+ * intake, read-back and sweep, refunds issued in the app, settling, history backfills, alerts)
+ * and the runner (runner.server.ts) runs it; this module wires them into four loops, so that no
+ * capability imports another's.
  */
 export function createWorker(options: WorkerOptions = {}): Worker {
   const now = options.now ?? (() => new Date());
   const database = options.db ?? db;
   const gateway =
-    options.gateway ??
-    new ShopifyGateway(options.graphqlFor ?? offlineGraphql, undefined, undefined, databaseBuckets(database, { keepForPeople: KEEP_FOR_PEOPLE }));
+    options.gateway ?? ShopifyGateway.sharing(options.graphqlFor ?? offlineGraphql, databaseBuckets(database, { keepForPeople: KEEP_FOR_PEOPLE }));
   const workerId = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
   const log = (options.logger ?? logger).child({ worker: workerId });
-  const deps: RuntimeDeps = {
-    db: database,
-    contract: REFUND_CREATED,
-    gateway,
-    now,
-    workerId,
-    leaseMs: options.leaseMs ?? leaseMs(),
-    logger: log.child({ pass: "verification" }),
-    afterReadback: followReadback(database),
-  };
-  const followIssuedRefunds = issuedRefundsPass({ db: database, contract: REFUND_CREATED, gateway, now });
-  const sweep = sweepPass({
-    db: database,
-    contract: REFUND_CREATED,
-    gateway,
-    now,
-    logger: log.child({ pass: "sweep" }),
-    sweepIntervalMs: options.sweepIntervalMs,
-  });
-  const runBackfills = backfillPass({ db: database, gateway, now, workerId, logger: log.child({ pass: "backfill" }), leaseMs: deps.leaseMs });
-  const runSettlements = settlementPass({
-    db: database,
-    gateway,
-    contract: REFUND_SETTLED,
-    now,
-    workerId,
-    leaseMs: deps.leaseMs,
-    logger: log.child({ pass: "settlement" }),
-  });
+  const helpers: Helpers = { db: database, now, workerId, logger: log };
+  const leaseMs = options.leaseMs ?? configuredLeaseMs();
+  const deps: RuntimeDeps = { ...helpers, contract: REFUND_CREATED, gateway, leaseMs, afterReadback: followReadback(database) };
+  const intake = intakeWork(REFUND_CREATED);
+  const issuedRefunds = issuedRefundsWork({ contract: REFUND_CREATED, gateway });
+  const sweep = sweepWork({ contract: REFUND_CREATED, gateway, sweepIntervalMs: options.sweepIntervalMs });
+  const backfill = backfillWork({ ...helpers, gateway, leaseMs, pollMs: config().BACKFILL_POLL_MS });
+  const settle = settlementPass({ gateway, contract: REFUND_SETTLED, leaseMs });
   const alertGrouping = options.alertGrouping ?? configuredGrouping();
-  const alertLog = log.child({ pass: "alerts" });
-  const runAlerts = () =>
-    runAlertPasses({ db: database, gateway, now, workerId, contract: REFUND_CREATED.contract, grouping: alertGrouping, logger: alertLog });
-  const intakeLog = log.child({ pass: "intake" });
+  const runAlerts = () => runAlertPasses({ ...helpers, gateway, contract: REFUND_CREATED.contract, grouping: alertGrouping });
+  const runSettlements = () => settle(helpers);
+  const runBackfills = async () => {
+    const pass = await runRowWork(backfill, helpers);
+    return pass.claimed - pass.failures - pass.lost;
+  };
   const idleMs = options.idleMs ?? 1_000;
   const keepAlive = options.keepProcessAlive ?? true;
   let running = false;
   let loops: Promise<unknown> | undefined;
 
+  /** One step of a loop on its own: one that fails (a database hiccup) must not hold up the steps after it. */
+  async function step<T>(name: string, run: () => Promise<T>, fallback: T): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      log.error({ err: error, step: name }, "work step failed");
+      return fallback;
+    }
+  }
+
   async function verifyOnce() {
-    // One batch a pass: under a steady stream of deliveries, due read-backs still get their turn;
-    // and when opening fails, verification goes on.
     // Stored deliveries first, a batch after another for up to a second: a backlog is opened as
     // fast as verification can take it, and due read-backs still get their turn.
     let delivered = 0;
     const until = Date.now() + INTAKE_SLICE_MS;
     for (;;) {
-      const opened = await openDeliveredRefunds(database, REFUND_CREATED, now(), workerId, intakeLog).catch((error: Error) => {
-        intakeLog.error({ err: error }, "opening stored deliveries failed");
-        return 0;
-      });
+      const opened = await step("intake", async () => (await runRowWork(intake, helpers)).claimed, 0);
       delivered += opened;
       if (opened < INTAKE_BATCH || Date.now() >= until) break;
     }
     const pass = await processDue(deps);
-    await followIssuedRefunds();
-    const opened = await sweep();
+    await step("issued refunds", () => runShopWork(issuedRefunds, helpers), undefined);
+    const swept = await step("sweep", () => runShopWork(sweep, helpers), undefined);
+    const opened = swept?.notes.reduce((sum, note) => sum + Number(note.opened), 0) ?? 0;
     return { delivered, decided: pass.decided, opened };
   }
 

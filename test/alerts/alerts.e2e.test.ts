@@ -377,7 +377,7 @@ describe("at most once", () => {
     await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", verdicts: ["CONTRADICTED"] });
     const { refunds } = await duplicates(shop, 2);
     // Verification alone, as a worker killed right after its verdicts leaves things.
-    await openDeliveredRefunds(h.db, REFUND_CREATED, h.clock.now(), "test", h.worker.deps.logger);
+    await openDeliveredRefunds({ db: h.db, now: () => h.clock.now(), workerId: "test", logger: h.worker.deps.logger }, REFUND_CREATED);
     for (let i = 0; i < 5; i++) {
       await processDue(h.worker.deps);
       h.clock.advance(21_000);

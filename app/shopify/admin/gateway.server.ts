@@ -113,6 +113,11 @@ export class ShopifyGateway {
     private readonly buckets?: SharedBuckets,
   ) {}
 
+  /** A gateway on real time whose calls spend each shop's bucket through the count every process of the app shares. */
+  static sharing(graphqlFor: (shop: string) => Promise<ShopGraphql>, buckets: SharedBuckets): ShopifyGateway {
+    return new ShopifyGateway(graphqlFor, undefined, undefined, buckets);
+  }
+
   gate(shop: string): ThrottleGate {
     let gate = this.gates.get(shop);
     if (!gate) this.gates.set(shop, (gate = new ThrottleGate()));

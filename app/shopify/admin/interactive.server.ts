@@ -7,6 +7,6 @@ let interactive: ShopifyGateway | undefined;
 
 /** For requests a person is waiting on (the refund form, a screen's shop profile): the shop's bucket shared with the workers. */
 export function interactiveGateway(): ShopifyGateway {
-  interactive ??= new ShopifyGateway(offlineGraphql, undefined, undefined, databaseBuckets(db));
+  interactive ??= ShopifyGateway.sharing(offlineGraphql, databaseBuckets(db));
   return interactive;
 }
