@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fieldErrors } from "../forms/field-errors";
 import { MONEY_CHOICE } from "./money";
 
 export const ALERT_VERDICTS = ["CONTRADICTED", "FAILED", "UNVERIFIABLE"] as const;
@@ -100,12 +101,9 @@ export function parseAlertSettingsForm(
   };
   const parsed = schema(slackOrigin).safeParse(raw);
   if (!parsed.success) {
-    const fieldErrors: FieldErrors = {};
-    for (const issue of parsed.error.issues) {
-      const field = (issue.path[0] === "revision" || issue.path[0] === "removeSlack" ? "form" : issue.path[0]) as keyof FieldErrors;
-      fieldErrors[field] ??= field === "form" ? "The form was sent incomplete. Reload the page and try again." : issue.message;
-    }
-    return { ok: false, fieldErrors };
+    // The hidden fields are the form's own: a problem with them is the form's, sent incomplete.
+    const { revision, removeSlack, ...fields } = fieldErrors(parsed.error, "form");
+    return { ok: false, fieldErrors: revision || removeSlack ? { ...fields, form: "The form was sent incomplete. Reload the page and try again." } : fields };
   }
   return { ok: true, value: parsed.data };
 }

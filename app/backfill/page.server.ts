@@ -1,6 +1,7 @@
 import type { Backfill } from "@prisma/client";
 import { z } from "zod";
 import db from "../db.server";
+import { fieldErrors } from "../forms/field-errors";
 import { BACKFILL_STATE_LABELS, parsedSummary, progressPercent, progressText } from "./progress";
 import { DEFAULT_BACKFILL_DAYS, grantedAllOrders, latestBackfill, MAX_BACKFILL_DAYS, MAX_DAYS_WITHOUT_ALL_ORDERS, requestBackfill } from "./request.server";
 import { summarySentence } from "./summary.server";
@@ -65,8 +66,8 @@ const backfillForm = z.object({
 export async function backfillAction(shop: string, form: FormData, now: Date) {
   const parsed = backfillForm.safeParse({ intent: form.get("intent"), days: form.get("days") ?? undefined });
   if (!parsed.success) {
-    const errors = parsed.error.flatten().fieldErrors;
-    return { ok: false as const, status: 422, fieldErrors: { days: errors.days?.[0] ?? errors.intent?.[0] ?? "This form could not be read." } };
+    const errors = fieldErrors(parsed.error, "form");
+    return { ok: false as const, status: 422, fieldErrors: { days: errors.days ?? errors.intent ?? "This form could not be read." } };
   }
   const request = await requestBackfill(db, shop, parsed.data.days, "dashboard", now);
   return { ok: true as const, created: request.created, notice: request.notice ?? null, backfill: backfillCard(request.backfill) };

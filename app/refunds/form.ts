@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fieldErrors as fieldErrorsOf } from "../forms/field-errors";
 import { currencyExponent, formatMoney, fromMinorUnits, toMinorUnits } from "../money/currency";
 
 /**
@@ -110,11 +111,7 @@ export function parseRefundAction(form: FormData | Record<string, unknown>): Par
   const entries = form instanceof FormData ? Object.fromEntries([...form.keys()].map((key) => [key, form.get(key)])) : form;
   const parsed = refundActionSchema.safeParse(entries);
   if (parsed.success) return { ok: true, data: parsed.data };
-  const fieldErrors: FieldErrors = {};
-  for (const issue of parsed.error.issues) {
-    const field = (issue.path[0] ?? "intent") as keyof FieldErrors;
-    fieldErrors[field] ??= issue.message;
-  }
+  const fieldErrors: FieldErrors = fieldErrorsOf(parsed.error, "intent");
   return { ok: false, message: Object.values(fieldErrors)[0] ?? "The form could not be read. Reload the page and try again.", fieldErrors };
 }
 

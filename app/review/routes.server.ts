@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fieldErrors as fieldErrorsOf } from "../forms/field-errors";
 import db from "../db.server";
 import { REFUND_CREATED } from "../contracts/registry.server";
 import { loadRefundDetail } from "../evidence/detail.server";
@@ -76,11 +77,7 @@ export type RefundActionOutcome =
 export async function refundAction(shop: string, id: string, form: FormData, actor: string, now: Date): Promise<RefundActionOutcome> {
   const parsed = refundActionSchema.safeParse(Object.fromEntries([...form.keys()].map((key) => [key, form.get(key)])));
   if (!parsed.success) {
-    const fieldErrors: RefundActionFieldErrors = {};
-    for (const issue of parsed.error.issues) {
-      const field = (issue.path[0] ?? "intent") as keyof RefundActionFieldErrors;
-      fieldErrors[field] ??= issue.message;
-    }
+    const fieldErrors: RefundActionFieldErrors = fieldErrorsOf(parsed.error, "intent");
     return { ok: false, status: 422, message: Object.values(fieldErrors)[0] ?? "The form could not be read. Reload the page and try again.", fieldErrors };
   }
   const input = parsed.data;
