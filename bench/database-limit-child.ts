@@ -4,7 +4,7 @@
 // writes, one transaction each, one statement a table, no evaluation, no read. Prints one JSON line.
 import { createPrismaClient } from "../app/db/client";
 import { columnsOf, insertRows, updateRows } from "../app/db/bulk";
-import { EVALUATION_COLUMNS, OBSERVATION_COLUMNS } from "../app/verification/operations.server";
+import { EVALUATION_COLUMNS, OBSERVATION_COLUMNS } from "../app/verification/verdicts.server";
 import { Prisma } from "@prisma/client";
 
 const [url, batchArg] = process.argv.slice(2);

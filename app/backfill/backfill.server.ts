@@ -1,14 +1,13 @@
 import type { Backfill, BackfillLine, Operation, Prisma, PrismaClient } from "@prisma/client";
-import { evaluate } from "../contracts/evaluate";
 import { contractByVersion, REFUND_CREATED, REFUND_HISTORY, REFUND_HISTORY_1_0_0 } from "../contracts/registry.server";
 import { isUniqueViolation } from "../db/create-once";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { BulkDownloadError, bulkOperationState, bulkResultLines, startBulkQuery } from "../shopify/admin/bulk.server";
 import { historyBulkQuery } from "../shopify/admin/operations";
-import { buildBindings } from "../verification/bindings";
 import { claimedAmount } from "../verification/claimed-amount";
 import { openIfDelivered } from "../verification/intake.server";
-import { newOperationData, recordEvaluation, writeEvidence } from "../verification/operations.server";
+import { newOperationData } from "../verification/operations.server";
+import { judge, recordVerdicts, writeEvidence } from "../verification/verdicts.server";
 import { earlierDuplicates } from "../verdicts/duplicates";
 import { unclaimedAt, type Claimed } from "../worker/claims.server";
 import { outcome, runRowWork, type Helpers, type InOrderWork, type Outcome, type RowHelpers } from "../worker/runner.server";
@@ -284,14 +283,12 @@ async function decide(
     { channel: duplicateChannel, observedAt: readAt, ok: true, data: duplicates },
   ];
   const now = deps.now();
-  const result = evaluate(contract, buildBindings(contract, { ...op, actionResult: null }, observed, now));
-  if (found.decided) return writeEvidence(deps.db, contract, op, observations, result, op.decidedAt ?? now, op.attempts);
-  await recordEvaluation(deps.db, contract, op, observations, result, now, {
-    kind: "counted",
-    retryAfterMs: 0,
-    orderName: refund.order.name,
-    shopMoney: refund.totalRefundedSet.shopMoney,
-  });
+  const readback = { kind: "counted", retryAfterMs: 0, orderName: refund.order.name, shopMoney: refund.totalRefundedSet.shopMoney } as const;
+  const judged = judge({ contract, operation: op, observed, observations, readback }, now);
+  if (found.decided) return writeEvidence(deps.db, contract, op, observations, judged.result, op.decidedAt ?? now, op.attempts);
+  const written = await recordVerdicts(deps.db, [judged], now);
+  // Another writer decided it meanwhile (a worker that took the backfill over): this step is tried again.
+  if (!written.has(op.id)) throw new Error(`operation ${op.id} changed while it was being judged`);
 }
 
 /** The staged refunds of the next orders after `cursor`, every refund of the last order included. */

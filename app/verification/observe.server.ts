@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { LoadedContract } from "../contracts/load";
 import type { ReadbackOutcome } from "../shopify/admin/refund-readback.server";
 import { earlierDuplicates } from "../verdicts/duplicates";
-import type { ObservationRecord } from "./operations.server";
+import type { ObservationRecord } from "./verdicts.server";
 import { webhookEvidence, type WebhookEvidence } from "./webhook-evidence.server";
 
 type Intended = { confirmed: boolean; by: string | null; at: string | null };

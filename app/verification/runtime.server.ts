@@ -1,9 +1,7 @@
 import type { Operation, PrismaClient } from "@prisma/client";
-import { evaluate } from "../contracts/evaluate";
 import type { LoadedContract } from "../contracts/load";
-import { buildBindings } from "./bindings";
 import { contractByVersion } from "../contracts/registry.server";
-import { recordEvaluations, type EvaluationToRecord } from "./operations.server";
+import { judge, recordVerdicts, type EvaluationToRecord } from "./verdicts.server";
 import type { Claimed } from "../worker/claims.server";
 import { outcome, runRowWork, type Helpers, type Outcomes, type RowHelpers, type ShopByShopWork } from "../worker/runner.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
@@ -103,7 +101,7 @@ async function decideShop(options: ReadbackOptions, helpers: RowHelpers<"operati
   const evidence = await shopEvidence(db, helpers.shop!, read);
   const evaluations: EvaluationToRecord[] = [];
   for (const op of read) evaluations.push(await evaluateOne(options, helpers, evidence, op, readbacks.get(op.refundGid) as Read));
-  const written = await recordEvaluations(db, evaluations, helpers.now());
+  const written = await recordVerdicts(db, evaluations, helpers.now());
   for (const { claimed: op, result, readback } of evaluations) {
     if (!written.has(op.id)) continue;
     const answer = readbacks.get(op.refundGid)!;
@@ -116,37 +114,26 @@ async function decideShop(options: ReadbackOptions, helpers: RowHelpers<"operati
 
 type Read = Exclude<ReadbackOutcome, { deferred: true }>;
 
-/** One operation's evaluation from its read-back and the shop's evidence: pure but for the rare read of earlier observations. */
+/** One operation's judgement from its read-back and the shop's evidence: pure but for the rare read of earlier observations. */
 async function evaluateOne(deps: ReadbackOptions, helpers: Helpers, evidence: ShopEvidence, op: Operation, readback: Read): Promise<EvaluationToRecord> {
   const observedAt = helpers.now();
   // An operation is judged to its end by the contract version it was opened under.
-  const opContract = contractByVersion(op.contractId, op.contractVersion) ?? deps.contract;
-  const window = staleWindow(opContract, op, observedAt);
+  const contract = contractByVersion(op.contractId, op.contractVersion) ?? deps.contract;
+  const window = staleWindow(contract, op, observedAt);
   // Shopify's reads lag its writes: inside the window, "no such refund" is no evidence at all.
   const notYetVisible = readback.ok && !readback.body.data.refund && window.open;
-  const { observed, observations } = await observe(helpers.db, evidence, opContract, op, readback, {
+  const { observed, observations } = await observe(helpers.db, evidence, contract, op, readback, {
     observedAt,
     windowEnd: window.end,
     windowOpen: window.open,
   });
-  const facts = { ...op, actionResult: op.actionResult ? JSON.parse(op.actionResult) : null };
-  const evaluation = evaluate(opContract, buildBindings(opContract, facts, observed, observedAt));
-  // Nothing is final before the window has passed: a read inside it may be stale, and another
-  // refund on the order may still show up. The verdict is read once more at the window's end.
-  const provisional = window.open && evaluation.verdict !== "PENDING" && evaluation.verdict !== "UNVERIFIABLE" ? evaluation.verdict : null;
-  return {
-    contract: opContract,
-    claimed: op,
-    observations,
-    result: provisional ? { ...evaluation, verdict: "PENDING" as const, escalate: false } : evaluation,
-    readback: {
-      kind: !readback.ok ? "failed" : notYetVisible ? "not_evidence" : "counted",
-      retryAfterMs: readback.ok ? 0 : readback.retryAfterMs,
-      dueAt: provisional ? window.end : notYetVisible ? new Date(observedAt.getTime() + opContract.contract.timing.poll_interval_ms) : undefined,
-      provisional,
-      ...(readback.ok ? readbackFacts(readback.body, op.orderGid) : {}),
-    },
-  };
+  const account = {
+    kind: !readback.ok ? "failed" : notYetVisible ? "not_evidence" : "counted",
+    retryAfterMs: readback.ok ? 0 : readback.retryAfterMs,
+    dueAt: notYetVisible ? new Date(observedAt.getTime() + contract.contract.timing.poll_interval_ms) : undefined,
+    ...(readback.ok ? readbackFacts(readback.body, op.orderGid) : {}),
+  } as const;
+  return judge({ contract, operation: op, observed, observations, readback: account, window }, observedAt);
 }
 
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REFUND_CREATED } from "../../app/contracts/registry.server";
 import type { Evaluation } from "../../app/contracts/evaluate";
-import { writeEvidence } from "../../app/verification/operations.server";
+import { writeEvidence } from "../../app/verification/verdicts.server";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 
 let h: VerificationHarness;
