@@ -4,7 +4,7 @@ import { FakeShopify } from "../fake-shopify/server";
 import { refundWebhookBody } from "../fake-shopify/webhooks";
 import { TEST_APP } from "../test/support/credentials";
 import { installShop } from "../test/support/sessions";
-import { QUERY_COSTS } from "../app/shopify/admin/operations";
+import { QUERY_COSTS } from "../app/shopify/admin/documents";
 import { fakeShopifyAppEnv, migrate, row, scratchSqlite, type BenchRow } from "./support";
 import { reloadConfig } from "../app/config/env.server";
 import pino from "pino";

@@ -8,7 +8,7 @@ import type { PrismaClient } from "@prisma/client";
 import pino from "pino";
 import { createPrismaClient } from "../app/db/client";
 import { reloadConfig } from "../app/config/env.server";
-import { QUERY_COSTS, SETTLEMENT_TRANSACTIONS_QUERY } from "../app/shopify/admin/operations";
+import { QUERY_COSTS, SETTLEMENT_TRANSACTIONS_QUERY } from "../app/shopify/admin/documents";
 import { FakeShopify } from "../fake-shopify/server";
 import type { AdminApiStats } from "../fake-shopify/admin-api";
 import { refundWebhookBody } from "../fake-shopify/webhooks";

@@ -3,8 +3,8 @@ import { contractByVersion, REFUND_CREATED, REFUND_HISTORY, REFUND_HISTORY_1_0_0
 import { isUniqueViolation } from "../db/create-once";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { BulkDownloadError, bulkOperationState, bulkResultLines, startBulkQuery } from "../shopify/admin/bulk.server";
-import { historyBulkQuery } from "../shopify/admin/operations";
-import { claimedAmount } from "../verification/claimed-amount";
+import { historyBulkQuery } from "../shopify/admin/documents";
+import { statedAmount } from "../verification/stated-amount";
 import { openIfDelivered } from "../verification/intake.server";
 import { newOperationData } from "../verification/operations.server";
 import { judge, recordVerdicts, writeEvidence } from "../verification/verdicts.server";
@@ -259,7 +259,7 @@ async function decide(
   orderRefunds: HistoryRefund[],
 ) {
   // $input: the order the read listed it under, and what its REFUND transactions add up to (as for a refund the sweep finds).
-  const refunded = claimedAmount(transactions, true);
+  const refunded = statedAmount(transactions, true);
   const found = await historyOperation(deps, {
     shop: backfill.shop,
     refundGid: refund.id,

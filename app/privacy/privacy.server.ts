@@ -44,7 +44,7 @@ export async function stopObservingShop(db: PrismaClient, shop: string, now: Dat
 
 /** shop/redact (48 hours after uninstall): everything the app holds for the shop. */
 export async function redactShop(db: PrismaClient, shop: string): Promise<void> {
-  // Idempotent steps, no transaction (see recordEvaluation); a repeated delivery completes it.
+  // Idempotent steps, no transaction (see recordVerdicts); a repeated delivery completes it.
   await db.reviewEvent.deleteMany({ where: { shop } });
   await db.operationReason.deleteMany({ where: { shop } });
   await db.alertEvent.deleteMany({ where: { shop } });

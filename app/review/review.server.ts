@@ -119,7 +119,7 @@ async function resolvedTogether(db: PrismaClient, shop: string): Promise<GroupMe
 }
 
 /** Takes one refund off the queue if it is still open at this revision: one guarded statement, so of two at once one takes it. */
-async function claim(db: PrismaClient, shop: string, id: string, revision: number): Promise<boolean> {
+async function takeOffQueue(db: PrismaClient, shop: string, id: string, revision: number): Promise<boolean> {
   const { count } = await db.operation.updateMany({
     where: { id, shop, revision, reviewState: "open" },
     data: { reviewState: "resolved", revision: { increment: 1 } },
@@ -185,13 +185,13 @@ export async function resolveReview(
     const anchor = group[0] ?? { id, revision };
     // The refund this person looked at must still be as they saw it; the anchor is taken at the revision it has now.
     const shownStill = anchor.id === id || (await db.operation.count({ where: { id, shop, revision, reviewState: "open" } })) === 1;
-    // No transaction (see recordEvaluation): the anchor's guarded statement decides alone; the rest follow.
-    if (shownStill && (await claim(db, shop, anchor.id, anchor.id === id ? revision : anchor.revision))) {
+    // No transaction (see recordVerdicts): the anchor's guarded statement decides alone; the rest follow.
+    if (shownStill && (await takeOffQueue(db, shop, anchor.id, anchor.id === id ? revision : anchor.revision))) {
       const taken = [anchor.id];
       for (const member of group.slice(1)) {
-        if (member.reviewState === "open" && (await claim(db, shop, member.id, member.id === id ? revision : member.revision))) taken.push(member.id);
+        if (member.reviewState === "open" && (await takeOffQueue(db, shop, member.id, member.id === id ? revision : member.revision))) taken.push(member.id);
       }
-      // The audit rows come after every claim: a loser that sees the anchor's row knows the winner took all it will.
+      // The audit rows come after every refund is taken: a loser that sees the anchor's row knows the winner took all it will.
       await db.reviewEvent.createMany({ data: taken.map((operationId) => ({ operationId, shop, action: "resolved", note: text, actor, createdAt: now })) });
       return { ok: true, resolved: taken.length };
     }

@@ -1,9 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { SWEEP_REFUNDS_PER_ORDER } from "../shopify/admin/operations";
+import { SWEEP_REFUNDS_PER_ORDER } from "../shopify/admin/documents";
 import { loadOrderRefunds, loadSweepPage, type SweptOrder } from "../shopify/admin/refunds.server";
-import { claimedAmount } from "./claimed-amount";
+import { statedAmount } from "./stated-amount";
 import { openOperation } from "./operations.server";
 import { config } from "../config/env.server";
 
@@ -45,7 +45,7 @@ async function openSwept(
       orderName: order.name,
       origin: "reconciliation" as const,
       startedAt: new Date(refund.createdAt),
-      ...claimedAmount(refund.transactions.nodes, !refund.transactions.pageInfo.hasNextPage),
+      ...statedAmount(refund.transactions.nodes, !refund.transactions.pageInfo.hasNextPage),
     };
     if (await openOperation(db, contract, facts, now)) opened++;
   }

@@ -29,7 +29,7 @@ const refundWebhookSchema = z.object({
 });
 
 /** What the app keeps of a refunds/create delivery: identifiers, the claimed time and amount, nothing personal. */
-export interface RefundClaim {
+export interface DeliveredRefund {
   refundGid: string;
   orderGid: string;
   createdAt: string;
@@ -40,7 +40,7 @@ export interface RefundClaim {
 
 export class RefundPayloadError extends Error {}
 
-export function parseRefundWebhook(rawBody: string): RefundClaim {
+export function parseRefundWebhook(rawBody: string): DeliveredRefund {
   let json: unknown;
   try {
     json = parseJsonKeepingLongIntegers(rawBody);

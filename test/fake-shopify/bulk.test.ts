@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { BULK_OPERATION_STATE_QUERY, BULK_QUERY_RUN_MUTATION, historyBulkQuery } from "../../app/shopify/admin/operations";
+import { BULK_OPERATION_STATE_QUERY, BULK_QUERY_RUN_MUTATION, historyBulkQuery } from "../../app/shopify/admin/documents";
 import type { FakeShopify } from "../../fake-shopify/server";
 import { graphql, orderGid, refundGid, setup, SHOP } from "./support";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorkerProcess, stopWorker } from "../support/worker-process";
 import { waitFor } from "../support/wait";
-import { QUERY_COSTS } from "../../app/shopify/admin/operations";
+import { QUERY_COSTS } from "../../app/shopify/admin/documents";
 import { batchSize } from "../../app/shopify/admin/refund-readback.server";
 import { refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 import { decideFleetOnce, FLEET_TIMEOUT_MS } from "../support/fleet";

@@ -1,5 +1,5 @@
 import type { AdminFailure, ShopifyGateway } from "./gateway.server";
-import { BULK_OPERATION_STATE_QUERY, BULK_QUERY_RUN_MUTATION, QUERY_COSTS } from "./operations";
+import { BULK_OPERATION_STATE_QUERY, BULK_QUERY_RUN_MUTATION, QUERY_COSTS } from "./documents";
 import { config } from "../../config/env.server";
 
 export type BulkStart =

@@ -1,5 +1,5 @@
 import type { AdminResult, ShopifyGateway } from "./gateway.server";
-import { FLOW_TRIGGER_RECEIVE_MUTATION, QUERY_COSTS } from "./operations";
+import { FLOW_TRIGGER_RECEIVE_MUTATION, QUERY_COSTS } from "./documents";
 
 /** Runs the shop's workflows that start with the trigger; Flow's userErrors come back as data (a refusal, not an outage). */
 export async function receiveFlowTrigger(

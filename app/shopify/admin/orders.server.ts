@@ -1,5 +1,5 @@
 import type { ShopifyGateway } from "./gateway.server";
-import { ORDER_NAMES_QUERY, QUERY_COSTS } from "./operations";
+import { ORDER_NAMES_QUERY, QUERY_COSTS } from "./documents";
 import { MAX_IDS_PER_REQUEST } from "./refund-readback.server";
 
 /**

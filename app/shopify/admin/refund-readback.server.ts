@@ -1,5 +1,5 @@
 import type { ShopifyGateway, AdminFailure } from "./gateway.server";
-import { QUERY_COSTS, REFUND_READBACK_QUERY, REFUND_TRANSACTIONS_QUERY } from "./operations";
+import { QUERY_COSTS, REFUND_READBACK_QUERY, REFUND_TRANSACTIONS_QUERY } from "./documents";
 import type { QueryCost } from "./transport";
 import type { RefundReadbackQuery } from "./types/admin.generated";
 

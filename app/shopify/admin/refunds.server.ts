@@ -1,5 +1,5 @@
 import type { AdminFailure, AdminResult, ShopifyGateway } from "./gateway.server";
-import { ORDER_FOR_REFUND_QUERY, ORDER_REFUNDS_QUERY, QUERY_COSTS, REFUND_CREATE_MUTATION, REFUND_SWEEP_QUERY } from "./operations";
+import { ORDER_FOR_REFUND_QUERY, ORDER_REFUNDS_QUERY, QUERY_COSTS, REFUND_CREATE_MUTATION, REFUND_SWEEP_QUERY } from "./documents";
 import type { RefundInput } from "./types/admin.types";
 import type { OrderForRefundQuery, OrderRefundsQuery, RefundCreateMutation, RefundSweepQuery } from "./types/admin.generated";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { balanceEntry, settlementTransaction, type BalanceEntry, type SettlementTransaction } from "../../settlement/ledger";
 import type { AdminFailure, ShopifyGateway } from "./gateway.server";
-import { GRANTED_SCOPES_QUERY, PAYMENTS_ACCOUNT_QUERY, PAYMENTS_LEDGER_QUERY, QUERY_COSTS, SETTLEMENT_TRANSACTIONS_QUERY } from "./operations";
+import { GRANTED_SCOPES_QUERY, PAYMENTS_ACCOUNT_QUERY, PAYMENTS_LEDGER_QUERY, QUERY_COSTS, SETTLEMENT_TRANSACTIONS_QUERY } from "./documents";
 import { batchSize } from "./refund-readback.server";
 
 /** The pages of the ledger one read may turn: a shop with more refunds since the oldest one waiting is read on at the next pass. */

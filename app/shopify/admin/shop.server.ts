@@ -1,5 +1,5 @@
 import type { AdminResult, ShopifyGateway } from "./gateway.server";
-import { QUERY_COSTS, SHOP_PROFILE_QUERY } from "./operations";
+import { QUERY_COSTS, SHOP_PROFILE_QUERY } from "./documents";
 import type { ShopProfileQuery } from "./types/admin.generated";
 
 export type ShopProfile = ShopProfileQuery["shop"];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ShopifyGateway } from "../../../app/shopify/admin/gateway.server";
-import { REFUND_READBACK_QUERY } from "../../../app/shopify/admin/operations";
+import { REFUND_READBACK_QUERY } from "../../../app/shopify/admin/documents";
 import { readRefunds } from "../../../app/shopify/admin/refund-readback.server";
 import { TransportError, type AdminResponse } from "../../../app/shopify/admin/transport";
 

@@ -56,7 +56,7 @@ describe(`Shopify's published Admin API schema ${ADMIN_API_VERSION}`, () => {
       "ShopProfile",
     ]);
     for (const { file, text } of found) {
-      expect(file).toBe("app/shopify/admin/operations.ts");
+      expect(file).toBe("app/shopify/admin/documents.ts");
       expect(validate(schema, parse(text)).map((e) => e.message)).toEqual([]);
     }
   });

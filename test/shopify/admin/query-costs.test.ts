@@ -16,7 +16,7 @@ import {
   PAYMENTS_LEDGER_QUERY,
   PAYMENTS_ACCOUNT_QUERY,
   GRANTED_SCOPES_QUERY,
-} from "../../../app/shopify/admin/operations";
+} from "../../../app/shopify/admin/documents";
 import { batchSize } from "../../../app/shopify/admin/refund-readback.server";
 import { requestedQueryCost } from "../../../fake-shopify/cost";
 

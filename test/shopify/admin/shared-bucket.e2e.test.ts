@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ShopifyGateway } from "../../../app/shopify/admin/gateway.server";
-import { ORDER_REFUNDS_QUERY, REFUND_READBACK_QUERY, QUERY_COSTS } from "../../../app/shopify/admin/operations";
+import { ORDER_REFUNDS_QUERY, REFUND_READBACK_QUERY, QUERY_COSTS } from "../../../app/shopify/admin/documents";
 import { databaseBuckets } from "../../../app/shopify/admin/shared-bucket.server";
 import { refundGid, startVerificationHarness, type VerificationHarness } from "../../support/verification";
 import { waitFor } from "../../support/wait";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ShopifyGateway } from "../../../app/shopify/admin/gateway.server";
-import { REFUND_READBACK_QUERY } from "../../../app/shopify/admin/operations";
+import { REFUND_READBACK_QUERY } from "../../../app/shopify/admin/documents";
 import { ThrottleGate } from "../../../app/shopify/admin/throttle";
 import type { AdminResponse, QueryCost } from "../../../app/shopify/admin/transport";
 
