@@ -1,6 +1,6 @@
 import { useCallback } from "react";
 import { useUrlFilters } from "../../dashboard/use-url-filters";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { Banner, BlockStack, Card, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
@@ -20,23 +20,21 @@ import { HistoryBackfill } from "./components/HistoryBackfill";
 import { NewRows } from "./components/NewRows";
 import { useHeldRows } from "./hooks/useHeldRows";
 import { useFocusReturnedRow } from "../../components/return-focus";
+import type { Action, Loader } from "./types";
 
 export const meta: MetaFunction = () => [{ title: "Refunds · Refund Verifier" }];
 
-export const loader = async ({ request }: LoaderFunctionArgs) => {
+export const loader: Loader = async ({ request }) => {
   const { session } = await authenticateAdmin(request);
   return loadDashboard(session.shop, new URL(request.url).searchParams, new Date());
 };
 
 /** "Verify history": starts a backfill of the shop's refunds, or shows the one running. */
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action: Action = async ({ request }) => {
   const { session } = await authenticateAdmin(request);
   const result = await backfillAction(session.shop, await request.formData(), new Date());
   return json(result, { status: result.ok ? 200 : result.status });
 };
-
-export type DashboardData = ReturnType<typeof useLoaderData<typeof loader>>;
-export type Row = DashboardData["rows"][number];
 
 export default function Dashboard() {
   const { figures, rows, pageInfo, filters, now, total, sweep, firstRun, backfill, historyMaxDays, timeZone } = useLoaderData<typeof loader>();

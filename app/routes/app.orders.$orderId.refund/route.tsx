@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { BlockStack, Layout, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
@@ -12,16 +12,17 @@ import { RefundAttempts } from "./components/RefundAttempts";
 import { RefundConfirmation } from "./components/RefundConfirmation";
 import { httpStatus } from "../../http/status";
 import { useCheckedRecords } from "./hooks/useCheckedRecords";
+import type { Action, Loader } from "./types";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `Refund ${data.order.name}` : "Issue a refund"} · Refund Verifier` }];
 
-export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+export const loader: Loader = async ({ request, params }) => {
   const { session } = await authenticateAdmin(request);
   const data = await refundFormData(session.shop, params.orderId ?? "");
   return { ...data, back: safeBackPath(new URL(request.url).searchParams.get("back")) };
 };
 
-export const action = async ({ request, params }: ActionFunctionArgs) => {
+export const action: Action = async ({ request, params }) => {
   const { session, sessionToken } = await authenticateAdmin(request);
   const form = await request.formData().catch(() => null);
   if (!form)
@@ -45,10 +46,6 @@ function successMessage(record: { sysId: string; shopifyOutcome: string; status:
     return `${record.sysId}: Shopify accepted the refund. The app is checking that Shopify recorded it as asked; the result appears beside it.`;
   return `${record.sysId} is settled: no refund was made for it. The order is open to refunds again.`;
 }
-
-export type RefundFormData = ReturnType<typeof useLoaderData<typeof loader>>;
-export type Order = RefundFormData["order"];
-export type ActionResult = ReturnType<typeof useActionData<typeof action>>;
 
 export default function IssueRefund() {
   const { order, records: loaded, duplicateOnOrder, unsettledSysId, sources, recentRefund, back, formToken } = useLoaderData<typeof loader>();

@@ -1,5 +1,5 @@
 import { useUrlFilters } from "../../dashboard/use-url-filters";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { BlockStack, Card, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
@@ -16,17 +16,18 @@ import { QueueTabs } from "./components/QueueTabs";
 import { QueueFilters, clearQueueFilters } from "./components/QueueFilters";
 import { EmptyQueue } from "./components/EmptyQueue";
 import { ResultsPagination } from "../../dashboard/list-controls";
+import type { Action, Loader } from "./types";
 
 export const meta: MetaFunction = () => [{ title: "Review queue · Refund Verifier" }];
 
-export const loader = async ({ request }: LoaderFunctionArgs) => {
+export const loader: Loader = async ({ request }) => {
   const { session } = await authenticateAdmin(request);
   const [gateway, now] = [interactiveGateway(), new Date()];
   const timeZone = await shopTimeZone(db, session.shop, { gateway, now });
   return reviewPage(db, gateway, REFUND_CREATED.contract, session.shop, new URL(request.url).searchParams, now, timeZone);
 };
 
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action: Action = async ({ request }) => {
   const { session, sessionToken } = await authenticateAdmin(request);
   const form = await request.formData();
   const outcome = await refundAction(session.shop, String(form.get("id") ?? ""), form, String(sessionToken?.sub ?? "unknown"), new Date());
@@ -42,9 +43,6 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 /** After a lost race the list is left as it is: the item stays, with its banner and the typed note. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
   actionResult && typeof actionResult === "object" && (actionResult as { status?: number }).status === 409 ? false : defaultShouldRevalidate;
-
-export type ReviewData = ReturnType<typeof useLoaderData<typeof loader>>;
-export type Item = ReviewData["items"][number];
 
 export default function ReviewQueue() {
   const { view, items, now, timeZone, pageInfo, total, counts, filters } = useLoaderData<typeof loader>();

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Layout, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
@@ -9,21 +9,20 @@ import { AlertSettingsForm } from "./components/AlertSettingsForm";
 import { DeliveryLog } from "./components/DeliveryLog";
 import { FlowTriggers } from "./components/FlowTriggers";
 import { useWaitingDeliveries } from "./hooks/useWaitingDeliveries";
+import type { Action, Loader } from "./types";
 
 export const meta: MetaFunction = () => [{ title: "Alerts · Refund Verifier" }];
 
-export const loader = async ({ request }: LoaderFunctionArgs) => {
+export const loader: Loader = async ({ request }) => {
   const { session } = await authenticateAdmin(request);
   return json(await alertsPage(db, session.shop));
 };
 
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action: Action = async ({ request }) => {
   const { session } = await authenticateAdmin(request);
   const result = await alertsAction(db, session.shop, await request.formData(), new Date());
   return json(result, { status: result.ok ? 200 : result.status });
 };
-
-export type AlertsLoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 export default function AlertsSettings() {
   const data = useLoaderData<typeof loader>();

@@ -2,7 +2,7 @@ import { Banner, BlockStack, Card, InlineGrid, InlineStack, Link, Text } from "@
 import { VerdictBadge } from "../../../components/ui";
 import { VERDICT_LABELS } from "../../../verdicts/words";
 import { FINAL_VERDICTS } from "../../../contracts/schema";
-import type { DashboardData } from "../route";
+import type { DashboardData } from "../types";
 
 const FIGURES = [...FINAL_VERDICTS, "PENDING" as const].map((status) => ({ status, label: VERDICT_LABELS[status] }));
 

@@ -3,7 +3,7 @@ import { Badge, BlockStack, Button, Card, InlineStack, ProgressBar, Select, Text
 import { useState } from "react";
 import type { BackfillCardData } from "../../../backfill/page.server";
 import { Instant } from "../../../components/ui";
-import type { action } from "../route";
+import type { Action } from "../types";
 
 const DAY_CHOICES = [30, 60, 90, 180, 365];
 const STATE_TONES: Record<string, "info" | "success" | "critical" | "attention" | undefined> = {
@@ -18,7 +18,7 @@ const STATE_TONES: Record<string, "info" | "success" | "critical" | "attention" 
 export function HistoryBackfill({ backfill, maxDays, timeZone }: { backfill: BackfillCardData; maxDays: number; timeZone: string }) {
   // Only the days Shopify lets the app read: no choice the app would quietly cut short.
   const choices = DAY_CHOICES.filter((d) => d <= maxDays).map((d) => ({ value: String(d), label: `Last ${d} days` }));
-  const fetcher = useFetcher<typeof action>();
+  const fetcher = useFetcher<Action>();
   const [days, setDays] = useState("60");
   const answer = fetcher.data;
   const error = answer && !answer.ok ? answer.fieldErrors.days : undefined;

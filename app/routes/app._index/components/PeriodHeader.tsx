@@ -1,7 +1,7 @@
 import { Box, InlineStack, Text } from "@shopify/polaris";
 import { Instant } from "../../../components/ui";
 import { formatInstant } from "../../../time/format";
-import type { DashboardData } from "../route";
+import type { DashboardData } from "../types";
 import { RANGE_LABELS } from "./labels";
 
 /**

@@ -3,7 +3,7 @@ import type { useUrlFilters } from "../../../dashboard/use-url-filters";
 import { FilterBar, problemChip, problemFilter } from "../../../dashboard/list-controls";
 import { ORIGINS, DEFAULT_DASHBOARD_RANGE, MONEY_LATE_DAYS } from "../../../verdicts/filters";
 import { ORIGIN_LABELS, REVIEW_LABELS, VERDICT_LABELS } from "../../../verdicts/words";
-import type { DashboardData } from "../route";
+import type { DashboardData } from "../types";
 import { RANGE_LABELS } from "./labels";
 
 type Update = ReturnType<typeof useUrlFilters>["update"];

@@ -1,7 +1,7 @@
 import { memo } from "react";
 import { useNavigate, useNavigation } from "@remix-run/react";
 import { EmptyState, IndexTable } from "@shopify/polaris";
-import type { Row } from "../route";
+import type { Row } from "../types";
 import { CondensedCell, WideCells } from "./RowCells";
 
 interface Props {

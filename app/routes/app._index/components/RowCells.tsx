@@ -1,7 +1,7 @@
 import { BlockStack, IndexTable, InlineStack, Text } from "@shopify/polaris";
 import { ReviewBadge, age } from "../../../components/ui";
 import { ORIGIN_LABELS } from "../../../verdicts/words";
-import type { Row } from "../route";
+import type { Row } from "../types";
 import { Age, Amount, OrderLink, RowLinks, Verdict } from "./RowParts";
 
 /**

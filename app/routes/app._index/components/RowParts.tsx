@@ -1,7 +1,7 @@
 import { InlineStack, Link, Text } from "@shopify/polaris";
 import { VerdictBadge, adminOrderUrl, age, refundFormUrl } from "../../../components/ui";
 import { formatInstant } from "../../../time/format";
-import type { Row } from "../route";
+import type { Row } from "../types";
 import { orderLabel, upperFirst } from "../../../verdicts/words";
 
 /** Links inside a clickable row must not also trigger the row's own click. */

@@ -1,7 +1,7 @@
 import { Form, Link as RemixLink } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, InlineStack, Text } from "@shopify/polaris";
 import { VerdictBadge, adminOrderUrl } from "../../../components/ui";
-import type { Order, RefundFormData } from "../route";
+import type { Order, RefundFormData } from "../types";
 
 /** What Shopify did with a refund issued here, in words (the record's status names it in the engine's). */
 const STATUS = {

@@ -1,5 +1,5 @@
 import { Banner } from "@shopify/polaris";
-import type { ActionResult, RefundFormData } from "../route";
+import type { ActionResult, RefundFormData } from "../types";
 import type { Review } from "../hooks/useRefundForm";
 
 interface Props {

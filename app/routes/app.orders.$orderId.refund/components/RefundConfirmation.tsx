@@ -1,7 +1,7 @@
 import { Banner, BlockStack, Checkbox, Modal, Text } from "@shopify/polaris";
 import { formatMoney } from "../../../money/currency";
 import { gatewayLabel, splitOverSources } from "../../../refunds/form";
-import type { ActionResult, Order, RefundFormData } from "../route";
+import type { ActionResult, Order, RefundFormData } from "../types";
 import type { RefundFormState } from "../hooks/useRefundForm";
 
 interface Props {

@@ -1,5 +1,5 @@
 import { Button, Card, Checkbox, Form as PolarisForm, FormLayout, InlineStack, TextField } from "@shopify/polaris";
-import type { Order, RefundFormData } from "../route";
+import type { Order, RefundFormData } from "../types";
 import type { RefundFormState } from "../hooks/useRefundForm";
 
 /** Amount, note and notification; submitting opens the confirmation, it sends nothing. */

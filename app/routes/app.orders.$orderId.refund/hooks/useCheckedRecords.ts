@@ -1,5 +1,5 @@
 import { useRefreshedWhile } from "../../../components/useRefreshedWhile";
-import type { RefundFormData } from "../route";
+import type { RefundFormData } from "../types";
 
 type Records = RefundFormData["records"];
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useSubmit } from "@remix-run/react";
 import { toMinorUnits } from "../../../money/currency";
 import { overRefundMessage, parseAmount } from "../../../refunds/form";
-import type { ActionResult, Order } from "../route";
+import type { ActionResult, Order } from "../types";
 
 export type Review = { amount: string; minor: bigint };
 

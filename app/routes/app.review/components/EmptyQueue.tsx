@@ -1,5 +1,5 @@
 import { Card, EmptyState } from "@shopify/polaris";
-import type { ReviewData } from "../route";
+import type { ReviewData } from "../types";
 
 const EMPTY = {
   open: { heading: "Nothing needs a person right now", text: "Contradicted, failed and unverifiable refunds appear here until someone resolves them." },

@@ -2,7 +2,7 @@ import { ChoiceList, Filters } from "@shopify/polaris";
 import type { useUrlFilters } from "../../../dashboard/use-url-filters";
 import { FilterBar, problemChip, problemFilter } from "../../../dashboard/list-controls";
 import { VERDICT_LABELS } from "../../../verdicts/words";
-import type { ReviewData } from "../route";
+import type { ReviewData } from "../types";
 
 const SORT_OPTIONS = [
   { label: "Oldest first", value: "oldest" },

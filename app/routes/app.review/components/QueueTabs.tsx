@@ -1,6 +1,6 @@
 import { Tabs } from "@shopify/polaris";
 import type { useUrlFilters } from "../../../dashboard/use-url-filters";
-import type { ReviewData } from "../route";
+import type { ReviewData } from "../types";
 
 /** Needs review (since install), history (the shop's past) or resolved; the tabs share one panel, the list below. */
 export function QueueTabs({

@@ -2,14 +2,14 @@ import { memo, useState } from "react";
 import { useFetcher, useRevalidator } from "@remix-run/react";
 import { Banner, BlockStack, Box, Button, Card, InlineStack, Link, Text, TextField } from "@shopify/polaris";
 import { Instant, VerdictBadge, age } from "../../../components/ui";
-import type { action, Item } from "../route";
+import type { Action, Item } from "../types";
 
 import { orderLabel, upperFirst, VERDICT_LABELS } from "../../../verdicts/words";
 import { apart, duplicateGroupInWords } from "../../../verdicts/duplicates";
 
 /** Memoised, as the dashboard's table: typing in the search box does not render every item again. */
 export const ReviewItem = memo(function ReviewItem({ item, now, timeZone }: { item: Item; now: string; timeZone: string }) {
-  const fetcher = useFetcher<typeof action>();
+  const fetcher = useFetcher<Action>();
   const revalidator = useRevalidator();
   const [note, setNote] = useState("");
   const result = fetcher.data;

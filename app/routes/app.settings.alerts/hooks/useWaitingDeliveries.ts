@@ -1,5 +1,5 @@
 import { useRefreshedWhile } from "../../../components/useRefreshedWhile";
-import type { AlertsLoaderData } from "../route";
+import type { AlertsLoaderData } from "../types";
 
 type Deliveries = AlertsLoaderData["deliveries"];
 const WAITING = new Set(["pending", "sending"]);

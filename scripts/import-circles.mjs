@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// Lists import circles among the TypeScript files under a folder (default app/), type-only imports included: a file
+// that imports its types back from the module that imports it still ties the two together. Exit 1 when a circle exists.
+// The same algorithm as ../shared/tools/import-circles: every `import … from`, `export … from` and `import("…")`
+// whose specifier is relative or `~/` (app/), resolved to a .ts/.tsx file or a folder's index; folders named types/
+// and .d.ts files are left out; circles are the strongly connected components of more than one file (Tarjan).
+// Usage: node scripts/import-circles.mjs [folder]   (paths are taken from the project's root, wherever it runs from).
+import { readdirSync, readFileSync } from "node:fs";
+import { posix } from "node:path";
+
+process.chdir(new URL("..", import.meta.url).pathname);
+const root = process.argv[2] ?? "app";
+
+/** Every .ts and .tsx file under `dir`, as a path from the project's root; hidden files and folders are skipped. */
+function walk(dir, out = []) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith(".")) continue;
+    const path = posix.join(dir, entry.name);
+    if (entry.isDirectory()) walk(path, out);
+    else if (/\.tsx?$/.test(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+const files = walk(root).filter((file) => !file.includes("/types/") && !file.endsWith(".d.ts"));
+const fileSet = new Set(files);
+
+function resolve(from, specifier) {
+  let base;
+  if (specifier.startsWith("~/")) base = posix.join("app", specifier.slice(2));
+  else if (specifier.startsWith(".")) base = posix.normalize(posix.join(posix.dirname(from), specifier));
+  else return null;
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, posix.join(base, "index.ts"), posix.join(base, "index.tsx")])
+    if (fileSet.has(candidate)) return candidate;
+  return null;
+}
+
+const importPattern = /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const graph = new Map();
+for (const file of files) {
+  const targets = new Set();
+  for (const match of readFileSync(file, "utf8").matchAll(importPattern)) {
+    const target = resolve(file, match[1] ?? match[2]);
+    if (target && target !== file) targets.add(target);
+  }
+  graph.set(file, targets);
+}
+
+// Tarjan's strongly connected components.
+const index = new Map();
+const low = new Map();
+const stack = [];
+const onStack = new Set();
+const circles = [];
+let next = 0;
+function visit(v) {
+  index.set(v, next);
+  low.set(v, next);
+  next += 1;
+  stack.push(v);
+  onStack.add(v);
+  for (const w of graph.get(v)) {
+    if (!index.has(w)) {
+      visit(w);
+      low.set(v, Math.min(low.get(v), low.get(w)));
+    } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+  }
+  if (low.get(v) === index.get(v)) {
+    const component = [];
+    let w;
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) circles.push(component.sort());
+  }
+}
+for (const v of graph.keys()) if (!index.has(v)) visit(v);
+
+circles.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+for (const circle of circles) console.log(`circle of ${circle.length}: ${circle.join(" <-> ")}`);
+console.log(`${circles.length} import circle(s) among ${files.length} files under ${root}/`);
+process.exit(circles.length ? 1 : 0);
