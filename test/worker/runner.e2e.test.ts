@@ -123,7 +123,10 @@ describe("the work runner", () => {
     const [saved, taken] = await operations("runner-saves.myshopify.com", 2);
     const pass = await runRowWork(
       work(async (rows, helper) => {
-        const row = await helper.save(rows.find((r) => r.id === saved)!, { orderName: "#1001" });
+        const row = await helper.save(
+          rows.find((r) => r.id === saved)!,
+          { orderName: "#1001" },
+        );
         await helper.save(row, { orderName: "#1002" });
         // New evidence voids the other row's claim (as markDue does).
         await db.operation.update({ where: { id: taken }, data: { claimedBy: null, revision: { increment: 1 } } });
