@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Operation, Prisma, PrismaClient } from "@prisma/client";
 import { createOnce } from "../db/create-once";
+import { parseStored, storedStrings } from "../db/stored-json";
 import { contractOf } from "../contracts/registry.server";
 import type { Contract } from "../contracts/schema";
 import { reasonFacts, toRow } from "../verdicts/rows.server";
@@ -75,7 +76,7 @@ function flowDelivery(contract: Contract, op: AlertedOperation, eventId: string,
   const judgedBy = contractOf(contract, op);
   const item = alertItem(contract, op);
   // A duplicate's reason says which refund it repeats, as the e-mail and the evidence page do.
-  const reasons = (JSON.parse(op.reasons) as string[]).map((id) =>
+  const reasons = parseStored(storedStrings, op.reasons, "Operation.reasons").map((id) =>
     DUPLICATE_REASONS.includes(id) ? item.row.reasonText : reasonInWords(judgedBy, op.status, id, reasonFacts(op)),
   );
   const payload = flowPayload({

@@ -1,4 +1,5 @@
 import type { Backfill, PrismaClient } from "@prisma/client";
+import { parseStored, storedStrings } from "../db/stored-json";
 
 /** What the history holds, once verified: the dashboard's sentence and the CLI's last line. */
 export interface BackfillSummary {
@@ -75,7 +76,7 @@ export async function summarize(db: PrismaClient, backfill: Backfill): Promise<B
     summary.refunds += refundsInWindow.length;
     summary.unreadable += refundsInWindow.length - operations.length;
     for (const op of operations) {
-      const classes = JSON.parse(op.classes) as string[];
+      const classes = parseStored(storedStrings, op.classes, "Operation.classes");
       if (op.origin !== "backfill") summary.alreadyWatched++;
       if (op.status === "VERIFIED") summary.verified++;
       else if (op.status === "CONTRADICTED") summary.contradicted++;

@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
 import type { PrismaClient } from "@prisma/client";
+import { z } from "zod";
+import { parseStored, storedStrings } from "../db/stored-json";
 import { runBackfillPass } from "../backfill/backfill.server";
 import { progressText, parsedSummary } from "../backfill/progress";
 import { DEFAULT_BACKFILL_DAYS, MAX_BACKFILL_DAYS, requestBackfill } from "../backfill/request.server";
@@ -118,7 +120,7 @@ export async function runVerifierCli(db: PrismaClient, args: string[], now = new
         currency: op.currency,
         verdict: op.status,
         reason: op.reason,
-        reasons: JSON.parse(op.reasons) as string[],
+        reasons: parseStored(storedStrings, op.reasons, "Operation.reasons"),
         escalate: op.escalate,
         attempts: op.attempts,
         next_due_at: op.nextDueAt,
@@ -159,7 +161,12 @@ export async function runVerifierCli(db: PrismaClient, args: string[], now = new
     case "compliance": {
       const shop = requiredShop(options.shop);
       const requests = await db.complianceRequest.findMany({ where: { shop }, orderBy: { receivedAt: "asc" } });
-      const rows = requests.map((r) => ({ id: r.id, topic: r.topic, received_at: r.receivedAt, detail: JSON.parse(r.detail) as unknown }));
+      const rows = requests.map((r) => ({
+        id: r.id,
+        topic: r.topic,
+        received_at: r.receivedAt,
+        detail: parseStored(z.unknown(), r.detail, "ComplianceRequest.detail"),
+      }));
       return options.json ? `${JSON.stringify(rows, null, 2)}\n` : table(rows.map((r) => ({ ...r, detail: JSON.stringify(r.detail) })));
     }
     default:

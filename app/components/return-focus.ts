@@ -1,8 +1,12 @@
 import { useEffect } from "react";
+import { z } from "zod";
+import { readStored } from "../db/stored-json";
 
 const KEY = "refund-verifier:left-refund";
 /** A return to the list counts within this long of leaving a refund's page; a later visit (a reload, the admin's menu) starts at the top. */
 const RETURN_MS = 10_000;
+/** What the evidence page leaves in session storage: which refund, and when. */
+const leftRefund = z.object({ id: z.string(), at: z.number() });
 
 function storage(): Storage | null {
   try {
@@ -24,13 +28,9 @@ export function useFocusReturnedRow(): void {
     const store = storage();
     const text = store?.getItem(KEY);
     store?.removeItem(KEY);
-    let left: { id?: unknown; at?: unknown } = {};
-    try {
-      left = text ? (JSON.parse(text) as typeof left) : {};
-    } catch {
-      return;
-    }
-    if (typeof left.id !== "string" || typeof left.at !== "number" || Date.now() - left.at > RETURN_MS) return;
+    // Anything else there (another version's note, a person's edit) is no return.
+    const left = readStored(leftRefund, text);
+    if (!left || Date.now() - left.at > RETURN_MS) return;
     document.querySelector<HTMLAnchorElement>(`[data-refund-link="${CSS.escape(left.id)}"] a`)?.focus();
   }, []);
 }

@@ -1,6 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
-import type { ConditionResult, Evaluation } from "../contracts/evaluate";
+import type { ConditionResult } from "../contracts/evaluate";
+import { z } from "zod";
+import { expectedValue } from "../contracts/schema";
+import { parseStored, storedStrings } from "../db/stored-json";
 import { contractByVersion } from "../contracts/registry.server";
 import { toRow } from "../verdicts/rows.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
@@ -30,6 +33,22 @@ export interface ConditionView extends ConditionResult {
   meaning: string;
 }
 
+/** One condition of an evaluation's stored result (app/contracts/evaluate.ts, ConditionResult). */
+const storedCondition = z.object({
+  id: z.string(),
+  group: z.enum(["verified", "contradicted", "rule"]),
+  status: z.enum(["holds", "fails", "unknown"]),
+  path: z.string(),
+  operator: z.string(),
+  expected: expectedValue,
+  expected_value: z.unknown(),
+  actual: z.unknown(),
+  evidence: z.string(),
+});
+
+/** An evaluation's `result` as the evidence page reads it: the engine's explanation and conditions, or what a shop's erasure left. */
+const storedEvaluation = z.union([z.object({ redacted: z.literal(true) }), z.object({ explanation: z.string(), conditions: z.array(storedCondition) })]);
+
 /** Everything the detail page shows about one of the shop's refunds; undefined for another shop's id. */
 export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway, loaded: LoadedContract, shop: string, id: string, now: Date) {
   const op = await db.operation.findFirst({
@@ -45,13 +64,14 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
   // Explained by the contract version that decided it, not the one new refunds are opened with.
   const contract = (contractByVersion(op.contractId, op.contractVersion) ?? loaded).contract;
   const latest = op.evaluations.at(-1);
-  const result = latest ? (JSON.parse(latest.result) as Evaluation | { redacted: true }) : undefined;
+  const result = latest ? parseStored(storedEvaluation, latest.result, `Evaluation.result of ${latest.id}`) : undefined;
   const meanings = new Map<string, string>([
     ...contract.verified_when.map((c) => [c.id, c.meaning] as [string, string]),
     ...contract.contradicted_when.map((c) => [c.id, `${c.reason} (${c.class})`] as [string, string]),
     ...contract.rules.map((r) => [r.id, r.reason] as [string, string]),
   ]);
-  const conditions: ConditionView[] = result && "conditions" in result ? result.conditions.map((c) => ({ ...c, meaning: meanings.get(c.id) ?? "" })) : [];
+  const conditions: ConditionView[] =
+    result && "conditions" in result ? result.conditions.map((c) => ({ ...c, actual: c.actual, meaning: meanings.get(c.id) ?? "" })) : [];
 
   // What Shopify recorded, from the latest read-back that returned the refund.
   const readback = [...op.observations].reverse().find((o) => o.channel === "refund_readback" && o.ok && recordedRefundOf(JSON.parse(o.data ?? "null")));
@@ -76,7 +96,7 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
         })
       : Promise.resolve([]),
   ]);
-  const reasons = JSON.parse(op.reasons) as string[];
+  const reasons = parseStored(storedStrings, op.reasons, "Operation.reasons");
   // Before the read-back named only the refund's own order, a refund Shopify recorded on another
   // order stored that order's name: such a name is not this order's, and it is asked for afresh.
   const storedName = recorded?.orderGid && recorded.orderGid !== op.orderGid && recorded.orderName === op.orderName ? null : op.orderName;

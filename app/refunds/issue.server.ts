@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient, RefundRecord } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
+import { parseStored, storedCaptions } from "../db/stored-json";
 import { formatMoney, fromMinorUnits, toMinorUnits } from "../money/currency";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { createRefund, loadOrderForRefund, type CreatedRefund, type OrderForRefund } from "../shopify/admin/refunds.server";
@@ -46,7 +47,7 @@ export const fail = (code: IssueCode, message: string, record?: RefundRecord, fi
   ...(fieldErrors ? { fieldErrors } : {}),
 });
 
-const orderNameOf = (record: RefundRecord) => (JSON.parse(record.refCaptions) as { caption: string }[])[0]?.caption ?? "the order";
+const orderNameOf = (record: RefundRecord) => parseStored(storedCaptions, record.refCaptions, "RefundRecord.refCaptions")[0]?.caption ?? "the order";
 const amountOf = (record: RefundRecord) => `${fromMinorUnits(record.amountMinor, record.currency)} ${record.currency}`;
 
 /** While an attempt on the order has no known outcome, a new refund could be a second one: say which, and what is being done. */

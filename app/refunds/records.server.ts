@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient, RefundRecord } from "@prisma/client";
+import { parseStored, storedCaptions } from "../db/stored-json";
 
 export class RevisionConflict extends Error {
   constructor() {
@@ -113,7 +114,7 @@ export function recordView(record: RefundRecord, verdict: { status: string; reas
     revision: record.revision,
     refundRef: record.refundRef,
     failureReason: record.failureReason,
-    refCaptions: JSON.parse(record.refCaptions) as { id: string; caption: string }[],
+    refCaptions: parseStored(storedCaptions, record.refCaptions, "RefundRecord.refCaptions"),
     attemptNumber: record.attemptNumber,
     calls: record.calls,
     idempotencyKey: record.id,

@@ -1,5 +1,6 @@
 import type { Operation, Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
+import { parseStored, storedStrings } from "../db/stored-json";
 import type { Contract } from "../contracts/schema";
 import { contractOf } from "../contracts/registry.server";
 import { formatMoney, fromMinorUnits } from "../money/currency";
@@ -167,7 +168,7 @@ export function toRow(contract: Contract, op: Operation): RefundRow {
     status: op.status,
     reason: op.reason,
     reasonText: reasonInWords(contractOf(contract, op), op.status, op.reason, facts),
-    classes: JSON.parse(op.classes) as string[],
+    classes: parseStored(storedStrings, op.classes, "Operation.classes"),
     startedAt: op.startedAt.toISOString(),
     reviewState: op.reviewState,
     correlation: op.correlation,

@@ -193,6 +193,20 @@ describe("the dashboard", () => {
     expect(await appFrame().evaluate(() => document.activeElement?.closest("[data-refund-link]") === null)).toBe(true);
   });
 
+  it("a note in session storage the app did not leave there (another version's, a person's) is no return: the list shows and focuses nothing", async () => {
+    await page.goto(storeUrl(SHOP));
+    await hydrated();
+    for (const note of ["null", "7", '"a refund"', "{", '{"id":7,"at":1}']) {
+      await appFrame().evaluate((value) => sessionStorage.setItem("refund-verifier:left-refund", value), note);
+      await page.reload();
+      await hydrated();
+      await untilLayoutSettled(appFrame());
+      expect(await app.getByText("The refunds could not be loaded").count(), note).toBe(0);
+      expect(await app.locator("[data-refund-link]").count(), note).toBeGreaterThan(0);
+      expect(await appFrame().evaluate(() => document.activeElement?.closest("[data-refund-link]") === null), note).toBe(true);
+    }
+  });
+
   it("a row opens the refund's evidence by click and by keyboard; the order and the refund form have their own links", async () => {
     await page.goto(storeUrl(SHOP));
     await hydrated();
