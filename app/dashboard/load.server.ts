@@ -3,6 +3,7 @@ import { contractOf, REFUND_CREATED } from "../contracts/registry.server";
 import { countRows, figures } from "./dashboard.server";
 import { listRefunds, reasonFacts, toRow } from "../verdicts/rows.server";
 import { DUPLICATE_REASONS, reasonInWords } from "../verdicts/words";
+import type { OrderRefundsResponse } from "../verdicts/order-block";
 import { DEFAULT_DASHBOARD_RANGE, parseFilters } from "../verdicts/filters";
 import { exportCsv } from "../exports/refunds-csv.server";
 import { shopTimeZone } from "../shops/profile.server";
@@ -76,7 +77,7 @@ export async function csvExportResponse(shop: string, params: URLSearchParams, n
 }
 
 /** One order's refunds and verdicts, for the order-page block; an unknown or foreign order has none. */
-export async function orderRefunds(shop: string, orderId: string) {
+export async function orderRefunds(shop: string, orderId: string): Promise<OrderRefundsResponse> {
   const order = `gid://shopify/Order/${/^\d+$/.test(orderId) ? orderId : "0"}`;
   const operations = await db.operation.findMany({ where: { shop, orderGid: order }, orderBy: { startedAt: "asc" }, take: 64, include: { reasonRows: true } });
   const contract = REFUND_CREATED.contract;

@@ -86,21 +86,7 @@ export function reasonInWords(contract: Contract, status: string, reason: string
 /** The contradictions that mean a refund was made twice: never retry a refund on that order. */
 export const DUPLICATE_REASONS: readonly string[] = ["duplicate_refund_present", "duplicate_refund_in_history"];
 
-export const VERDICT_TONES = {
-  VERIFIED: "success",
-  CONTRADICTED: "critical",
-  FAILED: "critical",
-  UNVERIFIABLE: "warning",
-  PENDING: "info",
-} as const;
-
-export const VERDICT_LABELS: Record<string, string> = {
-  VERIFIED: "Verified",
-  CONTRADICTED: "Contradicted",
-  FAILED: "Failed",
-  UNVERIFIABLE: "Unverifiable",
-  PENDING: "Pending",
-};
+export { VERDICT_LABELS, VERDICT_TONES } from "./labels";
 
 /** One label per contradiction class, for badges, filters and messages. */
 export const CLASS_LABELS: Record<string, string> = {

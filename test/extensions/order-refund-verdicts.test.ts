@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { blockView } from "../../extensions/order-refund-verdicts/src/verdicts";
+import { VERDICT_LABELS, VERDICT_TONES } from "../../app/verdicts/words";
 
 const refund = (status: string, id = status) => ({ id, amount: "25.00", currency: "USD", status, reasonText: "why", reviewState: "none" });
 
@@ -15,8 +16,15 @@ describe("the order-page block", () => {
     expect(view.rows.map((r) => [r.label, r.tone])).toEqual([
       ["Verified", "success"],
       ["Failed", "critical"],
-      ["Checking", "info"],
+      ["Pending", "info"],
     ]);
+  });
+
+  it("names each verdict in the app's words, with the app's tone", () => {
+    const statuses = ["VERIFIED", "CONTRADICTED", "FAILED", "UNVERIFIABLE", "PENDING"] as const;
+    const view = blockView({ order: "o", refunds: statuses.map((status) => refund(status)) });
+    expect(view.rows.map((r) => [r.label, r.tone])).toEqual(statuses.map((status) => [VERDICT_LABELS[status], VERDICT_TONES[status]]));
+    expect(view.rows.map((r) => r.label)).toEqual(["Verified", "Contradicted", "Failed", "Unverifiable", "Pending"]);
   });
 
   it("reports checking, then verified", () => {

@@ -141,6 +141,15 @@ describe("the built order block in the admin's extension runtime", () => {
     expect(view.links).toEqual([["Details", "app:app/refunds/op-1"]]);
   });
 
+  it("calls a refund still being checked Pending, the app's word, bundled from the app's own module", async () => {
+    const view = await show(json({ order: "o", refunds: [refund("PENDING", "op-1"), refund("UNVERIFIABLE", "op-2")] }));
+    expect(view.badges).toEqual([
+      ["critical", "1 of 2 refunds needs a person"],
+      ["info", "Pending"],
+      ["warning", "Unverifiable"],
+    ]);
+  });
+
   it("says it could not load the refunds when the app refuses", async () => {
     const view = await show(async () => new Response("Unauthorized", { status: 401 }));
     expect(view.text).toBe("Refund Verifier could not load this order's refunds (HTTP 401).");

@@ -4,7 +4,8 @@ import "@shopify/ui-extensions/preact";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { Api } from "@shopify/ui-extensions/admin.order-details.block.render";
-import { blockView, type BlockView, type OrderRefundsResponse } from "./verdicts";
+import type { OrderRefundsResponse } from "../../../app/verdicts/order-block";
+import { blockView, type BlockView } from "./verdicts";
 
 // The admin provides `shopify` to the extension's worker; the CLI calls our default export from
 // `shopify.extend("admin.order-details.block.render", …)` (API 2025-10 on), so this module never registers itself.

@@ -1,10 +1,6 @@
-/** What the app's backend answers for one order (GET /app/api/orders/:orderId/refunds). */
-export interface OrderRefundsResponse {
-  order: string;
-  refunds: { id: string; amount: string | null; currency: string | null; status: string; reasonText: string; reviewState: string; correlation?: string }[];
-  /** Some verdict on the order found a duplicate refund (whatever its first reason). */
-  doNotRetry?: boolean;
-}
+// The app's own answer type and verdict words: both modules import nothing, so the bundle takes only these few lines.
+import type { OrderRefundsResponse } from "../../../app/verdicts/order-block";
+import { VERDICT_LABELS, VERDICT_TONES } from "../../../app/verdicts/labels";
 
 export type Tone = "success" | "critical" | "warning" | "info";
 
@@ -16,21 +12,14 @@ export interface BlockView {
   refundUrl: string | null;
 }
 
-const TONES: Record<string, Tone> = { VERIFIED: "success", CONTRADICTED: "critical", FAILED: "critical", UNVERIFIABLE: "warning", PENDING: "info" };
-const LABELS: Record<string, string> = {
-  VERIFIED: "Verified",
-  CONTRADICTED: "Contradicted",
-  FAILED: "Failed",
-  UNVERIFIABLE: "Unverifiable",
-  PENDING: "Checking",
-};
+const TONES: Record<string, Tone> = VERDICT_TONES;
 
 /** The block's content: the worst verdict first in the headline, one row per refund. */
 export function blockView(response: OrderRefundsResponse, orderId?: string): BlockView {
   const refundUrl = orderId && !response.doNotRetry ? `app:app/orders/${orderId}/refund` : null;
   const rows = response.refunds.map((refund) => ({
     id: refund.id,
-    label: LABELS[refund.status] ?? refund.status,
+    label: VERDICT_LABELS[refund.status] ?? refund.status,
     amount: refund.amount && refund.currency ? `${refund.amount} ${refund.currency}` : "",
     tone: TONES[refund.status] ?? "info",
     reason: refund.correlation === "fingerprint" ? `${refund.reasonText} (matched by order and amount only)` : refund.reasonText,
