@@ -5,10 +5,17 @@ import { postToSlack, sendEmail, type SendOutcome } from "./channels.server";
 import type { AlertMessage } from "./messages";
 import { alertsSecretKey, openSecret } from "../crypto/secret-box.server";
 import { lapsedSends, type Claimed } from "../worker/claims.server";
+import { parseStored } from "../db/stored-json";
+import { z } from "zod";
 import { outcome, runRowWork, type Helpers, type InOrderWork, type Outcome } from "../worker/runner.server";
 import type { AlertSettingsView, Channel } from "./settings-view";
 
 export const MAX_ATTEMPTS = 8;
+
+/** What messageDelivery and the Flow events store as a delivery's payload, per channel. */
+const flowPayload = z.record(z.unknown());
+const slackPayload = z.object({ text: z.string(), blocks: z.array(z.unknown()) });
+const emailPayload = z.object({ html: z.string() });
 const SEND_LEASE_MS = 60_000;
 /** A send still unanswered after this is given up as uncertain, well inside its lease. */
 const SEND_DEADLINE_MS = 45_000;
@@ -38,7 +45,7 @@ export function messageDelivery(
 
 /** What Shopify's answer to flowTriggerReceive means for the delivery. */
 async function sendToFlow(gateway: ShopifyGateway, delivery: AlertDelivery): Promise<SendOutcome & { free?: boolean }> {
-  const answer = await receiveFlowTrigger(gateway, delivery.shop, delivery.target, JSON.parse(delivery.payload) as Record<string, unknown>);
+  const answer = await receiveFlowTrigger(gateway, delivery.shop, delivery.target, parseStored(flowPayload, delivery.payload, "AlertDelivery.payload (Flow)"));
   if (answer.ok) {
     const refused = answer.data.userErrors.map((e) => e.message).join("; ");
     return refused ? { kind: "failed", error: `Flow refused the trigger: ${refused}` } : { kind: "delivered" };
@@ -70,7 +77,7 @@ async function sendToSlack(db: PrismaClient, delivery: AlertDelivery): Promise<S
   } catch {
     return { kind: "failed", error: "The stored Slack URL cannot be read with this server's ALERTS_SECRET_KEY (was the key changed?). Enter the URL again." };
   }
-  return postToSlack(url, JSON.parse(delivery.payload));
+  return postToSlack(url, parseStored(slackPayload, delivery.payload, "AlertDelivery.payload (Slack)"));
 }
 
 function send(gateway: ShopifyGateway, db: PrismaClient, delivery: AlertDelivery): Promise<SendOutcome & { free?: boolean }> {
@@ -88,7 +95,7 @@ function send(gateway: ShopifyGateway, db: PrismaClient, delivery: AlertDelivery
 function sendOnChannel(gateway: ShopifyGateway, db: PrismaClient, delivery: AlertDelivery): Promise<SendOutcome & { free?: boolean }> {
   if (delivery.channel === "flow") return sendToFlow(gateway, delivery);
   if (delivery.channel === "slack") return sendToSlack(db, delivery);
-  const { html } = JSON.parse(delivery.payload) as { html: string };
+  const { html } = parseStored(emailPayload, delivery.payload, "AlertDelivery.payload (email)");
   return sendEmail({ to: delivery.target.split(", "), subject: delivery.subject, text: delivery.body, html, messageId: `<${delivery.id}@refund-verifier>` });
 }
 

@@ -12,7 +12,17 @@ import { earlierDuplicates } from "../verdicts/duplicates";
 import { unclaimedAt, type Claimed } from "../worker/claims.server";
 import { outcome, runRowWork, type Helpers, type InOrderWork, type Outcome, type RowHelpers } from "../worker/runner.server";
 import { config } from "../config/env.server";
-import { bulkReadback, isZero, readHistoryLine, sameAmountNearby, type HistoryRefund, type HistoryTransaction } from "./history";
+import {
+  bulkReadback,
+  historyRefund,
+  historyTransaction,
+  isZero,
+  readHistoryLine,
+  sameAmountNearby,
+  type HistoryRefund,
+  type HistoryTransaction,
+} from "./history";
+import { parseStored } from "../db/stored-json";
 import { inWindow, summarize } from "./summary.server";
 
 export interface BackfillOptions {
@@ -328,7 +338,7 @@ async function verify(deps: BackfillDeps, held: Held): Promise<Step> {
       where: { backfillId: id, kind: { in: ["transaction", "unreadable"] }, agreementGid: { in: page.map((row) => row.agreementGid) } },
     });
     const byAgreement = Map.groupBy(children, (row) => row.agreementGid);
-    const refunds = page.map((row) => ({ row, refund: JSON.parse(row.data) as HistoryRefund }));
+    const refunds = page.map((row) => ({ row, refund: parseStored(historyRefund, row.data, "BackfillLine.data (a refund)") }));
     // A refund line the file repeats is one refund of its order (a duplicate of itself is none).
     const byOrder = Map.groupBy([...new Map(refunds.map((r) => [r.refund.id, r])).values()], ({ row }) => row.orderGid!);
     let verified = 0;
@@ -342,7 +352,8 @@ async function verify(deps: BackfillDeps, held: Held): Promise<Step> {
       // Part of what Shopify wrote about this refund could not be read: no verdict on half the evidence.
       if (lines.some((line) => line.kind === "unreadable") || (unattributed && lines.length === 0)) continue;
       // A line the file repeats is one transaction, not two.
-      const transactions = [...new Map(lines.map((line) => JSON.parse(line.data) as HistoryTransaction).map((t) => [t.id, t])).values()];
+      const staged = lines.map((line) => parseStored(historyTransaction, line.data, "BackfillLine.data (a transaction)"));
+      const transactions = [...new Map(staged.map((t) => [t.id, t])).values()];
       // Money Shopify says moved with no transaction that moved it: nothing to verify it by.
       if (!transactions.length && !isZero(refund.totalRefundedSet.presentmentMoney)) {
         withoutTransactions++;

@@ -1,33 +1,40 @@
+import { z } from "zod";
 import { sameMoney, toMinorUnits } from "../money/currency";
 
 /** shopify.refund.history 1.0.0's window (its order_refunds_in_bulk_read); 1.1.0 takes app/verdicts/duplicates.ts's definition. */
 const HISTORY_1_0_0_WINDOW_MS = 10 * 60_000;
 
-export interface HistoryMoney {
-  amount: string;
-  currencyCode: string;
-}
+const historyMoney = z.object({ amount: z.string(), currencyCode: z.string() });
+export type HistoryMoney = z.infer<typeof historyMoney>;
 
 /** An amount of no money (0.00, or an amount its currency cannot hold, taken as not zero). */
 export const isZero = (money: HistoryMoney) => toMinorUnits(money.amount, money.currencyCode) === 0n;
 
-/** A refund as the bulk query wrote it inside its RefundAgreement's line. */
-export interface HistoryRefund {
-  id: string;
-  createdAt: string;
-  order: { id: string; name: string };
-  totalRefundedSet: { shopMoney: HistoryMoney; presentmentMoney: HistoryMoney };
-}
+/** A refund as the bulk query writes it inside its RefundAgreement's line (and as the backfill stages it). */
+export const historyRefund = z.object({
+  id: z.string(),
+  createdAt: z.string().refine((text) => !Number.isNaN(Date.parse(text)), "not an instant"),
+  order: z.object({ id: z.string(), name: z.string() }),
+  totalRefundedSet: z.object({ shopMoney: historyMoney, presentmentMoney: historyMoney }),
+});
+export type HistoryRefund = z.infer<typeof historyRefund>;
 
-export interface HistoryTransaction {
-  id: string;
-  kind: string;
-  status: string;
-  gateway: string | null;
-  errorCode: string | null;
-  processedAt: string | null;
-  amountSet: { presentmentMoney: HistoryMoney };
-}
+const nullable = z
+  .string()
+  .nullish()
+  .transform((text) => text ?? null);
+
+/** A refund transaction as the bulk query writes it (and as the backfill stages it, without its `__parentId`). */
+export const historyTransaction = z.object({
+  id: z.string(),
+  kind: z.string(),
+  status: z.string(),
+  gateway: nullable,
+  errorCode: nullable,
+  processedAt: nullable,
+  amountSet: z.object({ presentmentMoney: historyMoney }),
+});
+export type HistoryTransaction = z.infer<typeof historyTransaction>;
 
 /** What a line of the bulk result holds, once read. */
 export type HistoryLine =
@@ -39,12 +46,6 @@ export type HistoryLine =
   | { kind: "bad"; error: string; parentId?: string };
 
 const isObject = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === "object" && !Array.isArray(value);
-
-function isHistoryRefund(value: unknown): value is HistoryRefund {
-  if (!isObject(value) || typeof value.id !== "string" || typeof value.createdAt !== "string" || Number.isNaN(Date.parse(value.createdAt))) return false;
-  const money = isObject(value.totalRefundedSet) ? value.totalRefundedSet.presentmentMoney : undefined;
-  return isObject(value.order) && typeof value.order.id === "string" && isObject(money) && typeof money.amount === "string";
-}
 
 /**
  * Reads one JSONL line of the history's bulk result. Lines are joined by `__parentId` later (and
@@ -63,15 +64,14 @@ export function readHistoryLine(text: string): HistoryLine {
   if (!isObject(value) || typeof value.id !== "string") return { kind: "bad", error: "a line without an id" };
   const parent = typeof value.__parentId === "string" ? value.__parentId : null;
   if (value.id.startsWith("gid://shopify/OrderTransaction/")) {
-    const money = isObject(value.amountSet) ? value.amountSet.presentmentMoney : undefined;
-    if (!parent || typeof value.status !== "string" || typeof value.kind !== "string" || !isObject(money) || typeof money.amount !== "string")
-      return { kind: "bad", error: `transaction ${value.id} is incomplete`, ...(parent ? { parentId: parent } : {}) };
-    const { __parentId: _parent, ...transaction } = value;
-    return { kind: "transaction", agreementGid: parent, transaction: transaction as unknown as HistoryTransaction };
+    const transaction = historyTransaction.safeParse(value);
+    if (!parent || !transaction.success) return { kind: "bad", error: `transaction ${value.id} is incomplete`, ...(parent ? { parentId: parent } : {}) };
+    return { kind: "transaction", agreementGid: parent, transaction: transaction.data };
   }
   if (value.refund !== undefined) {
-    if (!parent || !isHistoryRefund(value.refund)) return { kind: "bad", error: `refund agreement ${value.id} is incomplete` };
-    return { kind: "refund", agreementGid: value.id, orderGid: parent, refund: value.refund };
+    const refund = historyRefund.safeParse(value.refund);
+    if (!parent || !refund.success) return { kind: "bad", error: `refund agreement ${value.id} is incomplete` };
+    return { kind: "refund", agreementGid: value.id, orderGid: parent, refund: refund.data };
   }
   return { kind: "other" };
 }

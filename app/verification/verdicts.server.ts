@@ -7,6 +7,7 @@ import { dialectOf } from "../db/dialect";
 import { columnsOf, insertRows, updateRows, type Columns } from "../db/bulk";
 import { backoffMs, UNCLAIMED_SQL } from "../worker/claims.server";
 import { z } from "zod";
+import { parseStored } from "../db/stored-json";
 import { buildBindings } from "./bindings";
 
 /**
@@ -86,8 +87,6 @@ export interface Observed {
   window?: { open: boolean; end: Date };
 }
 
-const storedActionResult = z.string().transform((text) => JSON.parse(text) as unknown);
-
 /**
  * Judges one operation against its contract (pure). Inside the stale read window a verdict is
  * provisional: recorded as PENDING, read once more at the window's end (a read inside it may be
@@ -95,7 +94,7 @@ const storedActionResult = z.string().transform((text) => JSON.parse(text) as un
  */
 export function judge(what: Observed, now: Date): EvaluationToRecord {
   const { contract, operation } = what;
-  const facts = { ...operation, actionResult: operation.actionResult ? storedActionResult.parse(operation.actionResult) : null };
+  const facts = { ...operation, actionResult: operation.actionResult ? parseStored(z.unknown(), operation.actionResult, "Operation.actionResult") : null };
   const evaluation = evaluate(contract, buildBindings(contract, facts, what.observed, now));
   const provisional = what.window?.open && evaluation.verdict !== "PENDING" && evaluation.verdict !== "UNVERIFIABLE" ? evaluation.verdict : null;
   return {
