@@ -1,11 +1,8 @@
 import db from "../db.server";
-import { contractOf, REFUND_CREATED } from "../contracts/registry.server";
+import { REFUND_CREATED } from "../contracts/registry.server";
 import { countRows, figures } from "./dashboard.server";
-import { listRefunds, reasonFacts, toRow } from "../verdicts/rows.server";
-import { DUPLICATE_REASONS, reasonInWords } from "../verdicts/words";
-import type { OrderRefundsResponse } from "../verdicts/order-block";
+import { listRefunds } from "../verdicts/rows.server";
 import { DEFAULT_DASHBOARD_RANGE, parseFilters } from "../verdicts/filters";
-import { exportCsv } from "../exports/refunds-csv.server";
 import { shopTimeZone } from "../shops/profile.server";
 import { interactiveGateway } from "../shopify/admin/interactive.server";
 import { loadBackfillCard } from "../backfill/page.server";
@@ -49,54 +46,5 @@ export async function loadDashboard(shop: string, params: URLSearchParams, now: 
     historyMaxDays: history.maxDays,
     timeZone,
     now: now.toISOString(),
-  };
-}
-
-export async function csvExportResponse(shop: string, params: URLSearchParams, now: Date): Promise<Response> {
-  const timeZone = await shopTimeZone(db, shop, { gateway: interactiveGateway(), now });
-  // `format=raw`: the engine's names, for scripts; anything else is the people's file.
-  const format = params.get("format") === "raw" ? "raw" : "people";
-  return new Response(
-    exportCsv(
-      db,
-      interactiveGateway(),
-      REFUND_CREATED.contract,
-      shop,
-      parseFilters(params, { now, timeZone, defaultRange: DEFAULT_DASHBOARD_RANGE }),
-      format,
-      now,
-    ),
-    {
-      headers: {
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="refunds-${format === "raw" ? "raw-" : ""}${now.toISOString().slice(0, 10)}.csv"`,
-        "Cache-Control": "no-store",
-      },
-    },
-  );
-}
-
-/** One order's refunds and verdicts, for the order-page block; an unknown or foreign order has none. */
-export async function orderRefunds(shop: string, orderId: string): Promise<OrderRefundsResponse> {
-  const order = `gid://shopify/Order/${/^\d+$/.test(orderId) ? orderId : "0"}`;
-  const operations = await db.operation.findMany({ where: { shop, orderGid: order }, orderBy: { startedAt: "asc" }, take: 64, include: { reasonRows: true } });
-  const contract = REFUND_CREATED.contract;
-  return {
-    order,
-    refunds: operations.map((op) => {
-      const row = toRow(contract, op);
-      // Every contradiction and rule that held, in words, not only the first.
-      const texts = op.reasonRows.map((r) => reasonInWords(contractOf(contract, op), op.status, r.reason, reasonFacts(op)));
-      return {
-        id: row.id,
-        amount: row.amount,
-        currency: row.currency,
-        status: row.status,
-        reasonText: texts.length ? texts.join(" ") : row.reasonText,
-        reviewState: row.reviewState,
-        correlation: row.correlation,
-      };
-    }),
-    doNotRetry: operations.some((op) => op.reasonRows.some((r) => DUPLICATE_REASONS.includes(r.reason))),
   };
 }

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { authenticateAdmin } from "../shopify/admin-auth.server";
-import { csvExportResponse } from "../dashboard/load.server";
+import { csvExportResponse } from "../exports/csv-download.server";
 
 /** GET /app/refunds.csv: the dashboard's filtered list, streamed. */
 export const loader = async ({ request }: LoaderFunctionArgs) => {

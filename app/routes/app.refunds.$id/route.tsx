@@ -4,7 +4,8 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Layout, Link, Page, Text, TextField } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
-import { refundDetail, refundAction } from "../../review/routes.server";
+import { refundDetail } from "../../evidence/page.server";
+import { refundAction } from "../../review/actions.server";
 import db from "../../db.server";
 import { shopTimeZone } from "../../shops/profile.server";
 import { interactiveGateway } from "../../shopify/admin/interactive.server";

@@ -7,7 +7,7 @@ import { useNarrowScreen } from "../../components/useNarrowScreen";
 import db from "../../db.server";
 import { REFUND_CREATED } from "../../contracts/registry.server";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
-import { refundAction } from "../../review/routes.server";
+import { refundAction } from "../../review/actions.server";
 import { reviewPage } from "../../review/review.server";
 import { shopTimeZone } from "../../shops/profile.server";
 import { interactiveGateway } from "../../shopify/admin/interactive.server";

@@ -3,7 +3,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, TypedResponse } from "@remix-run/node";
 import type { useLoaderData } from "@remix-run/react";
 import type { reviewPage } from "../../review/review.server";
-import type { RefundActionOutcome } from "../../review/routes.server";
+import type { RefundActionOutcome } from "../../review/actions.server";
 
 /** route.tsx's loader: the server module's page of the queue. */
 export type Loader = (args: LoaderFunctionArgs) => Promise<Awaited<ReturnType<typeof reviewPage>>>;

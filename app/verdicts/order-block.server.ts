@@ -1,0 +1,30 @@
+import db from "../db.server";
+import { contractOf, REFUND_CREATED } from "../contracts/registry.server";
+import { reasonFacts, toRow } from "./rows.server";
+import { DUPLICATE_REASONS, reasonInWords } from "./words";
+import type { OrderRefundsResponse } from "./order-block";
+
+/** One order's refunds and verdicts, for the order-page block; an unknown or foreign order has none. */
+export async function orderRefunds(shop: string, orderId: string): Promise<OrderRefundsResponse> {
+  const order = `gid://shopify/Order/${/^\d+$/.test(orderId) ? orderId : "0"}`;
+  const operations = await db.operation.findMany({ where: { shop, orderGid: order }, orderBy: { startedAt: "asc" }, take: 64, include: { reasonRows: true } });
+  const contract = REFUND_CREATED.contract;
+  return {
+    order,
+    refunds: operations.map((op) => {
+      const row = toRow(contract, op);
+      // Every contradiction and rule that held, in words, not only the first.
+      const texts = op.reasonRows.map((r) => reasonInWords(contractOf(contract, op), op.status, r.reason, reasonFacts(op)));
+      return {
+        id: row.id,
+        amount: row.amount,
+        currency: row.currency,
+        status: row.status,
+        reasonText: texts.length ? texts.join(" ") : row.reasonText,
+        reviewState: row.reviewState,
+        correlation: row.correlation,
+      };
+    }),
+    doNotRetry: operations.some((op) => op.reasonRows.some((r) => DUPLICATE_REASONS.includes(r.reason))),
+  };
+}
