@@ -3,6 +3,7 @@ import type { PrismaClient } from "@prisma/client";
 import { createPrismaClient } from "../../app/db/client";
 import { backoffMs, claim, release, retryLater, fail } from "../../app/worker/claims.server";
 import { createTestDatabase } from "../support/database";
+import { operationRows } from "../support/operation-rows";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: PrismaClient;
@@ -21,30 +22,8 @@ afterAll(async () => {
 
 const T0 = new Date("2026-12-03T12:00:00.000Z");
 const at = (ms: number) => new Date(T0.getTime() + ms);
-let made = 0;
-
-async function operations(count: number, nextDueAt: Date, shop = "claims.myshopify.com") {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const n = made++;
-    const op = await db.operation.create({
-      data: {
-        shop,
-        refundGid: `gid://shopify/Refund/${n}`,
-        orderGid: `gid://shopify/Order/${n}`,
-        origin: "webhook",
-        contractId: "shopify.refund.created",
-        contractVersion: "1.2.0",
-        contractHash: "h",
-        contractDeclaredHash: "h",
-        startedAt: T0,
-        nextDueAt,
-      },
-    });
-    ids.push(op.id);
-  }
-  return ids;
-}
+let rows: ReturnType<typeof operationRows>;
+const operations = (count: number, nextDueAt: Date, shop = "claims.myshopify.com") => (rows ??= operationRows(db, T0))(count, nextDueAt, shop);
 
 describe("claim", () => {
   it("takes what is due at that instant and nothing due a millisecond later, oldest first", async () => {

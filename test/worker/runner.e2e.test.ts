@@ -9,6 +9,7 @@ import { backoffMs } from "../../app/worker/claims.server";
 import { outcome, runRowWork, type Helpers, type ShopByShopWork } from "../../app/worker/runner.server";
 import { processDue } from "../../app/verification/runtime.server";
 import { createTestDatabase } from "../support/database";
+import { operationRows } from "../support/operation-rows";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: PrismaClient;
@@ -27,32 +28,8 @@ afterAll(async () => {
 
 const T0 = new Date("2026-12-04T12:00:00.000Z");
 const at = (ms: number) => new Date(T0.getTime() + ms);
-let made = 0;
-
-async function operations(shop: string, count: number) {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const n = made++;
-    const op = await db.operation.create({
-      data: {
-        shop,
-        refundGid: `gid://shopify/Refund/${n}`,
-        orderGid: `gid://shopify/Order/${n}`,
-        origin: "webhook",
-        amount: "10.00",
-        currency: "EUR",
-        contractId: REFUND_CREATED.contract.id,
-        contractVersion: REFUND_CREATED.contract.version,
-        contractHash: REFUND_CREATED.computedHash,
-        contractDeclaredHash: REFUND_CREATED.declaredHash,
-        startedAt: T0,
-        nextDueAt: T0,
-      },
-    });
-    ids.push(op.id);
-  }
-  return ids;
-}
+let rows: ReturnType<typeof operationRows>;
+const operations = (shop: string, count: number) => (rows ??= operationRows(db, T0))(count, T0, shop);
 
 /** The log lines a pass wrote, parsed. */
 function capturedLog() {
