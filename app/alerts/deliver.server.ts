@@ -3,12 +3,12 @@ import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { receiveFlowTrigger } from "../shopify/admin/flow.server";
 import { postToSlack, sendEmail, type SendOutcome } from "./channels.server";
 import type { AlertMessage } from "./messages";
-import { alertsSecretKey, openSecret } from "../crypto/secret-box.server";
+import { alertsSecretKey, isCurrentSeal, openSecret, sealSecret } from "../crypto/secret-box.server";
 import { lapsedSends, type Claimed } from "../worker/claims.server";
 import { parseStored } from "../db/stored-json";
 import { z } from "zod";
 import { outcome, runRowWork, type Helpers, type InOrderWork, type Outcome } from "../worker/runner.server";
-import type { AlertSettingsView, Channel } from "./settings-view";
+import { slackUrlBoundTo, type AlertSettingsView, type Channel } from "./settings-view";
 
 export const MAX_ATTEMPTS = 8;
 
@@ -73,9 +73,14 @@ async function sendToSlack(db: PrismaClient, delivery: AlertDelivery): Promise<S
   if (!key) return { kind: "failed", error: "This server has no ALERTS_SECRET_KEY, so the stored Slack URL cannot be read." };
   let url: string;
   try {
-    url = openSecret(row.slackUrlSealed, key);
+    url = openSecret(row.slackUrlSealed, key, slackUrlBoundTo(delivery.shop));
   } catch {
     return { kind: "failed", error: "The stored Slack URL cannot be read with this server's ALERTS_SECRET_KEY (was the key changed?). Enter the URL again." };
+  }
+  // Sealed before secrets were bound to their row: sealed again, bound, unless someone saved a new URL meanwhile.
+  if (!isCurrentSeal(row.slackUrlSealed)) {
+    const resealed = sealSecret(url, key, slackUrlBoundTo(delivery.shop));
+    await db.alertSettings.updateMany({ where: { shop: delivery.shop, slackUrlSealed: row.slackUrlSealed }, data: { slackUrlSealed: resealed } });
   }
   return postToSlack(url, parseStored(slackPayload, delivery.payload, "AlertDelivery.payload (Slack)"));
 }

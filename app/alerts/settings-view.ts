@@ -62,3 +62,6 @@ export function wantsInstant(settings: AlertSettingsView, verdict: string): bool
   const choice = isMoneyAlert(verdict) ? MONEY_CHOICE : verdict;
   return settings.delivery !== "digest" && settings.verdicts.includes(choice) && channelsOf(settings).length > 0;
 }
+
+/** A shop's Slack URL is sealed for that shop's settings row: copied to another shop's row, it does not open. */
+export const slackUrlBoundTo = (shop: string) => `AlertSettings.slackUrl:${shop}`;

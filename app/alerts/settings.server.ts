@@ -4,7 +4,7 @@ import { alertsSecretKey, sealSecret, secretUrlHint } from "../crypto/secret-box
 import { messageDelivery } from "./deliver.server";
 import type { AlertMessage } from "./messages";
 import { type AlertSettingsInput, type FieldErrors } from "./settings-form";
-import { channelsOf, settingsView, storedChoices, type AlertSettingsView, type Channel } from "./settings-view";
+import { channelsOf, settingsView, slackUrlBoundTo, storedChoices, type AlertSettingsView, type Channel } from "./settings-view";
 import { UNCLAIMED } from "../worker/claims.server";
 
 export type { AlertSettingsView } from "./settings-view";
@@ -32,7 +32,7 @@ export async function saveAlertSettings(db: PrismaClient, shop: string, input: A
         status: 422,
         fieldErrors: { slackUrl: "This server cannot store a Slack URL safely: ALERTS_SECRET_KEY is not set. Ask whoever runs the app to set it." },
       };
-    Object.assign(data, { slackUrlSealed: sealSecret(input.slackUrl, key), slackUrlHint: secretUrlHint(input.slackUrl) });
+    Object.assign(data, { slackUrlSealed: sealSecret(input.slackUrl, key, slackUrlBoundTo(shop)), slackUrlHint: secretUrlHint(input.slackUrl) });
   } else if (input.removeSlack) {
     Object.assign(data, { slackUrlSealed: null, slackUrlHint: null });
   }

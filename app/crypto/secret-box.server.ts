@@ -3,9 +3,13 @@ import { config } from "../config/env.server";
 
 /**
  * Secrets kept at rest (a merchant's Slack webhook URL, a shop's access and refresh tokens) are
- * stored sealed: AES-256-GCM, the key from the configuration (each kind of secret its own key).
+ * stored sealed: AES-256-GCM, the key from the configuration (each kind of secret its own key),
+ * bound to where it belongs (`boundTo`, GCM's associated data: the column and the row's owner), so
+ * a sealed value copied to another row does not open there. `v1` values, sealed before the binding,
+ * still open; their readers seal them again (`isCurrentSeal`).
  */
-const VERSION = "v1";
+const VERSION = "v2";
+const LEGACY = "v1";
 
 export class SecretKeyError extends Error {}
 
@@ -15,22 +19,27 @@ export function alertsSecretKey(): Buffer | null {
 }
 
 /** Whether a stored value is one of ours, sealed (the text `sealSecret` writes), rather than plaintext. */
-export const isSealed = (text: string) => text.startsWith(`${VERSION}:`);
+export const isSealed = (text: string) => text.startsWith(`${VERSION}:`) || text.startsWith(`${LEGACY}:`);
 
-export function sealSecret(plain: string, key: Buffer): string {
+/** Whether a sealed value is bound to its row; one that is not is sealed again when read. */
+export const isCurrentSeal = (text: string) => text.startsWith(`${VERSION}:`);
+
+export function sealSecret(plain: string, key: Buffer, boundTo: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", key, iv);
+  cipher.setAAD(Buffer.from(boundTo, "utf8"));
   const sealed = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
   return `${VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64")}`;
 }
 
-/** Throws when the key is not the one it was sealed with, or the text was changed. */
-export function openSecret(sealedText: string, key: Buffer): string {
+/** Throws when the key is not the one it was sealed with, the text was changed, or it was sealed for another row. */
+export function openSecret(sealedText: string, key: Buffer, boundTo: string): string {
   const [version, body] = sealedText.split(":");
-  if (version !== VERSION || !body) throw new SecretKeyError("not a sealed secret");
+  if ((version !== VERSION && version !== LEGACY) || !body) throw new SecretKeyError("not a sealed secret");
   const bytes = Buffer.from(body, "base64");
   if (bytes.length < 28) throw new SecretKeyError("sealed secret too short");
   const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12), { authTagLength: 16 });
+  if (version === VERSION) decipher.setAAD(Buffer.from(boundTo, "utf8"));
   decipher.setAuthTag(bytes.subarray(12, 28));
   return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
 }

@@ -2,7 +2,7 @@ import { hkdfSync } from "node:crypto";
 import { Session } from "@shopify/shopify-api";
 import type { SessionStorage } from "@shopify/shopify-app-session-storage";
 import { config } from "../config/env.server";
-import { isSealed, openSecret, sealSecret, SecretKeyError } from "../crypto/secret-box.server";
+import { isCurrentSeal, isSealed, openSecret, sealSecret, SecretKeyError } from "../crypto/secret-box.server";
 import { logger } from "../logging/logger.server";
 
 export interface SessionKeys {
@@ -26,6 +26,9 @@ export function sessionKeys(): SessionKeys {
 
 type TokenField = "accessToken" | "refreshToken";
 const TOKEN_FIELDS: TokenField[] = ["accessToken", "refreshToken"];
+
+/** A token is sealed for its session and field: copied to another session's row, it does not open. */
+const boundTo = (sessionId: string, field: TokenField) => `Session.${field}:${sessionId}`;
 
 /**
  * The Prisma session storage with the shops' access and refresh tokens sealed at rest, by their own
@@ -64,7 +67,7 @@ export class SealedSessionStorage implements SessionStorage {
     const params = session.toObject();
     for (const field of TOKEN_FIELDS) {
       const value = params[field];
-      if (value && !isSealed(value)) params[field] = sealSecret(value, this.keys.current);
+      if (value && !isSealed(value)) params[field] = sealSecret(value, this.keys.current, boundTo(session.id, field));
     }
     return new Session(params);
   }
@@ -78,9 +81,9 @@ export class SealedSessionStorage implements SessionStorage {
       if (!value) continue;
       if (!isSealed(value)) reseal = true;
       else {
-        const opened = this.open(value, stored.id);
+        const opened = this.open(value, stored.id, field);
         params[field] = opened.plain;
-        reseal ||= opened.withPrevious;
+        reseal ||= opened.withPrevious || !isCurrentSeal(value);
       }
     }
     const session = new Session(params);
@@ -88,13 +91,15 @@ export class SealedSessionStorage implements SessionStorage {
     return session;
   }
 
-  private open(value: string, id: string): { plain: string; withPrevious: boolean } {
+  private open(value: string, id: string, field: TokenField): { plain: string; withPrevious: boolean } {
     try {
-      return { plain: openSecret(value, this.keys.current), withPrevious: false };
+      return { plain: openSecret(value, this.keys.current, boundTo(id, field)), withPrevious: false };
     } catch {
-      // Not this key's (or altered): the key before a rotation may open it.
-      if (this.keys.previous) return { plain: openSecret(value, this.keys.previous), withPrevious: true };
-      throw new SecretKeyError(`session ${id}: its tokens were sealed with another SESSION_SECRET_KEY (set the old one as SESSION_SECRET_KEY_PREVIOUS)`);
+      // Not this key's (or altered, or another row's): the key before a rotation may open it.
+      if (this.keys.previous) return { plain: openSecret(value, this.keys.previous, boundTo(id, field)), withPrevious: true };
+      throw new SecretKeyError(
+        `session ${id}: its tokens were sealed with another SESSION_SECRET_KEY (set the old one as SESSION_SECRET_KEY_PREVIOUS), or for another session`,
+      );
     }
   }
 }

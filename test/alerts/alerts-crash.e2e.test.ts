@@ -6,6 +6,7 @@ import { refundGid, type VerificationHarness } from "../support/verification";
 import { startWorkerProcess, stopWorker } from "../support/worker-process";
 import { waitFor } from "../support/wait";
 import { sealSecret, secretUrlHint } from "../../app/crypto/secret-box.server";
+import { slackUrlBoundTo } from "../../app/alerts/settings-view";
 
 let harness: AlertsHarness;
 let h: VerificationHarness;
@@ -29,7 +30,7 @@ describe("a worker killed between the verdict and its alert", () => {
       data: {
         shop: h.domain,
         emailRecipients: "ops@shop.test",
-        slackUrlSealed: sealSecret(slack.webhookUrl, harness.secretKey),
+        slackUrlSealed: sealSecret(slack.webhookUrl, harness.secretKey, slackUrlBoundTo(h.domain)),
         slackUrlHint: secretUrlHint(slack.webhookUrl),
         revision: 1,
       },

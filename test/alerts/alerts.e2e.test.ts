@@ -204,7 +204,7 @@ describe("email and Slack alerts", () => {
     expect((await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] })).status).toBe(200);
     const row = await h.db.alertSettings.findUniqueOrThrow({ where: { shop: shop.domain } });
     expect(JSON.stringify(row)).not.toContain("abcdefghijklmnopqrstuvwx");
-    expect(row.slackUrlSealed).toMatch(/^v1:/);
+    expect(row.slackUrlSealed).toMatch(/^v2:/);
     const page = await shop.asStaff(dataPath("/app/settings/alerts", ROUTE));
     const text = await page.text();
     expect(text).not.toContain("abcdefghijklmnopqrstuvwx");
@@ -217,6 +217,28 @@ describe("email and Slack alerts", () => {
     const stale = await saveSettings(shop.asStaff, { emailRecipients: "someone@shop.test", verdicts: ["FAILED"] });
     expect(stale.status).toBe(409);
     expect((await h.db.alertSettings.findUniqueOrThrow({ where: { shop: shop.domain } })).emailRecipients).toBe("ops@shop.test");
+  });
+
+  it("a Slack URL copied from one shop's settings row into another's sends that shop nothing: it is sealed for its own shop", async () => {
+    const owner = await newShop("slack-owner");
+    const other = await newShop("slack-copied");
+    expect((await saveSettings(owner.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] })).status).toBe(200);
+    expect((await saveSettings(other.asStaff, { emailRecipients: "ops@other.test", verdicts: ["CONTRADICTED"] })).status).toBe(200);
+    // Someone with write access to the database copies the owner's sealed URL into the other shop's row.
+    const sealed = await h.db.alertSettings.findUniqueOrThrow({ where: { shop: owner.domain } });
+    await h.db.alertSettings.update({
+      where: { shop: other.domain },
+      data: { slackUrlSealed: sealed.slackUrlSealed, slackUrlHint: sealed.slackUrlHint },
+    });
+    await duplicates(other, 1);
+    await h.settle();
+    h.clock.advance(31_000);
+    await h.worker.runAlerts();
+    await h.worker.runAlerts();
+    expect(slack.messages).toHaveLength(0);
+    const log = await (await other.asStaff(dataPath("/app/settings/alerts", ROUTE))).json();
+    const slackDelivery = log.deliveries.find((d: { channel: string }) => d.channel === "slack");
+    expect(slackDelivery).toMatchObject({ status: "failed", error: expect.stringContaining("cannot be read") });
   });
 
   it("50 duplicates decided together are one email and one Slack message, with amounts, orders and evidence links", async () => {

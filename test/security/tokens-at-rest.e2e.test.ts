@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { createCipheriv, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
 import { createPrismaClient } from "../../app/db/client";
@@ -8,10 +9,15 @@ import { TEST_APP } from "../support/credentials";
 import { createTestDatabase } from "../support/database";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { installShop, storedTokens } from "../support/sessions";
+import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+import { SealedSessionStorage } from "../../app/shopify/sealed-session-storage.server";
+import { SecretKeyError } from "../../app/crypto/secret-box.server";
 
 // Someone who reads the database (a backup, a replica, a leaked dump) must not get the shops' tokens.
 const SHOP = "at-rest.myshopify.com";
 const OLD_ROW = "plaintext-row.myshopify.com";
+const COPIED_INTO = "copied-into.myshopify.com";
+const LEGACY_ROW = "sealed-v1-row.myshopify.com";
 const NEW_KEY = "7a".repeat(32);
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: PrismaClient;
@@ -59,6 +65,30 @@ describe("the shops' tokens in the database", () => {
     expect((await dashboard(OLD_ROW)).status).toBe(200);
     const tokens = await storedTokens(db, OLD_ROW);
     expect(tokens.stored.accessToken).not.toContain("shpat_");
+    expect(tokens.accessToken).toBe(plain);
+  });
+
+  it("a shop's sealed token copied into another shop's row does not open there: it is sealed for its own session", async () => {
+    await installShop(db, shopify, COPIED_INTO);
+    const source = await db.session.findUniqueOrThrow({ where: { id: `offline_${SHOP}` } });
+    await db.session.update({ where: { id: `offline_${COPIED_INTO}` }, data: { accessToken: source.accessToken } });
+    // The app's own storage, as app/shopify.server.ts builds it.
+    const storage = new SealedSessionStorage(new PrismaSessionStorage(db), { current: Buffer.from(TEST_APP.sessionSecretKey, "hex") });
+    await expect(storage.loadSession(`offline_${COPIED_INTO}`)).rejects.toThrow(SecretKeyError);
+    expect((await storage.loadSession(`offline_${SHOP}`))?.accessToken).toMatch(/^shpat_/);
+  });
+
+  it("a token sealed before tokens were bound to their session (v1) still opens, and is sealed again, bound, the first time it is read", async () => {
+    const plain = await installShop(db, shopify, LEGACY_ROW);
+    const key = Buffer.from(TEST_APP.sessionSecretKey, "hex");
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", key, iv);
+    const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+    const legacy = `v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64")}`;
+    await db.session.update({ where: { id: `offline_${LEGACY_ROW}` }, data: { accessToken: legacy } });
+    expect((await dashboard(LEGACY_ROW)).status).toBe(200);
+    const tokens = await storedTokens(db, LEGACY_ROW);
+    expect(tokens.stored.accessToken).toMatch(/^v2:/);
     expect(tokens.accessToken).toBe(plain);
   });
 

@@ -29,13 +29,17 @@ export async function installShop(db: PrismaClient, shopify: FakeShopify, domain
 /** The shop's offline tokens as the database holds them, and opened with the test app's session key (null: not sealed with it). */
 export async function storedTokens(db: PrismaClient, domain: string, key = TEST_APP.sessionSecretKey) {
   const row = await db.session.findUniqueOrThrow({ where: { id: `offline_${domain}` } });
-  const open = (value: string | null) => {
+  const open = (value: string | null, field: string) => {
     if (!value) return null;
     try {
-      return openSecret(value, Buffer.from(key, "hex"));
+      return openSecret(value, Buffer.from(key, "hex"), `Session.${field}:${row.id}`);
     } catch {
       return null;
     }
   };
-  return { stored: { accessToken: row.accessToken, refreshToken: row.refreshToken }, accessToken: open(row.accessToken), refreshToken: open(row.refreshToken) };
+  return {
+    stored: { accessToken: row.accessToken, refreshToken: row.refreshToken },
+    accessToken: open(row.accessToken, "accessToken"),
+    refreshToken: open(row.refreshToken, "refreshToken"),
+  };
 }
