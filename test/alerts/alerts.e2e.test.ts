@@ -1,3 +1,6 @@
+import { createCipheriv, randomBytes } from "node:crypto";
+import { openSecret } from "../../app/crypto/secret-box.server";
+import { slackUrlBoundTo } from "../../app/alerts/settings-view";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -239,6 +242,24 @@ describe("email and Slack alerts", () => {
     const log = await (await other.asStaff(dataPath("/app/settings/alerts", ROUTE))).json();
     const slackDelivery = log.deliveries.find((d: { channel: string }) => d.channel === "slack");
     expect(slackDelivery).toMatchObject({ status: "failed", error: expect.stringContaining("cannot be read") });
+  });
+
+  it("a Slack URL sealed before secrets were bound to their row (v1) still sends, and is sealed again, bound, at its first send", async () => {
+    const shop = await newShop("slack-v1");
+    expect((await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] })).status).toBe(200);
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", harness.secretKey, iv);
+    const body = Buffer.concat([cipher.update(slack.webhookUrl, "utf8"), cipher.final()]);
+    const legacy = `v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64")}`;
+    await h.db.alertSettings.update({ where: { shop: shop.domain }, data: { slackUrlSealed: legacy } });
+    await duplicates(shop, 1);
+    await h.settle();
+    h.clock.advance(31_000);
+    await h.worker.runAlerts();
+    expect(slack.messages).toHaveLength(1);
+    const row = await h.db.alertSettings.findUniqueOrThrow({ where: { shop: shop.domain } });
+    expect(row.slackUrlSealed).toMatch(/^v2:/);
+    expect(openSecret(row.slackUrlSealed!, harness.secretKey, slackUrlBoundTo(shop.domain))).toBe(slack.webhookUrl);
   });
 
   it("50 duplicates decided together are one email and one Slack message, with amounts, orders and evidence links", async () => {
