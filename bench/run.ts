@@ -32,6 +32,7 @@ const { benchSettlement } = await import("./settlement");
 const { benchTimeToVerdict } = await import("./time-to-verdict");
 const { benchBackfill } = await import("./backfill");
 const { benchVitals } = await import("./vitals");
+const { benchFreeze } = await import("./freeze");
 
 await step("4. contract evaluation", () => benchEvaluate());
 await step("1. webhook intake, lossless JSON", () => benchLosslessJson());
@@ -41,6 +42,7 @@ await step("2. readback, 1,000 refunds", () => benchReadback(1000));
 await step("9. settlement, 1,000 refunds", () => benchSettlement(1000));
 await step("5. dashboard, SQLite", () => benchDashboardSqlite());
 await step("6. history backfill, 20,000 refunds", () => benchBackfill(20_000));
+await step("10. a page while a history is verified, 10,000 refunds", () => benchFreeze(10_000));
 async function reachable(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url });
   try {

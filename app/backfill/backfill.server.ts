@@ -23,6 +23,7 @@ import {
   type HistoryTransaction,
 } from "./history";
 import { parseStored } from "../db/stored-json";
+import { turnTaker } from "../db/take-turns";
 import { inWindow, summarize } from "./summary.server";
 
 export interface BackfillOptions {
@@ -329,6 +330,7 @@ async function verify(deps: BackfillDeps, held: Held): Promise<Step> {
   // refund read without any transaction is not taken as one that has none.
   const attributed = await db.backfillLine.count({ where: { backfillId: id, kind: "unreadable" } });
   const unattributed = held.backfill.badLines > attributed;
+  const takeTurn = turnTaker();
   for (;;) {
     const backfill = held.backfill;
     if (backfill.summary) break;
@@ -367,6 +369,8 @@ async function verify(deps: BackfillDeps, held: Held): Promise<Step> {
         transactions,
         byOrder.get(row.orderGid!)!.map((r) => r.refund),
       );
+      // Other requests of this process get their turn between refunds (SQLite blocks while a statement runs).
+      await takeTurn();
     }
     await held.save({
       verifyCursor: page[page.length - 1].orderGid,
