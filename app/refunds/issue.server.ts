@@ -167,6 +167,11 @@ function sameIntent(record: RefundRecord): IssueResult {
 
 async function issueHoldingOrder(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, request: IssueRequest, now: Date): Promise<IssueResult> {
   const earlier = await db.refundRecord.findUnique({ where: { shop_intentKey: { shop: request.shop, intentKey: request.formToken } } });
+  // A form's token names one intent on one order: posted on another order it is not that intent, and says nothing of it.
+  if (earlier && earlier.orderId !== request.orderId) {
+    const message = "This form was made for another order. Reload the page and try again.";
+    return fail("INVALID_FORM", message, undefined, { formToken: message });
+  }
   if (earlier) return sameIntent(earlier);
   const unsettled = await unsettledRecord(db, request.shop, request.orderId);
   if (unsettled) return fail("OUTCOME_PENDING", unsettledMessage(unsettled), unsettled);

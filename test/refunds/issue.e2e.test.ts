@@ -15,10 +15,10 @@ afterAll(async () => h.close());
 
 const calls = () => h.app.shopify.api(h.domain).stats.refundCreateCalls;
 const orderGid = (id: bigint) => `gid://shopify/Order/${id}`;
-const issueForm = (orderId: bigint, amount: string) =>
+const issueForm = (orderId: bigint, amount: string, formToken = randomUUID()) =>
   asShop(dataPath(`/app/orders/${orderId}/refund`, "routes/app.orders.$orderId.refund"), {
     method: "POST",
-    body: new URLSearchParams({ intent: "issue", amount, note: "Damaged in transit", formToken: randomUUID() }),
+    body: new URLSearchParams({ intent: "issue", amount, note: "Damaged in transit", formToken }),
   });
 
 describe("a refund issued in the app", () => {
@@ -44,6 +44,25 @@ describe("a refund issued in the app", () => {
     expect(settled.status).toBe("succeeded");
     expect(settled.revision).not.toBe(record.revision);
     expect(settled.revisionNum).toBeGreaterThan(record.revisionNum);
+  });
+
+  it("a form's token is good for the order it was made for: posted on another order, it is refused with words, and answers nothing of the first", async () => {
+    const first = h.shop.createOrder({ amount: "40.00" });
+    const second = h.shop.createOrder({ amount: "40.00" });
+    const token = randomUUID();
+    expect((await issueForm(first.id, "15.00", token)).status).toBe(200);
+    const before = calls();
+    const reused = await issueForm(second.id, "15.00", token);
+    expect(reused.status).toBe(422);
+    const body = await reused.json();
+    expect(body.fieldErrors.formToken).toBe("This form was made for another order. Reload the page and try again.");
+    expect(JSON.stringify(body)).not.toContain("RF-");
+    expect(calls()).toBe(before);
+    expect(await h.db.refundRecord.count({ where: { orderId: orderGid(second.id) } })).toBe(0);
+    // The same form again, on its own order, is still the one refund it made.
+    const again = await issueForm(first.id, "15.00", token);
+    expect([again.status, (await again.json()).sysId]).toEqual([200, expect.stringMatching(/^RF-\d{6}$/)]);
+    expect(await h.db.refundRecord.count({ where: { orderId: orderGid(first.id) } })).toBe(1);
   });
 
   it("a transaction still pending at the verdict moves the record to succeeded later, from what Shopify reports", async () => {
