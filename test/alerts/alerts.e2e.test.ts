@@ -1,4 +1,3 @@
-import { createCipheriv, randomBytes } from "node:crypto";
 import { openSecret } from "../../app/crypto/secret-box.server";
 import { slackUrlBoundTo } from "../../app/alerts/settings-view";
 import { createServer } from "node:net";
@@ -10,7 +9,7 @@ import { REFUND_CREATED } from "../../app/contracts/registry.server";
 import { dayIn, startOfDay } from "../../app/verdicts/filters";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import type { Mailbox } from "../support/mailbox";
-import { installShop } from "../support/sessions";
+import { installShop, sealedAsV1 } from "../support/sessions";
 import type { SlackReceiver } from "../support/slack-receiver";
 import { refundGid, type VerificationHarness } from "../support/verification";
 import { startAlertsHarness, type AlertsHarness } from "../support/alerts";
@@ -247,10 +246,7 @@ describe("email and Slack alerts", () => {
   it("a Slack URL sealed before secrets were bound to their row (v1) still sends, and is sealed again, bound, at its first send", async () => {
     const shop = await newShop("slack-v1");
     expect((await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] })).status).toBe(200);
-    const iv = randomBytes(12);
-    const cipher = createCipheriv("aes-256-gcm", harness.secretKey, iv);
-    const body = Buffer.concat([cipher.update(slack.webhookUrl, "utf8"), cipher.final()]);
-    const legacy = `v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64")}`;
+    const legacy = sealedAsV1(slack.webhookUrl, harness.secretKey);
     await h.db.alertSettings.update({ where: { shop: shop.domain }, data: { slackUrlSealed: legacy } });
     await duplicates(shop, 1);
     await h.settle();

@@ -1,5 +1,4 @@
 import { spawnSync } from "node:child_process";
-import { createCipheriv, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
 import { createPrismaClient } from "../../app/db/client";
@@ -8,7 +7,7 @@ import { installApp, startAppProcess } from "../../scripts/demo-server";
 import { TEST_APP } from "../support/credentials";
 import { createTestDatabase } from "../support/database";
 import { dataPath, embeddedFetch } from "../support/embedded";
-import { installShop, storedTokens } from "../support/sessions";
+import { installShop, sealedAsV1, storedTokens } from "../support/sessions";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { SealedSessionStorage } from "../../app/shopify/sealed-session-storage.server";
 import { SecretKeyError } from "../../app/crypto/secret-box.server";
@@ -80,11 +79,7 @@ describe("the shops' tokens in the database", () => {
 
   it("a token sealed before tokens were bound to their session (v1) still opens, and is sealed again, bound, the first time it is read", async () => {
     const plain = await installShop(db, shopify, LEGACY_ROW);
-    const key = Buffer.from(TEST_APP.sessionSecretKey, "hex");
-    const iv = randomBytes(12);
-    const cipher = createCipheriv("aes-256-gcm", key, iv);
-    const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-    const legacy = `v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64")}`;
+    const legacy = sealedAsV1(plain, Buffer.from(TEST_APP.sessionSecretKey, "hex"));
     await db.session.update({ where: { id: `offline_${LEGACY_ROW}` }, data: { accessToken: legacy } });
     expect((await dashboard(LEGACY_ROW)).status).toBe(200);
     const tokens = await storedTokens(db, LEGACY_ROW);

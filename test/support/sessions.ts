@@ -1,3 +1,4 @@
+import { createCipheriv, randomBytes } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import type { FakeShopify } from "../../fake-shopify/server";
 import { openSecret } from "../../app/crypto/secret-box.server";
@@ -42,4 +43,12 @@ export async function storedTokens(db: PrismaClient, domain: string, key = TEST_
     accessToken: open(row.accessToken, "accessToken"),
     refreshToken: open(row.refreshToken, "refreshToken"),
   };
+}
+
+/** A secret sealed as the app sealed it before secrets were bound to their row (`v1`: AES-256-GCM, no associated data). */
+export function sealedAsV1(plain: string, key: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return `v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64")}`;
 }
