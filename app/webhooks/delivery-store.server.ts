@@ -48,13 +48,15 @@ const COLUMNS = COLUMN_NAMES.map((name) => `"${name}"`).join(", ");
 // statement, so it holds in every process without a cache to invalidate, and a delivery for an
 // uninstalled shop is stored nowhere. A redelivery only counts itself.
 const INSTALLED = `EXISTS (SELECT 1 FROM "Session" WHERE "Session"."id" = 'offline_' || v."shop")`;
-const ON_REDELIVERY = `ON CONFLICT ("shop", "webhookId") DO UPDATE SET "redeliveries" = "WebhookDelivery"."redeliveries" + excluded."redeliveries" + 1`;
+// One row per refund and topic (issue 42): a redelivery, Shopify's duplicate of an event, or a
+// signed body replayed under fresh webhook ids only counts itself on the first row.
+const ON_REDELIVERY = `ON CONFLICT ("shop", "topic", "refundGid") DO UPDATE SET "redeliveries" = "WebhookDelivery"."redeliveries" + excluded."redeliveries" + 1`;
 
-/** Deliveries with the same webhook id in one batch become one row that counts the repeats. */
+/** Deliveries of the same refund and topic in one batch become one row that counts the repeats. */
 function collapseRepeats(deliveries: RefundDelivery[]) {
   const byWebhook = new Map<string, { d: RefundDelivery; repeats: number }>();
   for (const d of deliveries) {
-    const key = `${d.shop}\n${d.webhookId}`;
+    const key = `${d.shop}\n${d.topic}\n${d.refundGid}`;
     const seen = byWebhook.get(key);
     if (seen) seen.repeats++;
     else byWebhook.set(key, { d, repeats: 0 });

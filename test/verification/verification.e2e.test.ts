@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 
@@ -95,6 +96,23 @@ describe("a refund observed by webhook", () => {
     const op = await operationFor(h.db, refundGid(refund.id));
     const events = JSON.parse(op.observations.find((o) => o.channel === "refund_events")!.data!);
     expect(events).toMatchObject({ count: 1, duplicates_dropped: 2, types: ["REFUNDS_CREATE"] });
+  });
+
+  it("one signed body replayed 51 times with fresh webhook and event ids is one stored delivery and one line on the evidence page", async () => {
+    const order = h.shop.createOrder({ amount: "60.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "20.00" });
+    const delivery = h.refundDelivery(refund);
+    for (let i = 0; i < 51; i++) {
+      const replay = i === 0 ? delivery : { ...delivery, webhookId: randomUUID(), eventId: randomUUID() };
+      expect((await h.deliver(replay)).status).toBe(200);
+    }
+    await h.settle();
+    const stored = await h.db.webhookDelivery.findMany({ where: { refundGid: refundGid(refund.id) } });
+    expect(stored.map((d) => [d.webhookId, d.redeliveries])).toEqual([[delivery.webhookId, 50]]);
+    const op = await operationFor(h.db, refundGid(refund.id));
+    expect(op.status).toBe("VERIFIED");
+    const events = JSON.parse(op.observations.find((o) => o.channel === "refund_events")!.data!);
+    expect(events).toMatchObject({ count: 1, duplicates_dropped: 50 });
   });
 
   it("a second delivery of the same event (another webhook id) is not a second refund", async () => {
