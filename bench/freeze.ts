@@ -1,3 +1,4 @@
+import { Worker } from "node:worker_threads";
 import { createPrismaClient } from "../app/db/client";
 import { requestBackfill } from "../app/backfill/request.server";
 import { FakeShopify } from "../fake-shopify/server";
@@ -7,23 +8,44 @@ import { TEST_APP } from "../test/support/credentials";
 import { installShop } from "../test/support/sessions";
 import { migrate, quantile, round, row, scratchSqlite, type BenchRow } from "./support";
 
-/** One /healthz request after another for `ms` (or until `until` says stop), each one's time to its answer. */
-async function healthzTimes(url: string, ms: number, until: () => Promise<boolean> = async () => false): Promise<number[]> {
-  const times: number[] = [];
-  const end = Date.now() + ms;
-  let checked = Date.now();
-  while (Date.now() < end) {
+// The prober runs on a thread of its own: the fake Shopify shares the bench's main thread (it builds
+// a history's bulk result synchronously), and its pauses are not the app's.
+const PROBER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const times = [];
+let stopped = false;
+parentPort.on("message", () => (stopped = true));
+(async () => {
+  const end = Date.now() + workerData.ms;
+  while (!stopped && Date.now() < end) {
     const started = performance.now();
-    const response = await fetch(`${url}/healthz`);
+    const response = await fetch(workerData.url + "/healthz");
     await response.text();
     times.push(performance.now() - started);
-    if (Date.now() - checked > 500) {
-      checked = Date.now();
-      if (await until()) break;
-    }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return times;
+  parentPort.postMessage(times);
+})();
+`;
+
+/** One /healthz request after another, on their own thread, for `ms` or until `until()` says stop: each one's time to its answer. */
+async function healthzTimes(url: string, ms: number, until: () => Promise<boolean> = async () => false): Promise<number[]> {
+  const prober = new Worker(PROBER, { eval: true, workerData: { url, ms } });
+  const times = new Promise<number[]>((resolve, reject) => {
+    prober.once("message", resolve);
+    prober.once("error", reject);
+  });
+  const end = Date.now() + ms;
+  let finished = false;
+  void times.then(() => (finished = true));
+  while (!finished && Date.now() < end) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    if (await until()) break;
+  }
+  prober.postMessage("stop");
+  const result = await times;
+  await prober.terminate();
+  return result;
 }
 
 /**

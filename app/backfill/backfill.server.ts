@@ -46,6 +46,8 @@ export type BackfillDeps = Helpers & BackfillOptions & { shop?: string };
 const MAX_BULK_RUNS = 2;
 /** Errors in a row (Shopify refusing or failing, our own step failing) before a backfill stops for good. */
 const MAX_ERRORS = 10;
+/** Staged lines removed per statement once a backfill is done. */
+const DROP_LINES = 2_000;
 /** A result file that ended before Shopify's count of its objects is downloaded again (from where it ended) after this long. */
 const SHORT_FILE_RETRY_MS = 10_000;
 
@@ -302,6 +304,16 @@ async function decide(
   if (!written.has(op.id)) throw new Error(`operation ${op.id} changed while it was being judged`);
 }
 
+/** The lines a finished backfill staged, removed a stretch at a time: one statement for a long history would hold SQLite (and the process) for its whole length. */
+async function dropStagedLines(db: PrismaClient, backfill: Backfill): Promise<void> {
+  const takeTurn = turnTaker();
+  for (let from = 0; from < backfill.linesRead; from += DROP_LINES) {
+    await db.backfillLine.deleteMany({ where: { backfillId: backfill.id, line: { gte: from, lt: from + DROP_LINES } } });
+    await takeTurn();
+  }
+  await db.backfillLine.deleteMany({ where: { backfillId: backfill.id } });
+}
+
 /** The staged refunds of the next orders after `cursor`, every refund of the last order included. */
 async function nextPage(db: PrismaClient, backfillId: string, cursor: string | null, size: number): Promise<BackfillLine[]> {
   const page = await db.backfillLine.findMany({
@@ -379,7 +391,7 @@ async function verify(deps: BackfillDeps, held: Held): Promise<Step> {
     });
   }
   if (!held.backfill.summary) await held.save({ summary: JSON.stringify(await summarize(db, held.backfill)) });
-  await db.backfillLine.deleteMany({ where: { backfillId: held.backfill.id } });
+  await dropStagedLines(db, held.backfill);
   deps.logger.child({ shop: held.backfill.shop, backfill: held.backfill.id }).info({ refunds: held.backfill.refundsFound }, "history backfill done");
   return handBack({ state: "done", activeShop: null, finishedAt: deps.now(), message: null }, null);
 }

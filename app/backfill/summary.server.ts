@@ -1,3 +1,4 @@
+import { turnTaker } from "../db/take-turns";
 import type { Backfill, PrismaClient } from "@prisma/client";
 import { parseStored, storedStrings } from "../db/stored-json";
 
@@ -53,7 +54,8 @@ export async function summarize(db: PrismaClient, backfill: Backfill): Promise<B
     readAt: backfill.readAt?.toISOString() ?? null,
   };
   const seen = new Set<string>();
-  for (let afterLine = -1; ;) {
+  const takeTurn = turnTaker();
+  for (let afterLine = -1; ; await takeTurn()) {
     const rows = await db.backfillLine.findMany({
       where: { backfillId: backfill.id, kind: "refund", line: { gt: afterLine } },
       orderBy: { line: "asc" },

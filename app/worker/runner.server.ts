@@ -133,7 +133,8 @@ export async function runRowWork<Q extends Queue>(work: RowWork<Q>, helpers: Hel
     const rows = await claimFor(work, helpers, { shop: options.shop, except: work.oncePerPass ? seen : undefined });
     if (!rows.length) break;
     seen.push(...rows.map((row) => row.id));
-    await runBatch(work, { ...helpers, logger: rows.length === 1 ? log.child({ shop: rows[0].shop, row: rows[0].id }) : log }, rows, result);
+    // A batch of one row is one shop's: its lines name the shop (logOutcome names the row).
+    await runBatch(work, { ...helpers, logger: rows.length === 1 ? log.child({ shop: rows[0].shop }) : log }, rows, result);
   }
   return result;
 }
