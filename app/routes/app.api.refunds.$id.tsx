@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { authenticateAdmin } from "../shopify/admin-auth.server";
-import { refundRecordJson } from "../refunds/routes.server";
+import { refundRecordJson } from "../refunds/form.server";
 
 /** Read-only: a loader and no action, so anything but GET is refused (405). */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {

@@ -3,7 +3,7 @@ import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { BlockStack, Layout, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
-import { refundFormAction, refundFormData } from "../../refunds/routes.server";
+import { refundFormAction, refundFormData } from "../../refunds/form.server";
 import { safeBackPath } from "../../refunds/form";
 import { useRefundForm } from "./hooks/useRefundForm";
 import { RefundBanners } from "./components/RefundBanners";

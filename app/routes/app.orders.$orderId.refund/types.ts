@@ -2,7 +2,7 @@
 // route.tsx imports those components, so taking the types from route.tsx would tie the files into a circle.
 import type { ActionFunctionArgs, LoaderFunctionArgs, TypedResponse } from "@remix-run/node";
 import type { useActionData, useLoaderData } from "@remix-run/react";
-import type { refundFormAction, refundFormData } from "../../refunds/routes.server";
+import type { refundFormAction, refundFormData } from "../../refunds/form.server";
 
 type IssueFailure = Extract<Awaited<ReturnType<typeof refundFormAction>>, { ok: false }>;
 
