@@ -1,6 +1,6 @@
 -- One delivery per refund and topic (issue 42). Rows stored before, for a refund and topic
 -- already stored (a replay under fresh webhook ids, Shopify's duplicate of an event), are folded
--- into the earliest: it counts them, and their own redeliveries, in "redeliveries"; they go.
+-- into the earliest: it counts them, and their own redeliveries, in "redeliveries", and go.
 UPDATE "WebhookDelivery" SET "redeliveries" = "redeliveries" + (
   SELECT COALESCE(SUM(later."redeliveries" + 1), 0) FROM "WebhookDelivery" AS later
   WHERE later."shop" = "WebhookDelivery"."shop" AND later."topic" = "WebhookDelivery"."topic"
