@@ -1,4 +1,4 @@
-import { runRowWork, runShopWork, type Helpers, type ShopWork } from "../worker/runner.server";
+import { noteTotal, runRowWork, runShopWork, type Helpers, type ShopWork } from "../worker/runner.server";
 import { paymentsAccess, shopsToAsk } from "./access.server";
 import { openSettlements } from "./open.server";
 import { settlementWork, type SettleOptions } from "./settle.server";
@@ -27,6 +27,6 @@ export function settlementPass(options: SettleOptions): (helpers: Helpers) => Pr
   return async (helpers) => {
     const { notes } = await runShopWork(opening, helpers);
     const pass = await runRowWork(settling, helpers);
-    return { opened: notes.reduce((sum, note) => sum + Number(note.opened), 0), read: pass.claimed, decided: pass.notes.length };
+    return { opened: noteTotal(notes, "opened"), read: pass.claimed, decided: pass.notes.length };
   };
 }

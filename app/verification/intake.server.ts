@@ -69,10 +69,7 @@ async function openBatchOrEach(
       helpers.logger.child({ shop: d.shop, delivery: d.id }).warn({ err: error }, "delivery not opened; retried after the lease");
     }
   }
-  return outcome(
-    deliveries.filter((d) => each.includes(d)),
-    opened,
-  );
+  return outcome(each, opened);
 }
 
 type NewRow = ReturnType<typeof newOperationData> & { id: string; createdAt: Date; updatedAt: Date };

@@ -41,6 +41,9 @@ export type Outcome<Q extends Queue> =
 /** Outcomes for groups of rows: a group is written in one statement. A row given none keeps its claim until the lease runs out. */
 export type Outcomes<Q extends Queue> = { rows: Claimed<Q>[]; outcome: Outcome<Q> }[];
 
+/** The sum of a count the notes carry (what a pass opened, say). */
+export const noteTotal = (notes: Note[], key: string) => notes.reduce((sum, note) => sum + Number(note[key] ?? 0), 0);
+
 export const outcome = <Q extends Queue>(rows: Claimed<Q>[], what: Outcome<Q>): Outcomes<Q> => (rows.length ? [{ rows, outcome: what }] : []);
 
 /** A row of this claim was changed by someone else (taken over after its lease, made due by new evidence): the handler stops. */

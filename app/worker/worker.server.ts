@@ -18,7 +18,7 @@ import { deliveriesWaiting, INTAKE_BATCH, intakeWork } from "../verification/int
 import { sleepUnlessWoken } from "./wake";
 import { config } from "../config/env.server";
 import { leaseMs as configuredLeaseMs } from "./claims.server";
-import { runRowWork, runShopWork, type Helpers } from "./runner.server";
+import { noteTotal, runRowWork, runShopWork, type Helpers } from "./runner.server";
 import type { Logger } from "pino";
 
 type SettlementPassResult = Awaited<ReturnType<ReturnType<typeof settlementPass>>>;
@@ -130,7 +130,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     const pass = await processDue(deps);
     await step("issued refunds", () => runShopWork(issuedRefunds, helpers), undefined);
     const swept = await step("sweep", () => runShopWork(sweep, helpers), undefined);
-    const opened = swept?.notes.reduce((sum, note) => sum + Number(note.opened), 0) ?? 0;
+    const opened = swept ? noteTotal(swept.notes, "opened") : 0;
     return { delivered, decided: pass.decided, opened };
   }
 
