@@ -15,6 +15,7 @@ import type { HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/
 // Remix; the configuration (parsed as this module loads: a bad value stops the start); the in-app
 // worker, started by the listener (so that importing the build starts nothing).
 export { handleRefundDeliveryNode } from "./webhooks/node-intake.server";
+export { refuseTooLarge } from "./http/too-large.server";
 export { config as appConfig } from "./config/env.server";
 export { startInAppWorker };
 

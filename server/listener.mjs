@@ -37,13 +37,6 @@ function readBounded(req, limit) {
   });
 }
 
-function tooLarge(req, res, limit) {
-  // The rest of the body is never read: the connection closes after the answer.
-  res.writeHead(413, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" });
-  res.end(`Request body too large (at most ${limit / 1024} KiB)`);
-  res.once("finish", () => req.destroy());
-}
-
 function requestHeaders(req) {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -64,12 +57,13 @@ async function sendResponse(res, response) {
 /** Remix, with the body handed over already read (and bounded): as @remix-run/express does it, but never streaming an unbounded body into the app. */
 function boundedRemix(build, mode) {
   const handle = createRequestHandler(build, mode);
+  const { refuseTooLarge } = build.entry.module;
   return async (req, res, next) => {
     try {
       const limit = isForm(req) ? FORM_BODY_LIMIT : BODY_LIMIT;
       const hasBody = req.method !== "GET" && req.method !== "HEAD";
       const body = hasBody ? await readBounded(req, limit) : undefined;
-      if (body === null) return tooLarge(req, res, limit);
+      if (body === null) return refuseTooLarge(req, res, `Request body too large (at most ${limit / 1024} KiB)`);
       const controller = new AbortController();
       res.once("close", () => res.writableFinished || controller.abort());
       const url = new URL(`${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`);

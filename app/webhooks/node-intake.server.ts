@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { refuseTooLarge } from "../http/too-large.server";
 import { logger } from "../logging/logger.server";
 import { MAX_WEBHOOK_BYTES } from "./authenticate.server";
 import { receiveRefundDelivery } from "./refund-intake.server";
@@ -49,9 +50,7 @@ export function handleRefundDeliveryNode(req: IncomingMessage, res: ServerRespon
       answer(res, result.status, result.text);
     } catch (error) {
       if (error instanceof TooLarge) {
-        // The rest of the body is never read: the connection closes after the answer.
-        answer(res, 413, "Webhook body too large", { Connection: "close" });
-        res.on("finish", () => req.destroy());
+        refuseTooLarge(req, res, "Webhook body too large");
         return;
       }
       logger.error({ err: error }, "refunds/create intake failed");

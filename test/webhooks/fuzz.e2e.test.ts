@@ -143,7 +143,7 @@ describe("bad input at the door", () => {
     const base = validDelivery();
     const big = `{"id":1,"pad":"${"x".repeat(1024 * 1024 + 10)}"}`;
     const headers = deliveryHeaders({ ...base, body: big }, TEST_APP.secret);
-    // A raw client that reads the early answer while it is still sending (fetch reports the reset instead).
+    // A client that reads the early answer while it is still sending (test/http/too-large covers one that sends it whole first).
     const send = (chunked: boolean) =>
       new Promise<number>((resolve, reject) => {
         tally.tried++;
