@@ -6,6 +6,7 @@ import { fromMinorUnits, toMinorUnits } from "../money/currency";
 import { loadOrderForRefund } from "../shopify/admin/refunds.server";
 import { interactiveGateway } from "../shopify/admin/interactive.server";
 import { parseInstant } from "../contracts/values";
+import { NOT_AN_ORDER_ADDRESS, orderGidInAddress } from "../shopify/ids";
 import { fail, issueRefund, recentRefund, unsettledRecord, type IssueResult } from "./issue.server";
 import { parseRefundAction, type RefundSource } from "./form";
 import { presentmentCurrency, refundableMinor } from "./plan";
@@ -13,7 +14,6 @@ import { recordView, RevisionConflict } from "./records.server";
 import { resendRefund, settleWithoutRefund } from "./recover.server";
 
 const notFound = (what: string) => new Response(`No such ${what} in this shop`, { status: 404 });
-const orderGid = (orderId: string) => `gid://shopify/Order/${/^\d+$/.test(orderId) ? orderId : "0"}`;
 
 async function verdictsByRef(shop: string, refs: string[]) {
   const ops = await db.operation.findMany({ where: { shop, refundGid: { in: refs } }, select: { id: true, refundGid: true, status: true, reason: true } });
@@ -22,7 +22,9 @@ async function verdictsByRef(shop: string, refs: string[]) {
 
 /** The refund form's data: the order as Shopify has it now (in the currency the customer paid in), and the attempts made from the app. */
 export async function refundFormData(shop: string, orderId: string, now = new Date()) {
-  const answer = await loadOrderForRefund(interactiveGateway(), shop, orderGid(orderId));
+  const orderGid = orderGidInAddress(orderId);
+  if (!orderGid) throw new Response(NOT_AN_ORDER_ADDRESS, { status: 404 });
+  const answer = await loadOrderForRefund(interactiveGateway(), shop, orderGid);
   if (!answer.ok) throw new Response(`Shopify did not answer (${answer.message}). Try again in a moment.`, { status: 502 });
   const order = answer.data;
   if (!order) throw notFound("order");
@@ -91,6 +93,9 @@ export async function refundFormAction(shop: string, orderId: string, form: Form
 }
 
 async function runRefundAction(shop: string, orderId: string, form: FormData, actor: string, now: Date): Promise<IssueResult> {
+  // Before the form, and before anything is keyed on the order: its claim, attempts and recent refunds go by this spelling.
+  const orderGid = orderGidInAddress(orderId);
+  if (!orderGid) return fail("ORDER_NOT_FOUND", NOT_AN_ORDER_ADDRESS);
   const parsed = parseRefundAction(form);
   if (!parsed.ok) return fail(parsed.fieldErrors.amount ? "INVALID_AMOUNT" : "INVALID_FORM", parsed.message, undefined, parsed.fieldErrors);
   const gateway = interactiveGateway();
@@ -107,7 +112,7 @@ async function runRefundAction(shop: string, orderId: string, form: FormData, ac
         gateway,
         {
           shop,
-          orderId: orderGid(orderId),
+          orderId: orderGid,
           amount: input.amount,
           note: input.note,
           notify: input.notify,

@@ -148,7 +148,8 @@ describe("the refund form's action", () => {
   afterAll(async () => h?.close());
 
   // Each issue posts a form of its own (a fresh token), as a person reloading the page between refunds does.
-  const post = (orderId: bigint, fields: Record<string, string>) =>
+  // The order as the address spells it: its number, or a string to try another spelling of it.
+  const post = (orderId: bigint | string, fields: Record<string, string>) =>
     asShop(dataPath(`/app/orders/${orderId}/refund`, "routes/app.orders.$orderId.refund"), {
       method: "POST",
       body: new URLSearchParams(fields.intent === "issue" ? { formToken: randomUUID(), ...fields } : fields),
@@ -233,6 +234,43 @@ describe("the refund form's action", () => {
     const response = await post(order.id, { intent: "issue", amount: "5.00" });
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ code: "RECENT_REFUND", message: expect.stringContaining("A refund of $10.00 was made on") });
+  });
+
+  // The order's claim, its attempt count and its recent and unsettled refunds were keyed on the address's spelling of the
+  // order ("0123"), its records on Shopify's ("123"): under a second spelling, "one refund at a time" did not see the first.
+  describe("an order's number spelled another way (leading zeros)", () => {
+    const NOT_AN_ORDER = /does not name an order: an order's number is written in digits, without leading zeros/;
+
+    it("is refused in words before Shopify is asked: a refund made minutes ago is not made again", async () => {
+      const order = h.shop.createOrder({ amount: "50.00" });
+      expect((await post(order.id, { intent: "issue", amount: "20.00" })).status).toBe(200);
+      const before = calls();
+      const respelled = await post(`0${order.id}`, { intent: "issue", amount: "20.00" });
+      expect(respelled.status).toBe(404);
+      expect(await respelled.json()).toMatchObject({ ok: false, code: "ORDER_NOT_FOUND", message: expect.stringMatching(NOT_AN_ORDER) });
+      expect(calls()).toBe(before);
+      expect(h.shop.orders.get(order.id)!.refundIds).toHaveLength(1);
+    });
+
+    it("is refused while an attempt on the order has no answer from Shopify, even with 'Yes, another refund'", async () => {
+      const order = h.shop.createOrder({ amount: "60.00" });
+      // Shopify unavailable for every call of the first request: its outcome stays unknown.
+      h.app.shopify.inject({ kind: "http", status: 503, operation: "mutation" }, 3);
+      expect((await post(order.id, { intent: "issue", amount: "15.00" })).status).toBe(502);
+      const before = calls();
+      const respelled = await post(`00${order.id}`, { intent: "issue", amount: "15.00", confirmAnother: "yes" });
+      expect(respelled.status).toBe(404);
+      expect((await respelled.json()).message).toMatch(NOT_AN_ORDER);
+      expect(calls()).toBe(before);
+      expect(await h.db.refundRecord.count({ where: { orderId: `gid://shopify/Order/${order.id}` } })).toBe(1);
+    });
+
+    it("opens no refund form: the page at that address is not found", async () => {
+      const order = h.shop.createOrder({ amount: "10.00" });
+      const page = await asShop(dataPath(`/app/orders/0${order.id}/refund`, "routes/app.orders.$orderId.refund"));
+      expect(page.status).toBe(404);
+      expect(await page.text()).toMatch(NOT_AN_ORDER);
+    });
   });
 
   it("an unknown back target is the dashboard", async () => {
