@@ -4,9 +4,8 @@ import { reasonFacts, toRow } from "./rows.server";
 import { DUPLICATE_REASONS, reasonInWords } from "./words";
 import type { OrderRefundsResponse } from "./order-block";
 
-/** One order's refunds and verdicts, for the order-page block; an unknown or foreign order has none. */
-export async function orderRefunds(shop: string, orderId: string): Promise<OrderRefundsResponse> {
-  const order = `gid://shopify/Order/${/^\d+$/.test(orderId) ? orderId : "0"}`;
+/** One order's refunds and verdicts (`order` is its gid, read at the door), for the order-page block; an unknown or foreign order has none. */
+export async function orderRefunds(shop: string, order: string): Promise<OrderRefundsResponse> {
   const operations = await db.operation.findMany({ where: { shop, orderGid: order }, orderBy: { startedAt: "asc" }, take: 64, include: { reasonRows: true } });
   const contract = REFUND_CREATED.contract;
   return {

@@ -333,6 +333,14 @@ describe("the order-page block's backend", () => {
     expect(theirs.refunds).toEqual([]);
   });
 
+  it("an order's number with a leading zero is no order: 404 in words the block can read, not 'no refunds on this order'", async () => {
+    const op = await h.db.operation.findFirstOrThrow({ where: { refundGid: ids.wrong } });
+    const respelled = await asShop(`/app/api/orders/0${op.orderGid.split("/").pop()}/refunds`, { headers: { Origin: "https://extensions.shopifycdn.com" } });
+    expect(respelled.status).toBe(404);
+    expect(respelled.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await respelled.text()).toMatch(/does not name an order: an order's number is written in digits, without leading zeros/);
+  });
+
   it("answers the block as the admin's extension sandbox asks, from another origin: a CORS preflight, then the GET", async () => {
     // The block's fetch runs in a worker on Shopify's extension origin; the Authorization header the admin adds makes
     // the browser ask first (OPTIONS, no token), and read the answer only with Access-Control-Allow-Origin.
