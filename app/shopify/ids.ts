@@ -26,7 +26,9 @@ export const shopifyGid = (resource: ShopifyResource, number: string) => `gid://
  * digits or more arrives as text, app/webhooks/lossless-json.ts). Its output is Shopify's digits.
  */
 export const shopifyNumberSchema = z
-  .union([z.string(), z.number().int().safe().transform(String)], { errorMap: () => ({ message: NOT_SHOPIFY_NUMBER }) })
+  .union([z.string(), z.number().int().safe().transform(String)], {
+    errorMap: (_, ctx) => ({ message: ctx.data === undefined ? "Required" : NOT_SHOPIFY_NUMBER }),
+  })
   .refine((digits) => SHOPIFY_NUMBER.test(digits), NOT_SHOPIFY_NUMBER);
 
 /** A resource's global id as the GraphQL API and REST's admin_graphql_api_id write it: gid://shopify/Refund/123. */

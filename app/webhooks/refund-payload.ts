@@ -1,17 +1,14 @@
 import { z } from "zod";
 import { parseJsonKeepingLongIntegers } from "./lossless-json";
 import { sumDecimals } from "../money/decimal";
+import { shopifyGid, shopifyGidSchema, shopifyNumberSchema } from "../shopify/ids";
 
-const id = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform(String);
-
+// The refund's and the order's ids are keys (a refund's deliveries, an order's recent refunds): Shopify's spelling or refused.
 const refundWebhookSchema = z.object({
-  id,
-  order_id: id,
+  id: shopifyNumberSchema,
+  order_id: shopifyNumberSchema,
   created_at: z.string().min(1),
-  admin_graphql_api_id: z
-    .string()
-    .regex(/^gid:\/\/shopify\/Refund\/\d+$/)
-    .optional(),
+  admin_graphql_api_id: shopifyGidSchema("Refund").optional(),
   transactions: z
     .array(
       z.object({
@@ -57,8 +54,8 @@ export function parseRefundWebhook(rawBody: string): DeliveredRefund {
   const refundTransactions = refund.transactions.filter((t) => t.kind.toLowerCase() === "refund");
   const currencies = [...new Set(refundTransactions.map((t) => t.currency).filter((c): c is string => Boolean(c)))];
   return {
-    refundGid: refund.admin_graphql_api_id ?? `gid://shopify/Refund/${refund.id}`,
-    orderGid: `gid://shopify/Order/${refund.order_id}`,
+    refundGid: refund.admin_graphql_api_id ?? shopifyGid("Refund", refund.id),
+    orderGid: shopifyGid("Order", refund.order_id),
     createdAt: refund.created_at,
     amount: sumDecimals(refundTransactions.map((t) => t.amount)),
     currency: currencies.length === 1 ? currencies[0] : null,

@@ -93,6 +93,23 @@ describe("POST /webhooks/refunds/create", () => {
     expect(next.status).toBe(200);
   });
 
+  it("refuses with 422 a signed refund whose order or refund number has a leading zero, and stores nothing", async () => {
+    // Each is a second spelling of an id the app keys on: the deliveries of one refund, the recent refunds of an order.
+    const respellings = [
+      (body: string) => body.replace(/^\{"id":(\d+),"order_id":(\d+),/, '{"id":$1,"order_id":"0$2",'),
+      (body: string) => body.replace(/"admin_graphql_api_id":"gid:\/\/shopify\/Refund\/(\d+)"/, '"admin_graphql_api_id":"gid://shopify/Refund/0$1"'),
+    ];
+    for (const respell of respellings) {
+      const delivery = refundDelivery();
+      const respelled = { ...delivery, body: respell(delivery.body) };
+      expect(respelled.body).not.toBe(delivery.body);
+      const response = await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], respelled, TEST_APP.secret);
+      expect(response.status).toBe(422);
+      expect(await response.text()).toMatch(/without leading zeros/);
+      expect(await db.webhookDelivery.count({ where: { webhookId: delivery.webhookId } })).toBe(0);
+    }
+  });
+
   it("answers a signed JSON body that is not a refund with 422", async () => {
     const delivery = { ...refundDelivery(), body: '{"hello":"world"}' };
     const response = await sendDelivery(app.url, TOPIC_PATHS["refunds/create"], delivery, TEST_APP.secret);
