@@ -94,7 +94,8 @@ export class FakeShop {
   readonly payments = new FakePayments(this);
   /** What the app was granted: fields that need another scope answer ACCESS_DENIED. */
   grantedScopes = new Set<string>(DEFAULT_GRANTED_SCOPES);
-  private lastId = FIRST_ID;
+  /** Shared by every shop: Shopify's ids are global, so one shop's token never finds another shop's order under its own. */
+  private static lastId = FIRST_ID;
   private orderNumber = 1000;
 
   /** The shop's time zone, as merchants set it in Shopify admin (Shop.ianaTimezone). */
@@ -116,8 +117,8 @@ export class FakeShop {
   }
 
   private nextId(): bigint {
-    this.lastId += 1n + BigInt(Math.floor(Math.random() * 1000));
-    return this.lastId;
+    FakeShop.lastId += 1n + BigInt(Math.floor(Math.random() * 1000));
+    return FakeShop.lastId;
   }
 
   /**

@@ -159,7 +159,8 @@ export async function recordAlertEvent(
 
 export async function openAlertEvents(db: PrismaClient, gateway: ShopifyGateway, contract: Contract, now: Date, limit = 500): Promise<number> {
   const unnamed = await db.operation.findMany({
-    where: { OR: NEEDS_PERSON.map((verdict) => ({ status: verdict, OR: [{ alertedVerdict: null }, { alertedVerdict: { not: verdict } }] })) },
+    // A verdict its contract does not escalate (a refund of an order the shop does not have) alerts no one.
+    where: { escalate: true, OR: NEEDS_PERSON.map((verdict) => ({ status: verdict, OR: [{ alertedVerdict: null }, { alertedVerdict: { not: verdict } }] })) },
     orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
     take: limit,
     include: { observations: ALERT_ITEM_OBSERVATIONS },

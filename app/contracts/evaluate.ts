@@ -107,7 +107,7 @@ function decide(contract: Contract, bindings: Bindings, { unmet, contradictions,
       verdict: first.verdict,
       reason: first.id,
       reasons,
-      escalate: true,
+      escalate: first.escalate ?? true,
       explanation: first.reason,
       classes: [],
     };

@@ -1,6 +1,7 @@
 import refundCreated100 from "../../contracts/shopify.refund.created@1.0.0.json";
 import refundCreated110 from "../../contracts/shopify.refund.created@1.1.0.json";
 import refundCreated120 from "../../contracts/shopify.refund.created@1.2.0.json";
+import refundCreated130 from "../../contracts/shopify.refund.created@1.3.0.json";
 import refundHistory100 from "../../contracts/shopify.refund.history@1.0.0.json";
 import refundHistory110 from "../../contracts/shopify.refund.history@1.1.0.json";
 import refundSettled100 from "../../contracts/shopify.refund.settled@1.0.0.json";
@@ -11,6 +12,7 @@ import type { Contract } from "./schema";
 export const REFUND_CREATED_1_0_0: LoadedContract = loadContract(refundCreated100);
 export const REFUND_CREATED_1_1_0: LoadedContract = loadContract(refundCreated110);
 export const REFUND_CREATED_1_2_0: LoadedContract = loadContract(refundCreated120);
+export const REFUND_CREATED_1_3_0: LoadedContract = loadContract(refundCreated130);
 export const REFUND_HISTORY_1_0_0: LoadedContract = loadContract(refundHistory100);
 export const REFUND_HISTORY_1_1_0: LoadedContract = loadContract(refundHistory110);
 export const REFUND_SETTLED_1_0_0: LoadedContract = loadContract(refundSettled100);
@@ -22,11 +24,11 @@ export const REFUND_SETTLED: LoadedContract = REFUND_SETTLED_1_0_0;
 export const REFUND_HISTORY: LoadedContract = REFUND_HISTORY_1_1_0;
 
 /** The contract every new operation is opened with observed live (operations keep the version they were opened with). */
-export const REFUND_CREATED: LoadedContract = REFUND_CREATED_1_2_0;
+export const REFUND_CREATED: LoadedContract = REFUND_CREATED_1_3_0;
 
 /** Every version the app has run, kept so that a stored verdict can be explained by the contract that decided it. */
 export const CONTRACT_VERSIONS: ReadonlyMap<string, LoadedContract> = new Map(
-  [REFUND_CREATED_1_0_0, REFUND_CREATED_1_1_0, REFUND_CREATED_1_2_0, REFUND_HISTORY_1_0_0, REFUND_HISTORY_1_1_0, REFUND_SETTLED_1_0_0].map((loaded) => [`${loaded.contract.id}@${loaded.contract.version}`, loaded]),
+  [REFUND_CREATED_1_0_0, REFUND_CREATED_1_1_0, REFUND_CREATED_1_2_0, REFUND_CREATED_1_3_0, REFUND_HISTORY_1_0_0, REFUND_HISTORY_1_1_0, REFUND_SETTLED_1_0_0].map((loaded) => [`${loaded.contract.id}@${loaded.contract.version}`, loaded]),
 );
 
 export function contractByVersion(id: string, version: string): LoadedContract | undefined {

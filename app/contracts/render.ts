@@ -76,7 +76,7 @@ export function renderContract({ contract, computedHash }: LoadedContract): stri
     "## Which observed states map to a verdict before completion?",
     table(
       ["Rule", "Match", "Verdict", "Reason", "Evidence"],
-      contract.rules.map((r) => [code(r.id), `${code(r.path)} ${r.operator} ${code(r.expected)}`, r.verdict, r.reason, code(r.evidence)]),
+      contract.rules.map((r) => [code(r.id), `${code(r.path)} ${r.operator} ${code(r.expected)}`, `${r.verdict}${r.escalate === false ? ", not escalated" : ""}`, r.reason, code(r.evidence)]),
     ),
     "## How long does the runtime observe?",
     table(

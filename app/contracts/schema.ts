@@ -41,7 +41,14 @@ export const contradictionCondition = z
   .object({ id, class: z.string().min(1), reason: z.string().min(1), ...comparison })
   .strict();
 export const preCompletionRule = z
-  .object({ id, verdict: z.enum(["FAILED", "CONTRADICTED", "UNVERIFIABLE"]), reason: z.string().min(1), ...comparison })
+  .object({
+    id,
+    verdict: z.enum(["FAILED", "CONTRADICTED", "UNVERIFIABLE"]),
+    reason: z.string().min(1),
+    /** Whether the verdict goes to a person (the review queue, alerts). Absent: it does. */
+    escalate: z.boolean().optional(),
+    ...comparison,
+  })
   .strict();
 
 export const channel = z

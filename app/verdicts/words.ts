@@ -53,6 +53,8 @@ const REASON_SENTENCES: Record<string, (facts: ReasonFacts) => string> = {
   transaction_failed: ({ requested }) =>
     `The refund of ${money(requested.amount, requested.currency)} failed at the payment gateway: the customer has not been paid this money.`,
   refund_not_in_shop: () => "Shopify does not show this refund in the shop: the app looked ten times after it should have appeared.",
+  order_not_in_shop: () =>
+    "Shopify shows neither this refund nor its order in your shop: the notice named an order you do not have, or one deleted since or older than the 60 days Shopify shows the app. Nothing to do; no alert was sent.",
   // Where the money went (contract shopify.refund.settled).
   ledger_amount_mismatch: ({ requested }) =>
     `Shopify Payments took another amount from your balance than the ${money(requested.amount, requested.currency)} refunded.`,

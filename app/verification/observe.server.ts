@@ -22,35 +22,45 @@ async function intendedRefunds(db: PrismaClient, shop: string, refundGids: strin
   return (refundGid) => byRefund.get(refundGid) ?? { confirmed: false, by: null, at: null };
 }
 
-// A stored read-back (an observation's data): only whether it held the refund matters here.
-const storedReadback = z.object({ data: z.object({ refund: z.unknown() }) });
-/** A stored read-back that answered without the refund; one that does not parse ends the run of them. */
-function readWithoutRefund(data: string | null): boolean {
+// A stored read-back (an observation's data): only whether it held the refund, and its order, matters here.
+const storedReadback = z.object({ data: z.object({ refund: z.unknown(), order: z.unknown().optional() }) });
+
+/** What a read-back answered: the refund, no refund, or neither the refund nor its order. */
+type Absence = "refund shown" | "no refund" | "no refund nor order";
+
+function absenceIn(data: { refund?: unknown; order?: unknown }): Absence {
+  if (data.refund) return "refund shown";
+  return data.order === null ? "no refund nor order" : "no refund";
+}
+
+/** A stored read-back's answer; one that does not parse counts as showing the refund, ending any run of reads without it. */
+function storedAbsence(data: string | null): Absence {
   try {
     const parsed = storedReadback.safeParse(JSON.parse(data ?? "null"));
-    return parsed.success && !parsed.data.data.refund;
+    return parsed.success ? absenceIn(parsed.data.data) : "refund shown";
   } catch {
-    return false;
+    return "refund shown";
   }
 }
 
 /**
- * Consecutive read-backs up to this one, after the stale read window, that Shopify answered without
- * the refund. Counted only when this one did not show it: a read that shows it resets the count.
+ * Consecutive read-backs up to this one, after the stale read window, that Shopify answered
+ * without the refund, and of those the run that showed neither the refund nor its order. Counted
+ * only when this one did not show the refund: a read that shows it resets both.
  */
-async function readsWithoutRefund(db: PrismaClient, op: Pick<Operation, "id">, windowEnd: Date): Promise<number> {
+async function readsWithout(db: PrismaClient, op: Pick<Operation, "id">, windowEnd: Date, latest: Absence) {
   const earlier = await db.observation.findMany({
     where: { operationId: op.id, channel: "refund_readback", ok: true, observedAt: { gte: windowEnd } },
     orderBy: { observedAt: "desc" },
     take: 50,
     select: { data: true },
   });
-  let count = 1;
-  for (const row of earlier) {
-    if (!readWithoutRefund(row.data)) break;
-    count++;
-  }
-  return count;
+  const answers = [latest, ...earlier.map((row) => storedAbsence(row.data))];
+  const run = (counted: (a: Absence) => boolean) => {
+    const end = answers.findIndex((a) => !counted(a));
+    return end === -1 ? answers.length : end;
+  };
+  return { reads_without_refund: run((a) => a !== "refund shown"), reads_without_order: run((a) => a === "no refund nor order") };
 }
 
 export interface Observed {
@@ -81,7 +91,8 @@ export async function shopEvidence(db: PrismaClient, shop: string, operations: O
  * What the operation's contract version observes, and the records of it: the read-back (left out
  * while inside the stale read window and without the refund: no evidence), the webhooks, and, for
  * the channels 1.2.0 declares, the earlier refunds of the same amount in Shopify's record of the
- * order, the person's confirmation, and the reads that did not show the refund.
+ * order, the person's confirmation, and the reads that did not show the refund (nor, from 1.3.0,
+ * its order).
  */
 export async function observe(
   db: PrismaClient,
@@ -110,7 +121,9 @@ export async function observe(
   const intended = declared.has("intended_refund") ? evidence.intended(op.refundGid) : null;
   if (intended) add("intended_refund", intended, null);
   if (declared.has("earlier_duplicates") && refund) add("earlier_duplicates", earlierDuplicates(refund, refund.order.refunds, intended?.confirmed));
-  if (declared.has("refund_absence") && readback.ok && !at.windowOpen)
-    add("refund_absence", { reads_without_refund: refund ? 0 : await readsWithoutRefund(db, op, at.windowEnd) });
+  if (declared.has("refund_absence") && readback.ok && !at.windowOpen) {
+    const latest = absenceIn(readback.body.data);
+    add("refund_absence", latest === "refund shown" ? { reads_without_refund: 0, reads_without_order: 0 } : await readsWithout(db, op, at.windowEnd, latest));
+  }
   return { observed, observations };
 }

@@ -5,6 +5,7 @@ import { judge, recordVerdicts, type EvaluationToRecord } from "./verdicts.serve
 import type { Claimed } from "../worker/claims.server";
 import { outcome, runRowWork, type Helpers, type Outcomes, type RowHelpers, type ShopByShopWork } from "../worker/runner.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { readOrdersShown } from "../shopify/admin/orders.server";
 import { readRefunds, type ReadbackBody, type ReadbackOutcome } from "../shopify/admin/refund-readback.server";
 import { observe, shopEvidence, type ShopEvidence } from "./observe.server";
 
@@ -98,6 +99,7 @@ async function decideShop(options: ReadbackOptions, helpers: RowHelpers<"operati
   for (const [retryAfterMs, group] of Map.groupBy(deferred, (op) => deferredFor(op)!)) {
     outcomes.push(...outcome(group, { kind: "due", at: new Date(helpers.now().getTime() + retryAfterMs) }));
   }
+  await readOrdersOfRefundsNotShown(options, helpers, read, readbacks);
   const evidence = await shopEvidence(db, helpers.shop!, read);
   const evaluations: EvaluationToRecord[] = [];
   for (const op of read) evaluations.push(await evaluateOne(options, helpers, evidence, op, readbacks.get(op.refundGid) as Read));
@@ -114,11 +116,44 @@ async function decideShop(options: ReadbackOptions, helpers: RowHelpers<"operati
 
 type Read = Exclude<ReadbackOutcome, { deferred: true }>;
 
+/** The contract an operation is judged by to its end: the version it was opened under. */
+const judgedBy = (options: Pick<ReadbackOptions, "contract">, op: Operation) => contractByVersion(op.contractId, op.contractVersion) ?? options.contract;
+
+/**
+ * For each refund Shopify answered without after its stale read window, whether Shopify shows its
+ * order to this shop, kept in the read-back as `data.order` ({id}, or null for no such order):
+ * a refund of an order the shop does not have was named under the wrong shop, or its order is
+ * gone (contract 1.3.0, order_not_in_shop). One nodes(ids:) request for the batch; an order the
+ * request could not read stays unknown.
+ */
+async function readOrdersOfRefundsNotShown(
+  options: ReadbackOptions,
+  helpers: RowHelpers<"operations">,
+  operations: Operation[],
+  readbacks: Map<string, ReadbackOutcome>,
+) {
+  const now = helpers.now();
+  const notShown = operations.filter((op) => {
+    const readback = readbacks.get(op.refundGid)!;
+    return readback.ok && !readback.body.data.refund && !staleWindow(judgedBy(options, op), op, now).open;
+  });
+  if (notShown.length === 0) return;
+  const shown = await readOrdersShown(
+    options.gateway,
+    helpers.shop!,
+    notShown.map((op) => op.orderGid),
+  );
+  for (const op of notShown) {
+    if (!shown.has(op.orderGid)) continue;
+    const readback = readbacks.get(op.refundGid) as Extract<ReadbackOutcome, { ok: true }>;
+    readback.body.data.order = shown.get(op.orderGid) === null ? null : { id: op.orderGid };
+  }
+}
+
 /** One operation's judgement from its read-back and the shop's evidence: pure but for the rare read of earlier observations. */
 async function evaluateOne(deps: ReadbackOptions, helpers: Helpers, evidence: ShopEvidence, op: Operation, readback: Read): Promise<EvaluationToRecord> {
   const observedAt = helpers.now();
-  // An operation is judged to its end by the contract version it was opened under.
-  const contract = contractByVersion(op.contractId, op.contractVersion) ?? deps.contract;
+  const contract = judgedBy(deps, op);
   const window = staleWindow(contract, op, observedAt);
   // Shopify's reads lag its writes: inside the window, "no such refund" is no evidence at all.
   const notYetVisible = readback.ok && !readback.body.data.refund && window.open;

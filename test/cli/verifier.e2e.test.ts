@@ -36,7 +36,7 @@ describe("verifier CLI", () => {
       // Read once inside the stale read window (provisional), once after it.
       attempts: 2,
       next_due_at: null,
-      contract: "shopify.refund.created@1.2.0",
+      contract: "shopify.refund.created@1.3.0",
     });
     expect(row.contract_hash).toMatch(/^[0-9a-f]{16}$/);
     const text = verifier("operations", "--shop", h.domain);

@@ -210,7 +210,7 @@ describe("refund detail", () => {
       actual: "21.0",
       expected_value: "20.00",
     });
-    expect(detail.contract).toMatchObject({ id: "shopify.refund.created", version: "1.2.0", declaredHash: "25279a719e477d06" });
+    expect(detail.contract).toMatchObject({ id: "shopify.refund.created", version: "1.3.0", declaredHash: "362ca2f325e3f3b5" });
     expect(detail.timeline.map((t: { kind: string }) => t.kind)).toEqual(expect.arrayContaining(["webhook", "observation", "evaluation"]));
   });
 });

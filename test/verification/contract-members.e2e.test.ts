@@ -156,10 +156,10 @@ describe("members shown with the verdict", () => {
     const dashboard = await (await asShop(dataPath(`/app?from=${day}&to=${day}`, "routes/app._index"))).json();
     expect(dashboard.figures.outsideContractVersions).toBeGreaterThanOrEqual(1);
     const current = await (
-      await asShop(`/app/refunds/${(await h.db.operation.findFirstOrThrow({ where: { contractVersion: "1.2.0", status: "VERIFIED" } })).id}`)
+      await asShop(`/app/refunds/${(await h.db.operation.findFirstOrThrow({ where: { contractVersion: "1.3.0", status: "VERIFIED" } })).id}`)
     ).text();
     expect(current).not.toContain("They differ");
-    expect(current).toContain("computed by this app: 25279a719e477d06");
+    expect(current).toContain("computed by this app: 362ca2f325e3f3b5");
   });
 
   it("a refund adopted by fingerprint says it was matched by order and amount only, wherever its verdict is shown", async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 
@@ -103,6 +104,36 @@ describe("refunds Shopify does not show", () => {
     // Decided on Shopify's own answers: ten reads after the stale read window that found no such refund.
     const op = await operationFor(h.db, refundGid(ghosts[0].id));
     expect(op.observations.filter((o) => o.channel === "refund_readback" && o.ok).length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe("a refund of another shop, named under this shop", () => {
+  it("a signed refunds/create of another shop's refund replayed under this shop's header ends UNVERIFIABLE order_not_in_shop, with no alert and no review item; the other shop's refund is untouched", async () => {
+    // Shopify signs the body only: the shop header of a replayed delivery can name any shop.
+    const other = h.app.shopify.addShop("neighbour-shop.myshopify.com");
+    const theirs = other.createRefund(other.createOrder({ amount: "80.00" }).id, { amount: "80.00" });
+    const replayed = newDelivery("refunds/create", h.domain, refundWebhookBody(other, theirs), h.clock.now());
+    expect((await h.deliver(replayed)).status).toBe(200);
+    // Beside it, this shop's own refund that Shopify never shows still goes to a person.
+    const order = h.shop.createOrder({ amount: "50.00" });
+    const ghost = h.shop.createRefund(order.id, { amount: "5.00", visibleAfterMs: 30 * 24 * HOUR });
+    expect((await h.deliver(h.refundDelivery(ghost))).status).toBe(200);
+    expect(await outcome([theirs, ghost])).toEqual({
+      verdicts: [
+        ["UNVERIFIABLE", "order_not_in_shop"],
+        ["UNVERIFIABLE", "refund_not_in_shop"],
+      ],
+      escalated: 1,
+      alerts: 1,
+    });
+    const op = await operationFor(h.db, refundGid(theirs.id));
+    expect(op).toMatchObject({ shop: h.domain, reviewState: "none" });
+    const queue = await (await asStaff(dataPath("/app/review", "routes/app.review"))).text();
+    expect(queue).toContain((await operationFor(h.db, refundGid(ghost.id))).id);
+    expect(queue).not.toContain(op.id);
+    const evidence = await (await asStaff(dataPath(`/app/refunds/${op.id}`, "routes/app.refunds.$id"))).json();
+    expect(JSON.stringify(evidence)).toContain("Shopify shows neither this refund nor its order in your shop");
+    expect(await h.db.operation.count({ where: { shop: other.domain } })).toBe(0);
   });
 });
 

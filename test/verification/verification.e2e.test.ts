@@ -27,8 +27,8 @@ describe("a refund observed by webhook", () => {
       provisionalVerdict: null,
     });
     expect(op.contractId).toBe("shopify.refund.created");
-    expect(op.contractDeclaredHash).toBe("25279a719e477d06");
-    expect(op.contractVersion).toBe("1.2.0");
+    expect(op.contractDeclaredHash).toBe("362ca2f325e3f3b5");
+    expect(op.contractVersion).toBe("1.3.0");
     expect(op.orderName).toBe(order.name);
     const last = JSON.parse(op.evaluations.at(-1)!.result);
     expect(last.conditions.find((c: { id: string }) => c.id === "refund_present").actual).toBe(refundGid(refund.id));

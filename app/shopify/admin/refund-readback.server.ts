@@ -9,9 +9,13 @@ export const MAX_QUERY_COST = 1000;
 type ReadbackNode = RefundReadbackQuery["nodes"][number];
 export type ReadRefund = Extract<NonNullable<ReadbackNode>, { id: string }>;
 
-/** What the contract's paths read: the body a `refund(id:)` query would have returned. */
+/**
+ * What the contract's paths read: the body a `refund(id:)` query would have returned, and, for a
+ * refund Shopify answered without, whether it shows the refund's order (null: no such order in
+ * this shop; absent: not asked, or not answered).
+ */
 export interface ReadbackBody {
-  data: { refund: ReadRefund | null };
+  data: { refund: ReadRefund | null; order?: { id: string } | null };
   extensions?: { cost: QueryCost };
 }
 
