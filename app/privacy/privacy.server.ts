@@ -4,14 +4,6 @@ import { isUnsettled } from "../refunds/records.server";
 import { UNCLAIMED } from "../worker/claims.server";
 import { readInSlices, writeInSlices } from "../db/slices";
 
-const orderGids = (ids: unknown): string[] =>
-  Array.isArray(ids)
-    ? ids
-        .map(String)
-        .filter((id) => /^\d+$/.test(id))
-        .map((id) => `gid://shopify/Order/${id}`)
-    : [];
-
 /** app/uninstalled: the sessions go and observing stops; verdicts stay until shop/redact. */
 export async function stopObservingShop(db: PrismaClient, shop: string, now: Date): Promise<void> {
   // Each step is idempotent, so a repeated delivery finishes what a crashed one started.
@@ -72,12 +64,8 @@ export async function redactShop(db: PrismaClient, shop: string): Promise<void> 
  * read-back and webhook evidence of the listed orders' refunds is removed all the same; what
  * remains is the verdict, a record of the merchant's own refund.
  */
-export async function redactCustomerOrders(
-  db: PrismaClient,
-  shop: string,
-  payload: { orders_to_redact?: unknown; customer?: { id?: unknown } },
-): Promise<number> {
-  const orders = orderGids(payload.orders_to_redact);
+export async function redactCustomerOrders(db: PrismaClient, shop: string, payload: { orders_to_redact: string[] }): Promise<number> {
+  const orders = payload.orders_to_redact;
   const operations = await readInSlices(orders, (slice) => db.operation.findMany({ where: { shop, orderGid: { in: slice } }, select: { id: true } }));
   const ids = operations.map((o) => o.id);
   await writeInSlices(ids, (slice) => db.observation.deleteMany({ where: { operationId: { in: slice } } }));
@@ -150,9 +138,9 @@ const DATA_REQUEST_FACTS = {
 export async function recordCustomerDataRequest(
   db: PrismaClient,
   shop: string,
-  payload: { orders_requested?: unknown; data_request?: { id?: unknown } },
+  payload: { orders_requested: string[]; data_request?: { id?: string } },
 ): Promise<string> {
-  const orders = orderGids(payload.orders_requested);
+  const orders = payload.orders_requested;
   const operations = await readInSlices(orders, (slice) => db.operation.findMany({ where: { shop, orderGid: { in: slice } }, select: DATA_REQUEST_FACTS }));
   const request = await db.complianceRequest.create({
     data: {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { shopifyGid, shopifyNumberSchema } from "../shopify/ids";
 
 /**
  * The bodies of the compliance topics and of app/uninstalled, as Shopify documents them. Shopify
@@ -6,17 +7,20 @@ import { z } from "zod";
  * X-Shopify-Shop-Domain header must agree with it.
  */
 const shopDomain = z.string({ required_error: "the body names no shop" }).min(1, "the body names no shop");
-const id = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform(String);
-const orderIds = z.array(id).default([]);
+// The orders whose evidence is handed over or erased, as gids: the operations are found by them.
+const orderIds = z
+  .array(shopifyNumberSchema)
+  .default([])
+  .transform((numbers) => numbers.map((number) => shopifyGid("Order", number)));
 
 export const COMPLIANCE_BODIES = {
   CUSTOMERS_DATA_REQUEST: z.object({
     shop_domain: shopDomain,
     orders_requested: orderIds,
-    customer: z.object({ id: id.optional() }).optional(),
-    data_request: z.object({ id: id.optional() }).optional(),
+    customer: z.object({ id: shopifyNumberSchema.optional() }).optional(),
+    data_request: z.object({ id: shopifyNumberSchema.optional() }).optional(),
   }),
-  CUSTOMERS_REDACT: z.object({ shop_domain: shopDomain, orders_to_redact: orderIds, customer: z.object({ id: id.optional() }).optional() }),
+  CUSTOMERS_REDACT: z.object({ shop_domain: shopDomain, orders_to_redact: orderIds, customer: z.object({ id: shopifyNumberSchema.optional() }).optional() }),
   SHOP_REDACT: z.object({ shop_domain: shopDomain }),
 } as const;
 

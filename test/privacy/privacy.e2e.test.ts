@@ -98,6 +98,26 @@ describe("customers/redact", () => {
   });
 });
 
+describe("an order's number with a leading zero in a compliance body", () => {
+  it("customers/redact is refused (400), not answered 'carried out' with the order's evidence still there", async () => {
+    const { order, refund } = await verifiedRefund();
+    const body = `{"shop_id":1,"shop_domain":"${h.domain}","customer":{"id":7},"orders_to_redact":["0${order.id}"]}`;
+    const response = await h.deliver(newDelivery("customers/redact", h.domain, body));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/orders_to_redact\.0: .*without leading zeros/);
+    expect((await operationFor(h.db, refundGid(refund.id))).observations.length).toBeGreaterThan(0);
+  });
+
+  it("customers/data_request is refused (400), not recorded as holding nothing for the order", async () => {
+    const { order } = await verifiedRefund();
+    const body = `{"shop_id":1,"shop_domain":"${h.domain}","orders_requested":["00${order.id}"],"customer":{"id":7},"data_request":{"id":100}}`;
+    const response = await h.deliver(newDelivery("customers/data_request", h.domain, body));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/orders_requested\.0: .*without leading zeros/);
+    expect(await h.db.complianceRequest.count({ where: { shop: h.domain, detail: { contains: '"data_request_id":"100"' } } })).toBe(0);
+  });
+});
+
 describe("app/uninstalled, then shop/redact", () => {
   it("uninstall stops observing; shop/redact leaves nothing of the shop in any table", async () => {
     const other = "neighbour-shop.myshopify.com";

@@ -29,5 +29,7 @@ describe("a Shopify id from outside", () => {
   it("says why in words a webhook's answer can carry", () => {
     const refused = shopifyNumberSchema.safeParse("0123");
     expect(refused.success ? "" : refused.error.issues[0].message).toMatch(/without leading zeros/);
+    const missing = shopifyNumberSchema.safeParse(undefined);
+    expect(missing.success ? "" : missing.error.issues[0].message).toBe("Required");
   });
 });
