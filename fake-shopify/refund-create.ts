@@ -1,7 +1,7 @@
 import { getDirectiveValues, GraphQLError, type GraphQLResolveInfo } from "graphql";
 import type { Gate } from "./gate";
 import { parseMinor, restDecimal } from "./money";
-import type { FakeOrder, FakeRefund, FakeShop } from "./shop";
+import { STORE_CREDIT_GATEWAY, type FakeOrder, type FakeRefund, type FakeShop, type RestockType } from "./shop";
 import { parseGid, type Views } from "./views";
 import { idempotencyRequired } from "./versions";
 
@@ -13,6 +13,9 @@ export interface RefundInput {
   processedAt?: string | null;
   transactions?: { amount: string; gateway: string; kind: string; orderId: string; parentId?: string | null }[] | null;
   allowOverRefunding?: boolean | null;
+  refundLineItems?: { lineItemId: string; quantity: number; restockType?: RestockType | null; locationId?: string | null }[] | null;
+  /** RefundMethodInput is @oneOf: store credit is its only method. */
+  refundMethods?: { storeCreditRefund?: { amount: { amount: string; currencyCode: string }; expiresAt?: string | null } | null }[] | null;
 }
 
 export interface RefundCreateHost {
@@ -154,6 +157,33 @@ async function create(host: RefundCreateHost, input: RefundInput): Promise<Outco
     if (t.parentId && !parent) return refused(["transactions", String(i), "parentId"], "Parent transaction does not exist");
     lines.push({ amountMinor, gateway: t.gateway, parentId: parent?.id ?? null, status: "SUCCESS" as const, errorCode: null });
   }
+  for (const [i, method] of (input.refundMethods ?? []).entries()) {
+    const credit = method.storeCreditRefund;
+    if (!credit) continue;
+    const field = ["refundMethods", String(i), "storeCreditRefund", "amount"];
+    if (credit.amount.currencyCode !== order.presentmentCurrency)
+      return refused([...field, "currencyCode"], `Currency must be the order's presentment currency (${order.presentmentCurrency}).`);
+    let amountMinor: bigint;
+    try {
+      amountMinor = parseMinor(credit.amount.amount, order.presentmentCurrency);
+    } catch {
+      return refused([...field, "amount"], "Amount is invalid");
+    }
+    // Store credit is "a REFUND transaction" of its own (its credit's origin is an OrderTransaction), on no capture.
+    lines.push({ amountMinor, gateway: STORE_CREDIT_GATEWAY, parentId: null, status: "SUCCESS" as const, errorCode: null });
+  }
+  const lineItems = [];
+  for (const [i, line] of (input.refundLineItems ?? []).entries()) {
+    const lineItemId = parseGid(line.lineItemId, "LineItem")?.id;
+    const lineItem = order.lineItems.find((l) => l.id === lineItemId);
+    if (!lineItem) return refused(["refundLineItems", String(i), "lineItemId"], "Line item does not exist");
+    // RefundLineItemRestockType: LEGACY_RESTOCK "is not accepted when creating new refunds" (the message is ours).
+    if (line.restockType === "LEGACY_RESTOCK") return refused(["refundLineItems", String(i), "restockType"], "Restock type legacy_restock is not accepted");
+    const earlier = lineItems.filter((l) => l.lineItemId === lineItem.id).reduce((sum, l) => sum + l.quantity, 0);
+    if (line.quantity > lineItem.quantity - shop.refundedQuantity(order, lineItem.id) - earlier)
+      return refused(["refundLineItems", String(i), "quantity"], "Quantity cannot refund more items than were purchased");
+    lineItems.push({ lineItemId: lineItem.id, quantity: line.quantity, restockType: line.restockType ?? undefined });
+  }
   const amountMinor = lines.reduce((sum, l) => sum + l.amountMinor, 0n);
   const refundable = shop.refundableMinor(order);
   if (amountMinor > refundable && !input.allowOverRefunding) {
@@ -165,6 +195,7 @@ async function create(host: RefundCreateHost, input: RefundInput): Promise<Outco
   }
   const refund = shop.recordRefund(order, {
     transactions: lines,
+    lineItems,
     note: input.note ?? null,
     processedAt: input.processedAt ? new Date(input.processedAt) : undefined,
   });

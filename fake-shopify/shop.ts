@@ -17,6 +17,33 @@ export interface FakeTransaction {
   errorCode: string | null;
 }
 
+/** RefundLineItemRestockType; LEGACY_RESTOCK "is not accepted when creating new refunds". */
+export type RestockType = "NO_RESTOCK" | "CANCEL" | "RETURN" | "LEGACY_RESTOCK";
+
+/** One line of an order: `quantity` units at `priceMinor` each (presentment currency). */
+export interface FakeLineItem {
+  id: bigint;
+  title: string;
+  quantity: number;
+  priceMinor: bigint;
+}
+
+/** A line item's units a refund gave back. */
+export interface FakeRefundLineItem {
+  id: bigint;
+  lineItemId: bigint;
+  quantity: number;
+  restockType: RestockType;
+}
+
+/**
+ * The gateway of the REFUND transaction a refund to store credit makes. Shopify's reference says
+ * only that a store credit account's credit transaction has an OrderTransaction as its origin
+ * (StoreCreditAccountTransactionOrigin); the gateway's name is from apps that read such refunds,
+ * not from Shopify's documents (fake-shopify/DISPUTES-AND-STORE-CREDIT.md).
+ */
+export const STORE_CREDIT_GATEWAY = "shopify_store_credit";
+
 export interface FakeRefund {
   id: bigint;
   orderId: bigint;
@@ -29,6 +56,8 @@ export interface FakeRefund {
   visibleAt: Date;
   /** For scenarios where Shopify's recorded total differs from the refund transactions (presentment currency). */
   totalOverrideMinor: bigint | null;
+  /** The units it gave back, per line item (none for a refund of money only). */
+  lineItems: FakeRefundLineItem[];
 }
 
 export interface FakeOrder {
@@ -45,6 +74,7 @@ export interface FakeOrder {
   totalMinor: bigint;
   transactionIds: bigint[];
   refundIds: bigint[];
+  lineItems: FakeLineItem[];
 }
 
 /** One REFUND transaction of a refund made by a test (`createRefund`'s `transactions`). */
@@ -59,6 +89,10 @@ export interface RefundTransactionOption {
 export interface CreateRefundOptions {
   /** The refund's one transaction; ignored when `transactions` is given. */
   amount?: string;
+  /** Refunded to store credit besides (presentment decimal): one more REFUND transaction, on STORE_CREDIT_GATEWAY. */
+  storeCredit?: string;
+  /** Units given back. Unlike refundCreate, not checked against what is left: an old refund or another app may have gone past it. */
+  lineItems?: { lineItemId: bigint; quantity: number; restockType?: RestockType }[];
   status?: TransactionStatus;
   /** A refund split over several gateways, each transaction with its own status. */
   transactions?: RefundTransactionOption[];
@@ -116,14 +150,17 @@ export class FakeShop {
     return scopes.some((scope) => this.grantedScopes.has(scope) || this.grantedScopes.has(scope.replace(/^read_/, "write_")));
   }
 
-  private nextId(): bigint {
+  /** The next id of Shopify's one global sequence: every record of every shop draws from it. */
+  nextId(): bigint {
     FakeShop.lastId += 1n + BigInt(Math.floor(Math.random() * 1000));
     return FakeShop.lastId;
   }
 
   /**
    * An order paid in full. Amounts are in `presentmentCurrency` (default: the shop's currency);
-   * `payments` splits the payment over several gateways and must add up to `amount`.
+   * `payments` splits the payment over several gateways and must add up to `amount`. Its line
+   * items are `lineItems` (unit prices; shipping and taxes may make `amount` more than their sum),
+   * or one unit at `amount`.
    */
   createOrder(options: {
     amount: string;
@@ -132,6 +169,7 @@ export class FakeShop {
     presentmentCurrency?: string;
     exchangeRate?: string;
     payments?: { gateway: string; amount: string }[];
+    lineItems?: { quantity: number; price: string; title?: string }[];
   }): FakeOrder {
     const createdAt = options.createdAt ?? this.now();
     const presentmentCurrency = options.presentmentCurrency ?? this.currency;
@@ -150,7 +188,13 @@ export class FakeShop {
       totalMinor: parseMinor(options.amount, presentmentCurrency),
       transactionIds: [],
       refundIds: [],
+      lineItems: [],
     };
+    for (const [i, line] of (options.lineItems ?? [{ quantity: 1, price: options.amount }]).entries()) {
+      if (!Number.isInteger(line.quantity) || line.quantity < 1) throw new Error(`line item ${i} of order ${order.name} needs a whole quantity of at least 1`);
+      const title = line.title ?? `Item ${i + 1}`;
+      order.lineItems.push({ id: this.nextId(), title, quantity: line.quantity, priceMinor: parseMinor(line.price, presentmentCurrency) });
+    }
     const payments = (options.payments ?? [{ gateway: options.gateway ?? "shopify_payments", amount: options.amount }]).map((p) => ({
       gateway: p.gateway,
       amountMinor: parseMinor(p.amount, presentmentCurrency),
@@ -211,8 +255,14 @@ export class FakeShop {
   createRefund(orderId: bigint, options: CreateRefundOptions): FakeRefund {
     const order = this.orders.get(orderId);
     if (!order) throw new Error(`no order ${orderId}`);
-    const lines = options.transactions ?? [{ amount: options.amount ?? "0", status: options.status }];
+    // A refund of store credit or of items alone moves no other money unless told; any other refund has its one transaction.
+    const moneyOnly = options.storeCredit === undefined && options.lineItems === undefined;
+    const lines = options.transactions ?? (options.amount !== undefined || moneyOnly ? [{ amount: options.amount ?? "0", status: options.status }] : []);
+    for (const line of options.lineItems ?? [])
+      if (!order.lineItems.some((l) => l.id === line.lineItemId)) throw new Error(`order ${order.name} has no line item ${line.lineItemId}`);
     return this.recordRefund(order, {
+      lineItems: options.lineItems,
+      storeCreditMinor: options.storeCredit === undefined ? undefined : parseMinor(options.storeCredit, order.presentmentCurrency),
       note: options.note ?? null,
       createdAt: options.createdAt,
       processedAt: options.processedAt,
@@ -232,7 +282,10 @@ export class FakeShop {
     });
   }
 
-  /** A refund with one REFUND transaction per entry (none for a refund that moves no money). */
+  /**
+   * A refund with one REFUND transaction per entry (none for a refund that moves no money), and one
+   * more on STORE_CREDIT_GATEWAY, without a parent, for what goes to store credit.
+   */
   recordRefund(
     order: FakeOrder,
     fields: {
@@ -242,10 +295,16 @@ export class FakeShop {
       processedAt?: Date;
       visibleAfterMs?: number;
       totalOverrideMinor?: bigint | null;
+      storeCreditMinor?: bigint;
+      lineItems?: { lineItemId: bigint; quantity: number; restockType?: RestockType }[];
     },
   ): FakeRefund {
     const createdAt = fields.createdAt ?? this.now();
-    const transactions = fields.transactions.map((t) => this.addTransaction(order, { kind: "REFUND", createdAt, ...t }));
+    const storeCredit =
+      fields.storeCreditMinor === undefined
+        ? []
+        : [{ amountMinor: fields.storeCreditMinor, gateway: STORE_CREDIT_GATEWAY, parentId: null, status: "SUCCESS" as const, errorCode: null }];
+    const transactions = [...fields.transactions, ...storeCredit].map((t) => this.addTransaction(order, { kind: "REFUND", createdAt, ...t }));
     const refund: FakeRefund = {
       id: this.nextId(),
       orderId: order.id,
@@ -256,11 +315,28 @@ export class FakeShop {
       transactionIds: transactions.map((t) => t.id),
       visibleAt: new Date(createdAt.getTime() + (fields.visibleAfterMs ?? 0)),
       totalOverrideMinor: fields.totalOverrideMinor ?? null,
+      lineItems: (fields.lineItems ?? []).map((l) => ({
+        id: this.nextId(),
+        lineItemId: l.lineItemId,
+        quantity: l.quantity,
+        restockType: l.restockType ?? "NO_RESTOCK",
+      })),
     };
     this.refunds.set(refund.id, refund);
     order.refundIds.push(refund.id);
     order.updatedAt = createdAt;
     return refund;
+  }
+
+  /** Units of an order's line item its refunds gave back (those the app can see yet, with `visibleOnly`). */
+  refundedQuantity(order: FakeOrder, lineItemId: bigint, options: { visibleOnly?: boolean } = {}): number {
+    let refunded = 0;
+    for (const id of order.refundIds) {
+      const refund = this.refunds.get(id)!;
+      if (options.visibleOnly && !this.isVisible(refund)) continue;
+      for (const line of refund.lineItems) if (line.lineItemId === lineItemId) refunded += line.quantity;
+    }
+    return refunded;
   }
 
   isVisible(refund: FakeRefund): boolean {

@@ -1,6 +1,6 @@
 import { GraphQLError } from "graphql";
 import { shopifyDecimal } from "./money";
-import type { FakeOrder, FakeRefund, FakeShop, FakeTransaction } from "./shop";
+import { STORE_CREDIT_GATEWAY, type FakeLineItem, type FakeOrder, type FakeRefund, type FakeRefundLineItem, type FakeShop, type FakeTransaction } from "./shop";
 
 export const gid = (type: string, id: bigint) => `gid://shopify/${type}/${id}`;
 
@@ -58,6 +58,10 @@ export const accessDenied = (type: string, requiredAccess?: string) =>
         extensions: { code: "ACCESS_DENIED", documentation: "https://shopify.dev/api/usage/access-scopes", requiredAccess },
       });
 
+/** OrderTransaction.formattedGateway, "the human-readable payment gateway name"; store credit's is our guess. */
+const formattedGateway = (gateway: string) =>
+  gateway === "shopify_payments" ? "Shopify Payments" : gateway === STORE_CREDIT_GATEWAY ? "Store credit" : gateway;
+
 /**
  * The records as the published 2026-10 types expose them. Only what the app may select is here;
  * graphql-js resolves `__typename` of an abstract field (`nodes` returns `[Node]!`) from the
@@ -84,7 +88,7 @@ export class Views {
       kind: t.kind,
       status: t.status,
       gateway: t.gateway,
-      formattedGateway: t.gateway === "shopify_payments" ? "Shopify Payments" : t.gateway,
+      formattedGateway: formattedGateway(t.gateway),
       amountSet: this.moneyBag(order, t.amountMinor),
       errorCode: t.errorCode,
       createdAt: dateTime(t.createdAt),
@@ -129,13 +133,58 @@ export class Views {
       totalRefundedSet:
         r.totalOverrideMinor === null ? this.moneyBag(order, ...transactions.map((t) => t.amountMinor)) : this.moneyBag(order, r.totalOverrideMinor),
       transactions: (args: PageArgs) => connection(transactions, args, this.transaction),
-      // This fake's refunds return money only: no line items, shipping, duties or adjustments.
-      refundLineItems: (args: PageArgs) => connection([], args, (x) => x),
+      refundLineItems: (args: PageArgs) => connection(r.lineItems, args, (line) => this.refundLineItem(order, line)),
+      // This fake's refunds have no shipping, duties or order adjustments.
       refundShippingLines: (args: PageArgs) => connection([], args, (x) => x),
       orderAdjustments: (args: PageArgs) => connection([], args, (x) => x),
       duties: [],
       return: null,
       staffMember: null,
+    };
+  };
+
+  lineItem = (o: FakeOrder, l: FakeLineItem): Record<string, unknown> => {
+    // "The number of units ordered, excluding refunded and removed units": never below none, whatever a test's refunds did.
+    const current = Math.max(0, l.quantity - this.shop.refundedQuantity(o, l.id, { visibleOnly: true }));
+    return {
+      __typename: "LineItem",
+      id: gid("LineItem", l.id),
+      name: l.title,
+      title: l.title,
+      quantity: l.quantity,
+      currentQuantity: current,
+      refundableQuantity: current,
+      unfulfilledQuantity: current,
+      nonFulfillableQuantity: l.quantity - current,
+      originalUnitPriceSet: this.moneyBag(o, l.priceMinor),
+      discountedUnitPriceSet: this.moneyBag(o, l.priceMinor),
+      originalTotalSet: this.moneyBag(o, l.priceMinor * BigInt(l.quantity)),
+      sku: null,
+      variant: null,
+      variantTitle: null,
+      product: null,
+      vendor: null,
+      requiresShipping: true,
+      restockable: true,
+      taxable: false,
+      isGiftCard: false,
+    };
+  };
+
+  /** A refunded line without tax (this fake's orders have none): its subtotal is price × quantity. */
+  refundLineItem = (o: FakeOrder, line: FakeRefundLineItem): Record<string, unknown> => {
+    const lineItem = o.lineItems.find((l) => l.id === line.lineItemId)!;
+    return {
+      __typename: "RefundLineItem",
+      id: gid("RefundLineItem", line.id),
+      lineItem: () => this.lineItem(o, lineItem),
+      quantity: line.quantity,
+      restockType: line.restockType,
+      restocked: line.restockType !== "NO_RESTOCK",
+      location: null,
+      priceSet: this.moneyBag(o, lineItem.priceMinor),
+      subtotalSet: this.moneyBag(o, lineItem.priceMinor * BigInt(line.quantity)),
+      totalTaxSet: this.moneyBag(o, 0n),
     };
   };
 
@@ -153,6 +202,7 @@ export class Views {
   order = (o: FakeOrder): Record<string, unknown> => {
     const visibleRefunds = o.refundIds.map((id) => this.shop.refunds.get(id)!).filter((r) => this.shop.isVisible(r));
     const received = this.shop.captures(o).map((t) => t.amountMinor);
+    const refunded = visibleRefunds.map((r) => this.shop.refundTotalMinor(r));
     return {
       __typename: "Order",
       id: gid("Order", o.id),
@@ -164,8 +214,12 @@ export class Views {
       currencyCode: o.currency,
       presentmentCurrencyCode: o.presentmentCurrency,
       totalPriceSet: this.moneyBag(o, o.totalMinor),
-      totalRefundedSet: this.moneyBag(o, ...visibleRefunds.map((r) => this.shop.refundTotalMinor(r))),
+      totalRefundedSet: this.moneyBag(o, ...refunded),
       totalReceivedSet: this.moneyBag(o, ...received),
+      // "The total amount received minus the total amount refunded": below zero once more went back than came in.
+      netPaymentSet: this.moneyBag(o, ...received, ...refunded.map((m) => -m)),
+      refundDiscrepancySet: this.moneyBag(o, ...visibleRefunds.map((r) => this.refundDiscrepancyMinor(o, r))),
+      lineItems: (args: PageArgs) => connection(o.lineItems, args, (l) => this.lineItem(o, l)),
       // A plain list, no cursor: up to `first`, or every refund without it.
       refunds: ({ first }: { first?: number | null }) => visibleRefunds.slice(0, first ?? undefined).map(this.refund),
       transactions: ({ first }: { first?: number | null }) =>
@@ -178,6 +232,18 @@ export class Views {
       suggestedRefund: ({ suggestFullRefund }: { suggestFullRefund?: boolean }) => this.suggestedRefund(o, Boolean(suggestFullRefund)),
     };
   };
+
+  /**
+   * Order.refundDiscrepancySet is "the difference between the suggested and actual refund amount
+   * of all refunds … positive … in the merchant's favor". This fake suggests only for refunded line
+   * items (their price × quantity; it has no tax or shipping), so a refund of money alone adds
+   * nothing: our reading, not Shopify's documented arithmetic.
+   */
+  private refundDiscrepancyMinor(o: FakeOrder, r: FakeRefund): bigint {
+    if (!r.lineItems.length) return 0n;
+    const suggested = r.lineItems.reduce((sum, line) => sum + o.lineItems.find((l) => l.id === line.lineItemId)!.priceMinor * BigInt(line.quantity), 0n);
+    return suggested - this.shop.refundTotalMinor(r);
+  }
 
   /** One suggested transaction per capture with money left on it, as for a payment split over gateways. */
   private suggestedRefund(o: FakeOrder, full: boolean) {
@@ -192,7 +258,7 @@ export class Views {
       suggestedTransactions: parents.map(({ t, refundable: left }) => ({
         amountSet: this.moneyBag(o, full ? left : 0n),
         gateway: t.gateway,
-        formattedGateway: t.gateway === "shopify_payments" ? "Shopify Payments" : t.gateway,
+        formattedGateway: formattedGateway(t.gateway),
         kind: "SUGGESTED_REFUND",
         maximumRefundableSet: this.moneyBag(o, left),
         parentTransaction: this.transaction(t),

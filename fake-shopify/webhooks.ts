@@ -26,11 +26,21 @@ export function refundWebhookBody(shop: FakeShop, refund: FakeRefund): string {
     const t = shop.transactions.get(id)!;
     return `{"id":${t.id},"order_id":${t.orderId},"kind":"${t.kind.toLowerCase()}","gateway":${JSON.stringify(t.gateway)},"status":"${t.status.toLowerCase()}","message":null,"created_at":"${restTime(t.createdAt)}","test":false,"authorization":null,"location_id":null,"user_id":null,"parent_id":${t.parentId ?? "null"},"processed_at":"${restTime(t.createdAt)}","device_id":null,"error_code":${t.errorCode ? JSON.stringify(t.errorCode.toLowerCase()) : "null"},"source_name":"web","receipt":{},"amount":"${restDecimal(t.amountMinor, order.presentmentCurrency)}","currency":"${order.presentmentCurrency}","payment_id":"c${t.orderId}.1","manual_payment_gateway":${t.gateway === "manual"},"amount_rounding":null,"admin_graphql_api_id":"${gid("OrderTransaction", t.id)}"}`;
   });
+  const refundLineItems = refund.lineItems.map((line) => {
+    const item = order.lineItems.find((l) => l.id === line.lineItemId)!;
+    const subtotal = item.priceMinor * BigInt(line.quantity);
+    const price = restDecimal(item.priceMinor, order.presentmentCurrency);
+    const lineItem = `{"id":${item.id},"admin_graphql_api_id":"${gid("LineItem", item.id)}","name":${JSON.stringify(item.title)},"title":${JSON.stringify(item.title)},"quantity":${item.quantity},"price":"${price}","price_set":${JSON.stringify(moneySet(item.priceMinor))}}`;
+    return (
+      `{"id":${line.id},"line_item_id":${item.id},"location_id":null,"quantity":${line.quantity},"restock_type":"${line.restockType.toLowerCase()}",` +
+      `"subtotal":"${restDecimal(subtotal, order.presentmentCurrency)}","subtotal_set":${JSON.stringify(moneySet(subtotal))},"total_tax":"${restDecimal(0n, order.presentmentCurrency)}","total_tax_set":${zero},"line_item":${lineItem}}`
+    );
+  });
   return (
     `{"id":${refund.id},"order_id":${refund.orderId},"created_at":"${restTime(refund.createdAt)}","note":${JSON.stringify(refund.note)},` +
     `"user_id":null,"processed_at":"${restTime(refund.processedAt)}","duties":[],"total_duties_set":${zero},"return":null,"restock":false,` +
     `"additional_fees":[],"total_additional_fees_set":${zero},"refund_shipping_lines":[],"admin_graphql_api_id":"${gid("Refund", refund.id)}",` +
-    `"order_adjustments":[],"refund_line_items":[],"transactions":[${transactions.join(",")}]}`
+    `"order_adjustments":[],"refund_line_items":[${refundLineItems.join(",")}],"transactions":[${transactions.join(",")}]}`
   );
 }
 
