@@ -1,6 +1,16 @@
 import type { PrismaClient } from "@prisma/client";
-import { formatMoney, fromMinorUnits } from "../money/currency";
-import { figureLink, MONEY_LATE_DAYS, moneyLate, moneyLateLink, moneyLateWhere, period, VERDICTS, type DashboardFilters } from "../verdicts/filters";
+import { formatMoney, fromMinorUnits, toMinorUnits } from "../money/currency";
+import {
+  AT_RISK_TWICE_LINK,
+  figureLink,
+  MONEY_LATE_DAYS,
+  moneyLate,
+  moneyLateLink,
+  moneyLateWhere,
+  period,
+  VERDICTS,
+  type DashboardFilters,
+} from "../verdicts/filters";
 import { rowFilter } from "../verdicts/rows.server";
 import { knownPaymentsAccess } from "../settlement/access.server";
 import { periodTotals } from "./rollups.server";
@@ -20,17 +30,20 @@ export interface Figures {
    * and the table that lists them; `shown` when the shop's refunds can be followed to the payout (or some are late).
    */
   moneyLate: { count: number; days: number; link: string; shown: boolean };
+  /** Refunds (every date) whose money is at risk of being paid twice now, the money per currency, and the table that lists them. */
+  atRiskTwice: { count: number; amounts: string[]; link: string };
 }
 
 /** Counts per verdict and money per currency for the period (from the rollup), the review queue's length, and the refunds whose money is late. */
 export async function figures(db: PrismaClient, shop: string, filters: DashboardFilters, now = new Date()): Promise<Figures> {
   const { from, to } = period(filters);
   const late = moneyLate(now);
-  const [totals, waitingForReview, lateCount, access] = await Promise.all([
+  const [totals, waitingForReview, lateCount, access, atRisk] = await Promise.all([
     periodTotals(db, shop, from, to),
     db.operation.count({ where: { shop, reviewState: "open" } }),
     db.operation.count({ where: { shop, ...moneyLateWhere(shop, late) } }),
     knownPaymentsAccess(db, shop),
+    db.exposure.findMany({ where: { shop, status: "CONTRADICTED" }, select: { atRisk: true, currency: true } }),
   ]);
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
   for (const row of totals) counts[row.status] = (counts[row.status] ?? 0) + row.refunds;
@@ -58,6 +71,7 @@ export async function figures(db: PrismaClient, shop: string, filters: Dashboard
       link: moneyLateLink(MONEY_LATE_DAYS),
       shown: (access !== "not_granted" && access !== "none") || lateCount > 0,
     },
+    atRiskTwice: { count: atRisk.length, amounts: sumsByCurrency(atRisk), link: AT_RISK_TWICE_LINK },
   };
 }
 
@@ -67,9 +81,25 @@ export async function figures(db: PrismaClient, shop: string, filters: Dashboard
  */
 export async function countRows(db: PrismaClient, shop: string, filters: DashboardFilters): Promise<number> {
   const rollupAnswers =
-    !filters.classes.length && !filters.gatewayFailures && !filters.origins.length && !filters.review && !filters.query && !filters.moneyLate;
+    !filters.classes.length &&
+    !filters.gatewayFailures &&
+    !filters.origins.length &&
+    !filters.review &&
+    !filters.query &&
+    !filters.moneyLate &&
+    !filters.atRiskTwice;
   if (!rollupAnswers) return db.operation.count({ where: rowFilter(shop, filters) });
   const { from, to } = period(filters);
   const totals = await periodTotals(db, shop, from, to);
   return totals.filter((row) => !filters.verdicts.length || filters.verdicts.includes(row.status as never)).reduce((sum, row) => sum + row.refunds, 0);
+}
+
+/** "$140.00", "€20.00": the money at risk per currency, never summed across currencies. */
+function sumsByCurrency(rows: { atRisk: string | null; currency: string | null }[]): string[] {
+  const byCurrency = new Map<string, bigint>();
+  for (const { atRisk, currency } of rows) {
+    const minor = atRisk && currency ? toMinorUnits(atRisk, currency) : undefined;
+    if (minor !== undefined) byCurrency.set(currency!, (byCurrency.get(currency!) ?? 0n) + minor);
+  }
+  return [...byCurrency].sort(([a], [b]) => a.localeCompare(b)).map(([currency, minor]) => formatMoney(minor, currency));
 }

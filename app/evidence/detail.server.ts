@@ -14,6 +14,7 @@ import { staffNames } from "../review/review.server";
 import { VERDICT_LABELS, money } from "../verdicts/words";
 import { moneyKnowledge } from "../settlement/money.server";
 import { moneyView } from "./money";
+import { exposureOfRefund } from "../exposure/page.server";
 
 /**
  * One step of a refund's story. `title` and `detail` are a merchant's words, shown on the page;
@@ -100,9 +101,10 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
   // Before the read-back named only the refund's own order, a refund Shopify recorded on another
   // order stored that order's name: such a name is not this order's, and it is asked for afresh.
   const storedName = recorded?.orderGid && recorded.orderGid !== op.orderGid && recorded.orderName === op.orderName ? null : op.orderName;
-  const [[row], followed] = await Promise.all([
+  const [[row], followed, exposure] = await Promise.all([
     withOrderNames(db, gateway, shop, [{ ...toRow(contract, op), orderName: storedName }]),
     moneyKnowledge(db, op, now),
+    exposureOfRefund(db, shop, op.id),
   ]);
   const orderName = row.orderName;
   const lead = evidenceLead({
@@ -169,6 +171,11 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
     })),
   ].sort((a, b) => a.at.localeCompare(b.at));
 
+  const moneyShown = moneyView(
+    followed.knowledge,
+    followed.settlement,
+    sentAmount(followed.settlement) ?? (row.amount !== null && row.currency ? money(row.amount, row.currency) : null),
+  );
   return {
     refund: {
       ...row,
@@ -197,11 +204,17 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
     // Where the refund's money is (contract shopify.refund.settled), or why the app does not follow it;
     // the customer's sentence says the refund's amount as they paid it (its presentment currency).
     // What went back to the card: the Shopify Payments part of a refund split with a gift card or another gateway.
-    money: moneyView(
-      followed.knowledge,
-      followed.settlement,
-      sentAmount(followed.settlement) ?? (row.amount !== null && row.currency ? money(row.amount, row.currency) : null),
-    ),
+    money: moneyShown,
+    // Money at risk twice (contract shopify.refund.exposure), with the refund's proof a dispute asks for.
+    exposure: exposure && {
+      ...exposure,
+      proof: {
+        amount: row.amount !== null && row.currency ? money(row.amount, row.currency) : null,
+        refundedAt: moneyShown.followed?.processedAt ?? op.startedAt.toISOString(),
+        references: moneyShown.followed?.references ?? [],
+        payout: moneyShown.followed?.payoutNumber || null,
+      },
+    },
     apiVersions: apiVersionsOf(op.observations),
     now: now.toISOString(),
   };

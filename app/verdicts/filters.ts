@@ -50,6 +50,8 @@ export interface DashboardFilters {
    * after they were verified (before `verifiedBefore`, an ISO instant), or never settled (UNVERIFIABLE).
    */
   moneyLate?: MoneyLate;
+  /** `risk=twice`: refunds whose money is at risk of being paid twice (contract shopify.refund.exposure, every date). */
+  atRiskTwice?: boolean;
   query: string;
   sort: (typeof SORTS)[number];
   after?: string;
@@ -129,6 +131,7 @@ export function parseFilters(params: URLSearchParams, context: { now?: Date; tim
     origins: list(params, "origin", ORIGINS),
     review: oneOf(params.get("review"), REVIEW_STATES),
     ...(params.get("money") === "late" ? { moneyLate: moneyLate(context.now ?? new Date(), params.get("money_days")) } : {}),
+    ...(params.get("risk") === "twice" ? { atRiskTwice: true } : {}),
     range,
     from,
     to,
@@ -158,6 +161,14 @@ export function moneyLateWhere(shop: string, late: Pick<MoneyLate, "verifiedBefo
     settlement: { is: { shop, OR: [{ status: "PENDING", startedAt: { lt: new Date(late.verifiedBefore) } }, { status: "UNVERIFIABLE" }] } },
   };
 }
+
+/** The refunds at risk of being paid twice, as a filter on Operation: their exposure's latest judgement is CONTRADICTED. */
+export function atRiskTwiceWhere(shop: string): Prisma.OperationWhereInput {
+  return { exposure: { is: { shop, status: "CONTRADICTED" } } };
+}
+
+/** The table the money-at-risk-twice figure counts: every date. */
+export const AT_RISK_TWICE_LINK = `/app?${new URLSearchParams({ range: "all", risk: "twice" })}`;
 
 /** The table the late-money figure counts: every date, money not arrived after `days`. */
 export function moneyLateLink(days: number): string {

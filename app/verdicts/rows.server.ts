@@ -5,7 +5,7 @@ import type { Contract } from "../contracts/schema";
 import { contractOf } from "../contracts/registry.server";
 import { formatMoney, fromMinorUnits } from "../money/currency";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { CLASSES, dateBounds, moneyLateWhere, type DashboardFilters } from "./filters";
+import { atRiskTwiceWhere, CLASSES, dateBounds, moneyLateWhere, type DashboardFilters } from "./filters";
 import { withOrderNames } from "./order-names.server";
 import { reasonInWords, type ReasonFacts } from "./words";
 
@@ -56,6 +56,7 @@ export function rowFilter(shop: string, filters: DashboardFilters): Prisma.Opera
   if (filters.origins.length) and.push({ origin: { in: filters.origins } });
   if (filters.review) and.push({ reviewState: filters.review });
   if (filters.moneyLate) and.push(moneyLateWhere(shop, filters.moneyLate));
+  if (filters.atRiskTwice) and.push(atRiskTwiceWhere(shop));
   const bounds = dateBounds(filters);
   if (bounds.gte) and.push({ startedAt: { gte: bounds.gte } });
   if (bounds.lt) and.push({ startedAt: { lt: bounds.lt } });

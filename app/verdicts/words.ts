@@ -55,6 +55,17 @@ const REASON_SENTENCES: Record<string, (facts: ReasonFacts) => string> = {
   refund_not_in_shop: () => "Shopify does not show this refund in the shop: the app looked ten times after it should have appeared.",
   order_not_in_shop: () =>
     "Shopify shows neither this refund nor its order in your shop: the notice named an order you do not have, or one deleted since or older than the 60 days Shopify shows the app. Nothing to do; no alert was sent.",
+  // Money at risk twice (contract shopify.refund.exposure).
+  chargeback_lost_after_refund: () =>
+    "A chargeback on this refunded order was lost or accepted: the customer got this money back twice, from you and from their bank.",
+  dispute_says_credit_not_processed: () =>
+    "The customer disputes the charge saying the refund never came. Answer the dispute with this refund's proof: its date, amount and card reference.",
+  dispute_opened_after_refund: () => "A chargeback was opened on this order after the refund. Answer it with this refund's proof before it is lost.",
+  refund_on_disputed_order: () => "This order has an open chargeback: if it is lost, the customer is paid twice. Answer it with this refund's proof.",
+  refunded_past_payment: () => "Together, this order's refunds (store credit too) give the customer back more than they paid.",
+  store_credit_and_payment: () => "The order was refunded to store credit and to the customer's payment for the same money.",
+  item_refunded_past_quantity: () => "An item of this order was refunded more times than it was bought.",
+  order_not_readable_in_window: () => "The app could not read this order from Shopify before the chargeback window closed.",
   // Where the money went (contract shopify.refund.settled).
   ledger_amount_mismatch: ({ requested }) =>
     `Shopify Payments took another amount from your balance than the ${money(requested.amount, requested.currency)} refunded.`,
@@ -99,7 +110,15 @@ export const CLASS_LABELS: Record<string, string> = {
 };
 
 /** The classes of where the money went (contract shopify.refund.settled): settlements store them, the refunds' filters do not list them. */
-const MONEY_CLASS_LABELS: Record<string, string> = { "payout failed": "Payout failed", "refund reversed": "Refund reversed" };
+const MONEY_CLASS_LABELS: Record<string, string> = {
+  "payout failed": "Payout failed",
+  "refund reversed": "Refund reversed",
+  // Money at risk twice (contract shopify.refund.exposure).
+  "paid twice": "Paid twice",
+  "open chargeback": "Chargeback open",
+  "more back than paid": "More back than paid",
+  "store credit and cash": "Store credit and cash",
+};
 
 /** The label of a class, named by its key ("duplicate") or by the contract's words ("duplicate side effect"), as operations store it. */
 export function classLabel(value: string): string {

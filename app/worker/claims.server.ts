@@ -1,5 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { Prisma, type AlertDelivery, type Backfill, type Operation, type PrismaClient, type Settlement, type WebhookDelivery } from "@prisma/client";
+import {
+  Prisma,
+  type AlertDelivery,
+  type Backfill,
+  type Exposure,
+  type Operation,
+  type PrismaClient,
+  type Settlement,
+  type WebhookDelivery,
+} from "@prisma/client";
 import { z } from "zod";
 import { config } from "../config/env.server";
 import { dialectOf, instantParam } from "../db/dialect";
@@ -16,6 +25,7 @@ interface Rows {
   backfills: Backfill;
   alerts: AlertDelivery;
   settlements: Settlement;
+  exposures: Exposure;
 }
 export type Queue = keyof Rows;
 
@@ -97,6 +107,18 @@ const QUEUES: Record<Queue, QueueSpec> = {
     // Money moves in hours and days: a failed read waits a minute, doubling to an hour.
     backoff: { baseMs: 60_000, maxMs: 3_600_000 },
   },
+  exposures: {
+    table: "Exposure",
+    // Due whatever the latest judgement: a clear refund's order is read again until the chargeback window closes.
+    ready: (now) => Prisma.sql`"nextDueAt" <= ${now}`,
+    order: Prisma.sql`"nextDueAt"`,
+    oldest: Prisma.sql`"nextDueAt"`,
+    dueColumn: "nextDueAt",
+    dueNullable: true,
+    revisioned: true,
+    // Chargebacks move in days: a failed read waits a minute, doubling to an hour.
+    backoff: { baseMs: 60_000, maxMs: 3_600_000 },
+  },
 };
 
 /** How long a claim holds before another worker may take the row over: VERIFIER_LEASE_MS, for every kind of work. */
@@ -170,7 +192,9 @@ export type RowUpdate<Q extends Queue> = Q extends "operations"
       ? Prisma.BackfillUncheckedUpdateManyInput
       : Q extends "alerts"
         ? Prisma.AlertDeliveryUncheckedUpdateManyInput
-        : Prisma.SettlementUncheckedUpdateManyInput;
+        : Q extends "settlements"
+          ? Prisma.SettlementUncheckedUpdateManyInput
+          : Prisma.ExposureUncheckedUpdateManyInput;
 
 // One reader and one writer a table: Prisma's delegates have no common type to be generic over.
 const READERS: { [Q in Queue]: (db: PrismaClient, ids: string[], token: string) => Promise<Rows[Q][]> } = {
@@ -179,6 +203,7 @@ const READERS: { [Q in Queue]: (db: PrismaClient, ids: string[], token: string) 
   backfills: (db, ids, token) => db.backfill.findMany({ where: { id: { in: ids }, claimedBy: token }, orderBy: { nextDueAt: "asc" } }),
   alerts: (db, ids, token) => db.alertDelivery.findMany({ where: { id: { in: ids }, claimedBy: token }, orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }] }),
   settlements: (db, ids, token) => db.settlement.findMany({ where: { id: { in: ids }, claimedBy: token }, orderBy: { nextDueAt: "asc" } }),
+  exposures: (db, ids, token) => db.exposure.findMany({ where: { id: { in: ids }, claimedBy: token }, orderBy: { nextDueAt: "asc" } }),
 };
 
 type Guard = { id: { in: string[] }; claimedBy: string; revision?: number };
@@ -188,6 +213,7 @@ const WRITERS: { [Q in Queue]: (db: PrismaClient | Prisma.TransactionClient, whe
   backfills: async (db, where, data) => (await db.backfill.updateMany({ where, data })).count,
   alerts: async (db, where, data) => (await db.alertDelivery.updateMany({ where, data })).count,
   settlements: async (db, where, data) => (await db.settlement.updateMany({ where, data })).count,
+  exposures: async (db, where, data) => (await db.exposure.updateMany({ where, data })).count,
 };
 
 /**

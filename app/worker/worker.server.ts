@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
-import { REFUND_CREATED, REFUND_SETTLED } from "../contracts/registry.server";
+import { REFUND_CREATED, REFUND_EXPOSURE, REFUND_SETTLED } from "../contracts/registry.server";
 import db from "../db.server";
 import { logger } from "../logging/logger.server";
 import { ShopifyGateway } from "../shopify/admin/gateway.server";
@@ -14,6 +14,7 @@ import { followReadback, issuedRefundsWork } from "../refunds/work.server";
 import { nextDueTime, processDue, type RuntimeDeps } from "../verification/runtime.server";
 import { sweepWork } from "../verification/work.server";
 import { settlementPass } from "../settlement/work.server";
+import { exposurePass } from "../exposure/work.server";
 import { deliveriesWaiting, INTAKE_BATCH, intakeWork } from "../verification/intake.server";
 import { sleepUnlessWoken } from "./wake";
 import { config } from "../config/env.server";
@@ -22,6 +23,7 @@ import { noteTotal, runRowWork, runShopWork, type Helpers } from "./runner.serve
 import type { Logger } from "pino";
 
 type SettlementPassResult = Awaited<ReturnType<ReturnType<typeof settlementPass>>>;
+type ExposurePassResult = Awaited<ReturnType<ReturnType<typeof exposurePass>>>;
 
 /** The longest the verification loop spends opening stored deliveries before it reads back what is due. */
 const INTAKE_SLICE_MS = 1_000;
@@ -63,9 +65,19 @@ export interface Worker {
   deps: RuntimeDeps;
   gateway: ShopifyGateway;
   /** One round of every pass: stored deliveries, due operations, issued refunds, sweeps, history backfills, then alerts. */
-  runOnce(): Promise<{ delivered: number; decided: number; opened: number; backfills: number; settlements: SettlementPassResult; alerts: AlertPassResult }>;
+  runOnce(): Promise<{
+    delivered: number;
+    decided: number;
+    opened: number;
+    backfills: number;
+    settlements: SettlementPassResult;
+    exposures: ExposurePassResult;
+    alerts: AlertPassResult;
+  }>;
   /** The settlement pass alone: newly verified refunds get their settlement, due ones are read. */
   runSettlements(): Promise<SettlementPassResult>;
+  /** The exposure pass alone: newly verified refunds get their exposure, due ones are judged (money at risk twice). */
+  runExposures(): Promise<ExposurePassResult>;
   /** The history backfill pass alone (its own loop: reading a large history never delays a verdict). */
   runBackfills(): Promise<number>;
   /** The alert passes alone (the loop runs them beside verification, so a slow mail server never delays a verdict). */
@@ -95,9 +107,11 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   const sweep = sweepWork({ contract: REFUND_CREATED, gateway, sweepIntervalMs: options.sweepIntervalMs });
   const backfill = backfillWork({ ...helpers, gateway, leaseMs, pollMs: config().BACKFILL_POLL_MS });
   const settle = settlementPass({ gateway, contract: REFUND_SETTLED, leaseMs });
+  const expose = exposurePass({ gateway, contract: REFUND_EXPOSURE, leaseMs });
   const alertGrouping = options.alertGrouping ?? configuredGrouping();
   const runAlerts = () => runAlertPasses({ ...helpers, gateway, contract: REFUND_CREATED.contract, grouping: alertGrouping });
   const runSettlements = () => settle(helpers);
+  const runExposures = () => expose(helpers);
   const runBackfills = async () => {
     const pass = await runRowWork(backfill, helpers);
     return pass.claimed - pass.failures - pass.lost;
@@ -162,10 +176,12 @@ export function createWorker(options: WorkerOptions = {}): Worker {
       const verified = await verifyOnce();
       const backfills = await runBackfills();
       const settlements = await runSettlements();
-      return { ...verified, backfills, settlements, alerts: await runAlerts() };
+      const exposures = await runExposures();
+      return { ...verified, backfills, settlements, exposures, alerts: await runAlerts() };
     },
     runAlerts,
     runSettlements,
+    runExposures,
     runBackfills,
     start() {
       if (running) return;
@@ -174,8 +190,15 @@ export function createWorker(options: WorkerOptions = {}): Worker {
         loop("worker", verifyOnce, untilNextDue, true),
         loop("alert", runAlerts, async () => idleMs),
         loop("backfill", runBackfills, async () => idleMs),
-        // Money moves in hours: settlements have a loop of their own, never in a verdict's way.
-        loop("settlement", runSettlements, async () => options.settlementIntervalMs ?? SETTLEMENT_INTERVAL_MS),
+        // Money moves in hours: settlements and exposure have a loop of their own, never in a verdict's way.
+        loop(
+          "money",
+          async () => {
+            await step("settlement", runSettlements, undefined);
+            await step("exposure", runExposures, undefined);
+          },
+          async () => options.settlementIntervalMs ?? SETTLEMENT_INTERVAL_MS,
+        ),
       ]);
     },
     async stop() {

@@ -24,6 +24,7 @@ describe("the contract registry", () => {
       "shopify.refund.history@1.0.0",
       "shopify.refund.history@1.1.0",
       "shopify.refund.settled@1.0.0",
+      "shopify.refund.exposure@1.0.0",
     ]);
     expect([REFUND_SETTLED.contract.completion_level, REFUND_SETTLED.declaredHash, REFUND_SETTLED.computedHash]).toEqual([
       "settled",

@@ -182,7 +182,7 @@ describe("an order paid in another currency than the shop's", () => {
     await h.app.shopify.flushWebhooks();
     await h.settle();
     const op = await h.db.operation.findFirstOrThrow({ where: { refundGid: record.refundRef! } });
-    expect(op).toMatchObject({ status: "VERIFIED", amount: "40.00", currency: "EUR", shopCurrency: "USD", contractVersion: "1.2.0" });
+    expect(op).toMatchObject({ status: "VERIFIED", amount: "40.00", currency: "EUR", shopCurrency: "USD", contractVersion: "1.3.0" });
     const over = await issueAnother(order.id, "60.01");
     expect(await over.json()).toMatchObject({ code: "OVER_TENDERED", message: `You can refund at most €60.00 on ${order.name}.` });
   });

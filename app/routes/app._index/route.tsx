@@ -10,7 +10,7 @@ import { loadDashboard } from "../../dashboard/load.server";
 import { FirstRun } from "../../onboarding/FirstRun";
 import { useLiveData } from "../../components/useLiveData";
 import { PeriodHeader } from "./components/PeriodHeader";
-import { Figures, MoneyLateFigure, OutsideContractBanner } from "./components/Figures";
+import { AtRiskTwiceFigure, Figures, MoneyLateFigure, OutsideContractBanner } from "./components/Figures";
 import { RefundFilters, appliedFiltersOf, clearSearchAndFilters } from "./components/RefundFilters";
 import { RefundsTable } from "./components/RefundsTable";
 import { ResultsPagination } from "../../dashboard/list-controls";
@@ -85,6 +85,7 @@ export default function Dashboard() {
         <PeriodHeader filters={filters} now={now} timeZone={timeZone} sweep={sweep} />
         <Figures figures={figures} />
         <MoneyLateFigure figures={figures} />
+        <AtRiskTwiceFigure figures={figures} />
         <OutsideContractBanner figures={figures} />
         <HistoryBackfill backfill={backfill} maxDays={historyMaxDays} timeZone={timeZone} />
 

@@ -18,6 +18,7 @@ import { Instant } from "./components/Instant";
 import { KeepWhole } from "./components/KeepWhole";
 import { TechnicalDetails } from "./components/TechnicalDetails";
 import { MoneySection } from "./components/MoneySection";
+import { ExposureSection } from "./components/ExposureSection";
 import { customerSentenceIn } from "../../evidence/money";
 
 export const links = () => [{ rel: "stylesheet", href: conditionStyles }];
@@ -44,6 +45,8 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     ...detail.timeline.map((t) => t.at),
     ...detail.pairedWith.map((other) => other.startedAt),
     detail.money.followed?.processedAt,
+    detail.exposure?.proof.refundedAt,
+    ...(detail.exposure?.disputes.map((d) => d.evidenceDueBy) ?? []),
   ].filter((iso): iso is string => !!iso);
   const times = Object.fromEntries(instants.map((iso) => [iso, formatInstant(iso, timeZone)]));
   // The day the customer is told the money was sent is the shop's day, as every time on the page.
@@ -172,6 +175,7 @@ export default function RefundDetail() {
               </BlockStack>
             </Card>
             {detail.money.shown ? <MoneySection money={detail.money} times={times} /> : null}
+            {detail.exposure ? <ExposureSection exposure={detail.exposure} times={times} /> : null}
             <Card>
               <BlockStack gap="300">
                 <Text as="h2" variant="headingMd">

@@ -283,6 +283,48 @@ export const GRANTED_SCOPES_QUERY = `#graphql
  * with `first` first × element, `nodes(ids:)` per id, mutations 10 + selection). A test computes
  * each with the fake Shopify's calculator, so these cannot drift from the documents above.
  */
+/**
+ * Contract shopify.refund.exposure's read of a refund's order (decision 028): what the customer
+ * paid, its disputes (summaries: read_orders), and every refund with its transactions (store
+ * credit is a transaction of its own gateway) and refunded line items. nodes(ids:), priced per
+ * order; a list without `first` (disputes, refunds) is priced as one element.
+ */
+export const ORDER_EXPOSURE_QUERY = `#graphql
+  query OrderExposure($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      ... on Order {
+        id
+        totalReceivedSet { presentmentMoney { amount currencyCode } }
+        disputes { id status initiatedAs }
+        refunds {
+          id
+          createdAt
+          totalRefundedSet { presentmentMoney { amount currencyCode } }
+          transactions(first: 5) { nodes { kind status gateway amountSet { presentmentMoney { amount currencyCode } } } }
+          refundLineItems(first: 10) { nodes { quantity lineItem { id quantity } } }
+        }
+      }
+    }
+  }
+`;
+
+/** The details of an order's disputes (approval scope read_shopify_payments_disputes), for the orders that have any. */
+export const DISPUTE_DETAILS_QUERY = `#graphql
+  query DisputeDetails($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      ... on ShopifyPaymentsDispute {
+        id
+        status
+        amount { amount currencyCode }
+        reasonDetails { reason }
+        initiatedAt
+        evidenceDueBy
+        finalizedOn
+      }
+    }
+  }
+`;
+
 export const QUERY_COSTS = {
   /** Per refund in RefundReadback: nodes(ids:) is priced per id. */
   refundReadbackPerRefund: 16,
@@ -306,4 +348,8 @@ export const QUERY_COSTS = {
   paymentsLedger: 304,
   paymentsAccount: 1,
   grantedScopes: 2,
+  /** Per order in OrderExposure: nodes(ids:) is priced per id. */
+  orderExposurePerOrder: 46,
+  /** Per dispute in DisputeDetails. */
+  disputeDetailsPerDispute: 3,
 } as const;

@@ -1,6 +1,9 @@
+import { z } from "zod";
 import type { ShopifyGateway } from "./gateway.server";
 import { ORDER_NAMES_QUERY, QUERY_COSTS } from "./documents";
-import { MAX_IDS_PER_REQUEST } from "./refund-readback.server";
+import { readNodes } from "./nodes.server";
+
+const orderName = z.object({ id: z.string(), name: z.string() });
 
 /**
  * Which of these orders Shopify shows this shop, by order gid: the order's name (#1340), or null
@@ -11,21 +14,8 @@ import { MAX_IDS_PER_REQUEST } from "./refund-readback.server";
  */
 export async function readOrdersShown(gateway: ShopifyGateway, shop: string, orderGids: string[]): Promise<Map<string, string | null>> {
   const shown = new Map<string, string | null>();
-  const unique = [...new Set(orderGids)];
-  for (let start = 0; start < unique.length; start += MAX_IDS_PER_REQUEST) {
-    const ids = unique.slice(start, start + MAX_IDS_PER_REQUEST);
-    const answer = await gateway.request(shop, ORDER_NAMES_QUERY, { ids }, ids.length * QUERY_COSTS.orderNamesPerOrder, { waitThrottled: true });
-    if (!answer.ok) break;
-    const nodes = answer.data.nodes;
-    if (!Array.isArray(nodes) || nodes.length !== ids.length) continue;
-    const withError = new Set(answer.fieldErrors.filter((e) => e.path?.[0] === "nodes" && typeof e.path[1] === "number").map((e) => e.path![1] as number));
-    for (const [index, id] of ids.entries()) {
-      if (withError.has(index)) continue;
-      const node = nodes[index];
-      if (node === null) shown.set(id, null);
-      else if ("name" in node && node.id === id) shown.set(id, node.name);
-    }
-  }
+  for (const [id, read] of await readNodes(gateway, shop, ORDER_NAMES_QUERY, orderGids, QUERY_COSTS.orderNamesPerOrder, orderName))
+    if (read.ok && (read.node === null || read.node.id === id)) shown.set(id, read.node?.name ?? null);
   return shown;
 }
 

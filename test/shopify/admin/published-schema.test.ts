@@ -41,8 +41,10 @@ describe(`Shopify's published Admin API schema ${ADMIN_API_VERSION}`, () => {
     expect(found.map((d) => /(query|mutation) (\w+)/.exec(d.text)?.[2]).sort()).toEqual([
       "BulkOperationState",
       "BulkQueryRun",
+      "DisputeDetails",
       "FlowTriggerReceive",
       "GrantedScopes",
+      "OrderExposure",
       "OrderForRefund",
       "OrderNames",
       "OrderRefunds",

@@ -16,6 +16,8 @@ import {
   PAYMENTS_LEDGER_QUERY,
   PAYMENTS_ACCOUNT_QUERY,
   GRANTED_SCOPES_QUERY,
+  ORDER_EXPOSURE_QUERY,
+  DISPUTE_DETAILS_QUERY,
 } from "../../../app/shopify/admin/documents";
 import { batchSize } from "../../../app/shopify/admin/refund-readback.server";
 import { requestedQueryCost } from "../../../fake-shopify/cost";
@@ -37,6 +39,8 @@ describe("the gateway's query costs are Shopify's, as the fake computes them fro
     ["paymentsLedger", PAYMENTS_LEDGER_QUERY, { query: "transaction_type:refund" }],
     ["paymentsAccount", PAYMENTS_ACCOUNT_QUERY, {}],
     ["grantedScopes", GRANTED_SCOPES_QUERY, {}],
+    ["orderExposurePerOrder", ORDER_EXPOSURE_QUERY, { ids: ["gid://shopify/Order/1"] }],
+    ["disputeDetailsPerDispute", DISPUTE_DETAILS_QUERY, { ids: ["gid://shopify/ShopifyPaymentsDispute/1"] }],
   ] as const)("%s", (name, query, variables) => {
     expect(QUERY_COSTS[name]).toBe(requestedQueryCost(query, variables));
   });

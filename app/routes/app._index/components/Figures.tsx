@@ -71,6 +71,29 @@ export function MoneyLateFigure({ figures }: { figures: DashboardData["figures"]
   );
 }
 
+/**
+ * "2 refunds: money at risk twice ($140.00)": refunds whose order has an open or lost chargeback,
+ * or more back than was paid, now (contract shopify.refund.exposure). Shown only when there are
+ * some: a clear shop sees nothing to worry about.
+ */
+export function AtRiskTwiceFigure({ figures }: { figures: DashboardData["figures"] }) {
+  const { count, amounts, link } = figures.atRiskTwice;
+  if (!count) return null;
+  const words = `refund${count === 1 ? "" : "s"}: money at risk twice${amounts.length ? ` (${amounts.join(", ")})` : ""}`;
+  return (
+    <Card background="bg-surface-critical">
+      <Text as="p">
+        <Link url={link} removeUnderline accessibilityLabel={`${count} ${words}, show them`}>
+          <Text as="span" variant="headingLg" id="figure-at-risk-twice">
+            {count}
+          </Text>
+        </Link>
+        {` ${words}`}
+      </Text>
+    </Card>
+  );
+}
+
 export function OutsideContractBanner({ figures }: { figures: DashboardData["figures"] }) {
   return figures.outsideContractVersions ? (
     <Banner

@@ -29,6 +29,7 @@ export function appliedFiltersOf(filters: FilterValues, update: Update) {
     ...(filters.moneyLate
       ? [{ key: "money", label: `Money not arrived after ${filters.moneyLate.days} days`, onRemove: () => update({ money: undefined, money_days: undefined }) }]
       : []),
+    ...(filters.atRiskTwice ? [{ key: "risk", label: "Money at risk twice", onRemove: () => update({ risk: undefined }) }] : []),
     ...(filters.origins.length
       ? [{ key: "origin", label: `Origin: ${filters.origins.map((o) => ORIGIN_LABELS[o]).join(", ")}`, onRemove: () => update({ origin: undefined }) }]
       : []),

@@ -152,6 +152,35 @@ export type GrantedScopesQueryVariables = AdminTypes.Exact<{ [key: string]: neve
 
 export type GrantedScopesQuery = { currentAppInstallation: { accessScopes: Array<Pick<AdminTypes.AccessScope, 'handle'>> } };
 
+export type OrderExposureQueryVariables = AdminTypes.Exact<{
+  ids: Array<AdminTypes.Scalars['ID']['input']> | AdminTypes.Scalars['ID']['input'];
+}>;
+
+
+export type OrderExposureQuery = { nodes: Array<AdminTypes.Maybe<(
+    Pick<AdminTypes.Order, 'id'>
+    & { totalReceivedSet: { presentmentMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, disputes: Array<Pick<AdminTypes.OrderDisputeSummary, 'id' | 'status' | 'initiatedAs'>>, refunds: Array<(
+      Pick<AdminTypes.Refund, 'id' | 'createdAt'>
+      & { totalRefundedSet: { presentmentMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> }, transactions: { nodes: Array<(
+          Pick<AdminTypes.OrderTransaction, 'kind' | 'status' | 'gateway'>
+          & { amountSet: { presentmentMoney: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> } }
+        )> }, refundLineItems: { nodes: Array<(
+          Pick<AdminTypes.RefundLineItem, 'quantity'>
+          & { lineItem: Pick<AdminTypes.LineItem, 'id' | 'quantity'> }
+        )> } }
+    )> }
+  )>> };
+
+export type DisputeDetailsQueryVariables = AdminTypes.Exact<{
+  ids: Array<AdminTypes.Scalars['ID']['input']> | AdminTypes.Scalars['ID']['input'];
+}>;
+
+
+export type DisputeDetailsQuery = { nodes: Array<AdminTypes.Maybe<(
+    Pick<AdminTypes.ShopifyPaymentsDispute, 'id' | 'status' | 'initiatedAt' | 'evidenceDueBy' | 'finalizedOn'>
+    & { amount: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'>, reasonDetails: Pick<AdminTypes.ShopifyPaymentsDisputeReasonDetails, 'reason'> }
+  )>> };
+
 interface GeneratedQueryTypes {
   "#graphql\n  query RefundReadback($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Refund {\n        id\n        createdAt\n        order {\n          id\n          name\n          refunds { id createdAt totalRefundedSet { presentmentMoney { amount currencyCode } } }\n        }\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundReadbackQuery, variables: RefundReadbackQueryVariables},
   "#graphql\n  query RefundTransactions($id: ID!, $after: String) {\n    node(id: $id) {\n      ... on Refund {\n        transactions(first: 50, after: $after) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundTransactionsQuery, variables: RefundTransactionsQueryVariables},
@@ -165,6 +194,8 @@ interface GeneratedQueryTypes {
   "#graphql\n  query PaymentsLedger($query: String!, $after: String) {\n    shopifyPaymentsAccount {\n      id\n      balanceTransactions(first: 100, after: $after, query: $query, sortKey: PROCESSED_AT) {\n        nodes {\n          id\n          type\n          sourceOrderTransactionId\n          transactionDate\n          amount { amount currencyCode }\n          associatedPayout { id status }\n        }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": {return: PaymentsLedgerQuery, variables: PaymentsLedgerQueryVariables},
   "#graphql\n  query PaymentsAccount {\n    shopifyPaymentsAccount { id activated }\n  }\n": {return: PaymentsAccountQuery, variables: PaymentsAccountQueryVariables},
   "#graphql\n  query GrantedScopes {\n    currentAppInstallation { accessScopes { handle } }\n  }\n": {return: GrantedScopesQuery, variables: GrantedScopesQueryVariables},
+  "#graphql\n  query OrderExposure($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Order {\n        id\n        totalReceivedSet { presentmentMoney { amount currencyCode } }\n        disputes { id status initiatedAs }\n        refunds {\n          id\n          createdAt\n          totalRefundedSet { presentmentMoney { amount currencyCode } }\n          transactions(first: 10) { nodes { kind status gateway amountSet { presentmentMoney { amount currencyCode } } } }\n          refundLineItems(first: 20) { nodes { quantity lineItem { id quantity } } }\n        }\n      }\n    }\n  }\n": {return: OrderExposureQuery, variables: OrderExposureQueryVariables},
+  "#graphql\n  query DisputeDetails($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on ShopifyPaymentsDispute {\n        id\n        status\n        amount { amount currencyCode }\n        reasonDetails { reason }\n        initiatedAt\n        evidenceDueBy\n        finalizedOn\n      }\n    }\n  }\n": {return: DisputeDetailsQuery, variables: DisputeDetailsQueryVariables},
 }
 
 interface GeneratedMutationTypes {

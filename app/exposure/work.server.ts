@@ -1,0 +1,28 @@
+import { noteTotal, runRowWork, runShopWork, type Helpers, type ShopWork } from "../worker/runner.server";
+import { exposureWork, type ExposureOptions } from "./judge.server";
+import { openExposures } from "./open.server";
+
+/**
+ * Installed shops (an uninstall deletes the offline session) give their newly VERIFIED refunds an
+ * Exposure, by their cursor. It claims nothing: an exposure is created once (unique operation).
+ */
+function openingWork(options: ExposureOptions): ShopWork {
+  return {
+    name: "exposure opening",
+    shops: async ({ db }) => [...new Set((await db.session.findMany({ where: { isOnline: false }, select: { shop: true } })).map((s) => s.shop))],
+    async handle(shop, { db, now }) {
+      const opened = await openExposures(db, options.contract, shop, now());
+      return opened ? { opened } : undefined;
+    },
+  };
+}
+
+/** The worker's exposure pass (contract shopify.refund.exposure): exposures are opened, then every one due is judged, shop by shop. */
+export function exposurePass(options: ExposureOptions): (helpers: Helpers) => Promise<{ opened: number; judged: number }> {
+  const [opening, judging] = [openingWork(options), exposureWork(options)];
+  return async (helpers) => {
+    const { notes } = await runShopWork(opening, helpers);
+    const pass = await runRowWork(judging, helpers);
+    return { opened: noteTotal(notes, "opened"), judged: pass.claimed };
+  };
+}
