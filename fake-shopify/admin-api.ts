@@ -3,6 +3,8 @@ import type { FakeFlow } from "./flow";
 import { Gate } from "./gate";
 import { FakeBulkOperations } from "./bulk";
 import { costCountingResolver, requestedCost } from "./cost";
+import { disputeEvidenceUpdate, type EvidenceInput } from "./dispute-evidence";
+import { disputeByEvidenceGid, disputeByGid, disputesConnection, readableDispute, readableEvidence } from "./dispute-views";
 import { shopifyPaymentsAccount } from "./payments-views";
 import { IdempotencyKeys, refundCreate, type RefundCreateHost, type RefundInput } from "./refund-create";
 import type { FakeRefund, FakeShop } from "./shop";
@@ -232,6 +234,15 @@ export class AdminApi implements RefundCreateHost {
       return order ? this.views.order(order) : null;
     }
     if (parsed.type === "BulkOperation") return this.bulk.find(id);
+    // A dispute is read by its ShopifyPaymentsDispute gid; an OrderDisputeSummary gid finds nothing here (not confirmed: see DISPUTES-AND-STORE-CREDIT.md).
+    if (parsed.type === "ShopifyPaymentsDispute") {
+      const dispute = disputeByGid(this.shop, id);
+      return dispute ? readableDispute(this.shop, this.views, dispute, "dispute") : null;
+    }
+    if (parsed.type === "ShopifyPaymentsDisputeEvidence") {
+      const dispute = disputeByEvidenceGid(this.shop, id);
+      return dispute ? readableEvidence(this.shop, this.views, dispute) : null;
+    }
     if (parsed.type === "OrderTransaction") {
       const transaction = this.shop.transactions.get(parsed.id);
       return transaction ? this.views.transaction(transaction) : null;
@@ -252,6 +263,17 @@ export class AdminApi implements RefundCreateHost {
         return ids.map(this.node);
       },
       refund: ({ id }: { id: string }) => thrown(this.readableRefund(id)),
+      dispute: ({ id }: { id: string }) => {
+        const dispute = disputeByGid(shop, id);
+        return dispute ? thrown(readableDispute(shop, this.views, dispute, "dispute")) : null;
+      },
+      disputes: (args: { first?: number; after?: string; last?: number; before?: string; query?: string; reverse?: boolean }) =>
+        disputesConnection(shop, this.views, args, "disputes"),
+      disputeEvidence: ({ id }: { id: string }) => {
+        const dispute = disputeByEvidenceGid(shop, id);
+        return dispute ? thrown(readableEvidence(shop, this.views, dispute)) : null;
+      },
+      disputeEvidenceUpdate: (args: { id: string; input: EvidenceInput }) => disputeEvidenceUpdate(shop, this.views, args),
       order: ({ id }: { id: string }) => {
         const parsed = parseGid(id, "Order");
         const order = parsed && shop.orders.get(parsed.id);
@@ -280,7 +302,7 @@ export class AdminApi implements RefundCreateHost {
         if (!this.flow) throw new Error("Flow is not available");
         return { userErrors: this.flow.receive(shop.domain, args.handle, args.payload ?? (args.body ? JSON.parse(args.body) : undefined), shop.now()) };
       },
-      shopifyPaymentsAccount: () => shopifyPaymentsAccount(shop),
+      shopifyPaymentsAccount: () => shopifyPaymentsAccount(shop, this.views),
       // The app's installation on this shop, as the token that asks sees it: the scopes the merchant granted it.
       currentAppInstallation: () => ({
         __typename: "AppInstallation",

@@ -1,7 +1,8 @@
+import { disputesConnection } from "./dispute-views";
 import type { BalanceTransaction, Ledger, Payout } from "./payments";
 import { compareId, compareTime, search, type SearchTerm } from "./search";
 import type { FakeShop } from "./shop";
-import { accessDenied, connection, dateTime, gid, money, type PageArgs } from "./views";
+import { accessDenied, connection, dateTime, gid, money, type PageArgs, type Views } from "./views";
 
 /** The 2026-10 schema's access metadata of ShopifyPaymentsAccount, word for word. */
 const ACCOUNT_ACCESS = "the `read_shopify_payments` or the `read_shopify_payments_accounts` access scope.";
@@ -149,10 +150,11 @@ function payoutView(shop: FakeShop, payout: Payout) {
 /**
  * The root field `shopifyPaymentsAccount`: null for a shop without Shopify Payments; an
  * ACCESS_DENIED error (thrown: graphql-js answers null with the error at its path) for an app
- * without the scope. Balance transactions and payouts need access to payouts besides: without it
- * their non-null connection's error nulls the whole account, so nothing of it reaches the app.
+ * without the scope. Balance transactions and payouts need access to payouts besides, disputes
+ * read_shopify_payments_disputes: without it their non-null connection's error nulls the whole
+ * account, so nothing of it reaches the app.
  */
-export function shopifyPaymentsAccount(shop: FakeShop) {
+export function shopifyPaymentsAccount(shop: FakeShop, views: Views) {
   if (!shop.hasScope("read_shopify_payments", "read_shopify_payments_accounts")) throw accessDenied("shopifyPaymentsAccount", ACCOUNT_ACCESS);
   const payments = shop.payments;
   if (payments.account === "none") return null;
@@ -187,9 +189,10 @@ export function shopifyPaymentsAccount(shop: FakeShop) {
       return connection(args.sortKey === "ID" ? [...found].sort(byId) : found, args, (p) => payoutView(shop, p));
     },
     payoutSchedule: { interval: "DAILY", monthlyAnchor: null, weeklyAnchor: null },
-    // Not modelled: no bank accounts or disputes, no statement descriptors.
+    // Disputes need read_shopify_payments_disputes besides: without it the error nulls the account, as payouts' does.
+    disputes: (args: PageArgs & { query?: string | null }) => disputesConnection(shop, views, args, "disputes"),
+    // Not modelled: no bank accounts, no statement descriptors.
     bankAccounts: (args: PageArgs) => connection([], args, (x) => x),
-    disputes: (args: PageArgs) => connection([], args, (x) => x),
     chargeStatementDescriptors: null,
     chargeStatementDescriptor: null,
     payoutStatementDescriptor: null,

@@ -1,3 +1,4 @@
+import { createDispute, updateDispute, type CreateDisputeOptions, type DisputeChanges, type FakeDispute } from "./disputes";
 import { convertMinor, parseMinor, parseRate } from "./money";
 import { FakePayments } from "./payments";
 
@@ -126,6 +127,10 @@ export class FakeShop {
   readonly deniedRefunds = new Set<bigint>();
   /** Shopify Payments: balance transactions, payouts, ARNs of the refunds made through it. */
   readonly payments = new FakePayments(this);
+  /** Shopify Payments disputes (chargebacks and inquiries) on the shop's orders, by id. */
+  readonly disputes = new Map<bigint, FakeDispute>();
+  /** Called when a dispute is created or changes (the FakeShopify sends disputes/create or disputes/update). */
+  onDisputeEvent?: (topic: "disputes/create" | "disputes/update", dispute: FakeDispute) => void;
   /** What the app was granted: fields that need another scope answer ACCESS_DENIED. */
   grantedScopes = new Set<string>(DEFAULT_GRANTED_SCOPES);
   /** Shared by every shop: Shopify's ids are global, so one shop's token never finds another shop's order under its own. */
@@ -337,6 +342,16 @@ export class FakeShop {
       for (const line of refund.lineItems) if (line.lineItemId === lineItemId) refunded += line.quantity;
     }
     return refunded;
+  }
+
+  /** A cardholder disputes a charge of the order (fake-shopify/disputes.ts): NEEDS_RESPONSE, FRAUDULENT, the order's total, unless told. */
+  createDispute(orderId: bigint, options: CreateDisputeOptions = {}): FakeDispute {
+    return createDispute(this, orderId, options);
+  }
+
+  /** The dispute moves on; finalizedOn defaults to now for a final status. */
+  updateDispute(id: bigint, changes: DisputeChanges): FakeDispute {
+    return updateDispute(this, id, changes);
   }
 
   isVisible(refund: FakeRefund): boolean {

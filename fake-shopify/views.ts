@@ -1,4 +1,5 @@
 import { GraphQLError } from "graphql";
+import type { FakeDispute } from "./disputes";
 import { shopifyDecimal } from "./money";
 import { STORE_CREDIT_GATEWAY, type FakeLineItem, type FakeOrder, type FakeRefund, type FakeRefundLineItem, type FakeShop, type FakeTransaction } from "./shop";
 
@@ -57,6 +58,18 @@ export const accessDenied = (type: string, requiredAccess?: string) =>
     : new GraphQLError(`Access denied for ${type} field. Required access: ${requiredAccess}`, {
         extensions: { code: "ACCESS_DENIED", documentation: "https://shopify.dev/api/usage/access-scopes", requiredAccess },
       });
+
+/**
+ * Order.disputes' element. Its id is gid://shopify/OrderDisputeSummary/<n>, n being the
+ * ShopifyPaymentsDispute's number (as apps that read both report; Shopify's reference does not
+ * say): an app turns it into gid://shopify/ShopifyPaymentsDispute/<n> to read the dispute.
+ */
+export const disputeSummary = (d: FakeDispute) => ({
+  __typename: "OrderDisputeSummary",
+  id: gid("OrderDisputeSummary", d.id),
+  initiatedAs: d.initiatedAs,
+  status: d.status,
+});
 
 /** OrderTransaction.formattedGateway, "the human-readable payment gateway name"; store credit's is our guess. */
 const formattedGateway = (gateway: string) =>
@@ -229,6 +242,8 @@ export class Views {
           .map(this.transaction),
       // Shopify records a RefundAgreement for every refund; this fake's orders have no other agreements.
       agreements: (args: PageArgs) => connection(visibleRefunds, args, this.refundAgreement),
+      // OrderDisputeSummary, readable with read_orders: see disputeSummary.
+      disputes: () => [...this.shop.disputes.values()].filter((d) => d.orderId === o.id).map(disputeSummary),
       suggestedRefund: ({ suggestFullRefund }: { suggestFullRefund?: boolean }) => this.suggestedRefund(o, Boolean(suggestFullRefund)),
     };
   };
