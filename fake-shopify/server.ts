@@ -9,7 +9,7 @@ import { verifySessionToken } from "./session-token";
 import { toWebRequest } from "./node-request";
 import { Gate } from "./gate";
 import { ADMIN_API_VERSION, resolveApiVersion } from "./versions";
-import { bulkFinishBody, newDelivery, refundWebhookBody, sendDelivery, shopWebhookBody, TOPIC_PATHS } from "./webhooks";
+import { bulkFinishBody, disputeWebhookBody, newDelivery, refundWebhookBody, sendDelivery, shopWebhookBody, TOPIC_PATHS } from "./webhooks";
 
 export type Fault = (
   | { kind: "throttled" }
@@ -80,7 +80,10 @@ export class FakeShopify {
    * in real time. Only a test of the bucket itself, or the bench's virtual time, moves it.
    */
   bucketNowMs: () => number = () => Date.now();
-  /** Where Shopify sends webhooks: set it and refunds made through refundCreate announce themselves. */
+  /**
+   * Where Shopify sends webhooks: set it and refunds made through refundCreate announce themselves,
+   * and disputes (created, updated, evidence sent) to a shop that granted read_shopify_payments_disputes.
+   */
   webhookTarget?: { appUrl: string };
   /** The webhook subscription's API version: it names deliveries' X-Shopify-API-Version (falling forward like requests). */
   webhookApiVersion: string = ADMIN_API_VERSION;
@@ -100,6 +103,10 @@ export class FakeShopify {
     api.onRefundCreated = (refund) => this.sendWebhook(domain, "refunds/create", refundWebhookBody(shop, refund));
     api.bulkResultUrl = (token) => (this.baseUrl ? `${this.baseUrl}/bulk-results/${encodeURIComponent(domain)}/${token}.jsonl` : null);
     api.bulk.onFinished = (operation) => this.sendWebhook(domain, "bulk_operations/finish", bulkFinishBody(operation));
+    // The disputes topics "require the read_shopify_payments_disputes scope" (the schema's WebhookSubscriptionTopic): none without it.
+    shop.onDisputeEvent = (topic, dispute) => {
+      if (shop.hasScope("read_shopify_payments_disputes")) this.sendWebhook(domain, topic, disputeWebhookBody(shop, dispute));
+    };
     this.shops.set(domain, { shop, api });
     return shop;
   }

@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { restDecimal } from "./money";
+import type { FakeDispute, ShopifyPaymentsDisputeReason } from "./disputes";
 import type { FakeRefund, FakeShop } from "./shop";
 import { gid } from "./views";
 import { ADMIN_API_VERSION } from "./versions";
@@ -41,6 +42,34 @@ export function refundWebhookBody(shop: FakeShop, refund: FakeRefund): string {
     `"user_id":null,"processed_at":"${restTime(refund.processedAt)}","duties":[],"total_duties_set":${zero},"return":null,"restock":false,` +
     `"additional_fees":[],"total_additional_fees_set":${zero},"refund_shipping_lines":[],"admin_graphql_api_id":"${gid("Refund", refund.id)}",` +
     `"order_adjustments":[],"refund_line_items":[${refundLineItems.join(",")}],"transactions":[${transactions.join(",")}]}`
+  );
+}
+
+/**
+ * The REST Dispute resource's `reason` values, as Shopify's REST reference lists them: the GraphQL
+ * enum in lowercase, except two it spells otherwise ("bank_not_process", "subscription_canceled").
+ * NONCOMPLIANT is not in that list; it is written in lowercase like the rest.
+ */
+const REST_REASONS: Partial<Record<ShopifyPaymentsDisputeReason, string>> = {
+  BANK_CANNOT_PROCESS: "bank_not_process",
+  SUBSCRIPTION_CANCELLED: "subscription_canceled",
+};
+
+/**
+ * The body of a disputes/create or disputes/update delivery: the REST Dispute resource without a
+ * root key, its fields in the order of Shopify's examples (id, order_id, type, amount, currency,
+ * reason, network_reason_code, status, evidence_due_by, evidence_sent_on, finalized_on,
+ * initiated_at). Ids are bare JSON numbers with all their digits; the amount is in the dispute's
+ * currency (the order's presentment currency); enums are lowercase.
+ */
+export function disputeWebhookBody(shop: FakeShop, dispute: FakeDispute): string {
+  if (!shop.disputes.has(dispute.id)) throw new Error(`dispute ${dispute.id} is not one of ${shop.domain}'s`);
+  const time = (date: Date | null) => (date ? `"${restTime(date)}"` : "null");
+  return (
+    `{"id":${dispute.id},"order_id":${dispute.orderId},"type":"${dispute.type.toLowerCase()}","amount":"${restDecimal(dispute.amountMinor, dispute.currency)}",` +
+    `"currency":"${dispute.currency}","reason":"${REST_REASONS[dispute.reason] ?? dispute.reason.toLowerCase()}","network_reason_code":${JSON.stringify(dispute.networkReasonCode)},` +
+    `"status":"${dispute.status.toLowerCase()}","evidence_due_by":${time(dispute.evidenceDueBy)},"evidence_sent_on":${time(dispute.evidenceSentOn)},` +
+    `"finalized_on":${time(dispute.finalizedOn)},"initiated_at":${time(dispute.initiatedAt)}}`
   );
 }
 
@@ -123,4 +152,6 @@ export const TOPIC_PATHS: Record<string, string> = {
   "customers/redact": "/webhooks/customers/redact",
   "shop/redact": "/webhooks/shop/redact",
   "bulk_operations/finish": "/webhooks/bulk_operations/finish",
+  "disputes/create": "/webhooks/disputes/create",
+  "disputes/update": "/webhooks/disputes/update",
 };
