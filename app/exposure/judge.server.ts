@@ -7,7 +7,7 @@ import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import type { Failed } from "../shopify/admin/nodes.server";
 import type { Claimed } from "../worker/claims.server";
 import { outcome, type Outcomes, type RowHelpers, type ShopByShopWork } from "../worker/runner.server";
-import { moneyAtRisk, orderDisputes, orderMoney, type DisputeDetails, type ExposureOrder } from "./order-exposure";
+import { moneyAtRisk, orderDisputes, orderMoney, paymentsDisputeGid, type DisputeDetails, type ExposureOrder } from "./order-exposure";
 
 export interface ExposureOptions {
   gateway: ShopifyGateway;
@@ -49,7 +49,7 @@ async function judgeShop(options: ExposureOptions, helpers: RowHelpers<"exposure
     shop,
     rows.map((row) => row.orderGid),
   );
-  const disputeGids = [...orders.values()].flatMap((read) => (read.ok && read.node ? read.node.disputes.map((d) => d.id) : []));
+  const disputeGids = [...orders.values()].flatMap((read) => (read.ok && read.node ? read.node.disputes.map((d) => paymentsDisputeGid(d.id)) : []));
   const details = await readDisputeDetails(options.gateway, shop, disputeGids);
   const refunds = new Map(
     (await db.operation.findMany({ where: { id: { in: rows.map((row) => row.operationId) } }, select: { id: true, amount: true, currency: true } })).map(

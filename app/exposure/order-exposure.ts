@@ -43,6 +43,15 @@ export const disputeDetailsSchema = z.object({
 });
 export type DisputeDetails = z.infer<typeof disputeDetailsSchema>;
 
+/**
+ * The ShopifyPaymentsDispute an Order.disputes summary is about: Shopify gives the summary its own
+ * type name and the dispute's number (fake-shopify/DISPUTES-AND-STORE-CREDIT.md: inferred, as
+ * Shopify's docs do not say). A summary already named as the dispute is kept as it is.
+ */
+export function paymentsDisputeGid(summaryId: string): string {
+  return summaryId.replace(/^gid:\/\/shopify\/OrderDisputeSummary\//, "gid://shopify/ShopifyPaymentsDispute/");
+}
+
 /** A dispute the shop can still answer: its money is at risk. */
 export const OPEN_DISPUTE = ["NEEDS_RESPONSE", "UNDER_REVIEW"];
 /** A dispute the shop lost or gave up: the card network took the money back. */
@@ -134,7 +143,7 @@ export interface OrderDisputes {
  * `details` null: not granted, so what only the details tell stays unknown (absent, never 0).
  */
 export function orderDisputes(order: ExposureOrder, refundCreatedAt: Date, details: Map<string, DisputeDetails> | null): OrderDisputes {
-  const disputes = order.disputes.map((d) => ({ summary: d, detail: details?.get(d.id) }));
+  const disputes = order.disputes.map((d) => ({ summary: d, detail: details?.get(paymentsDisputeGid(d.id)) }));
   const open = disputes.filter((d) => OPEN_DISPUTE.includes(d.summary.status));
   const lost = disputes.filter((d) => LOST_DISPUTE.includes(d.summary.status));
   const lostAmounts = lost.map((d) => d.detail?.amount);

@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { disputeWebhookBody, newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../../fake-shopify/webhooks";
+import { dataPath, embeddedFetch } from "../support/embedded";
+import { installShop } from "../support/sessions";
+import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
+
+// Money at risk twice (contract shopify.refund.exposure, decision 028): refunds Shopify recorded
+// perfectly (VERIFIED) that still cost the shop twice.
+
+let h: VerificationHarness;
+const DAY = 24 * 3600_000;
+
+beforeAll(async () => {
+  h = await startVerificationHarness("exposure-shop.myshopify.com");
+});
+afterAll(async () => h.close());
+
+/** A refund made and verified, its exposure judged once. */
+async function verifiedRefund(amount: string, paid = "100.00") {
+  const order = h.shop.createOrder({ amount: paid });
+  const refund = h.shop.createRefund(order.id, { amount });
+  expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
+  await h.settle();
+  await h.worker.runExposures();
+  const op = await operationFor(h.db, refundGid(refund.id));
+  expect(op.status).toBe("VERIFIED");
+  return { order, refund, op };
+}
+
+const exposureOf = (operationId: string) => h.db.exposure.findUniqueOrThrow({ where: { operationId } });
+
+/** What the exposure says, as a merchant would read its headline. */
+const judged = async (operationId: string) => {
+  const e = await exposureOf(operationId);
+  return { status: e.status, reason: e.reason, classes: JSON.parse(e.classes) as string[], atRisk: e.atRisk, currency: e.currency };
+};
+
+async function disputeDelivered(topic: "disputes/create" | "disputes/update", dispute: Parameters<typeof disputeWebhookBody>[1], shop = h.domain) {
+  const response = await h.deliver(newDelivery(topic, shop, disputeWebhookBody(h.shop, dispute), h.clock.now()));
+  expect(response.status).toBe(200);
+  await h.worker.runExposures();
+}
+
+describe("a refund and a chargeback on one order", () => {
+  it("a refund with nothing against it is clear, and says so", async () => {
+    const { op } = await verifiedRefund("30.00");
+    expect(await judged(op.id)).toEqual({ status: "VERIFIED", reason: "all_conditions_hold", classes: [], atRisk: null, currency: null });
+  });
+
+  it("a chargeback opened after the refund, its webhook delivered: at risk, the refund's amount at stake (no dispute details granted)", async () => {
+    const { order, op } = await verifiedRefund("40.00");
+    h.clock.ms += DAY;
+    const dispute = h.shop.createDispute(order.id, { amount: "100.00" });
+    await disputeDelivered("disputes/create", dispute);
+    expect(await judged(op.id)).toEqual({
+      status: "CONTRADICTED",
+      reason: "refund_on_disputed_order",
+      classes: ["open chargeback"],
+      atRisk: "40.00",
+      currency: "USD",
+    });
+  });
+
+  it("with read_shopify_payments_disputes: a dispute saying the refund never came is called out, with its amount", async () => {
+    h.shop.grantedScopes.add("read_shopify_payments_disputes");
+    try {
+      const { order, op } = await verifiedRefund("25.00");
+      h.clock.ms += DAY;
+      const dispute = h.shop.createDispute(order.id, { amount: "100.00", reason: "CREDIT_NOT_PROCESSED" });
+      await disputeDelivered("disputes/create", dispute);
+      const e = await judged(op.id);
+      expect(e).toMatchObject({ status: "CONTRADICTED", reason: "dispute_says_credit_not_processed", classes: ["open chargeback"], atRisk: "100.00" });
+      const reasons = JSON.parse((await exposureOf(op.id)).reasons);
+      expect(reasons).toEqual(["dispute_says_credit_not_processed", "dispute_opened_after_refund", "refund_on_disputed_order"]);
+    } finally {
+      h.shop.grantedScopes.delete("read_shopify_payments_disputes");
+    }
+  });
+
+  it("the chargeback lost: the shop paid twice; a dispute won clears it", async () => {
+    const lost = await verifiedRefund("50.00");
+    const won = await verifiedRefund("20.00");
+    const [a, b] = [h.shop.createDispute(lost.order.id, { amount: "100.00" }), h.shop.createDispute(won.order.id, { amount: "100.00" })];
+    await disputeDelivered("disputes/create", a);
+    await disputeDelivered("disputes/create", b);
+    h.shop.updateDispute(a.id, { status: "LOST" });
+    h.shop.updateDispute(b.id, { status: "WON" });
+    await disputeDelivered("disputes/update", h.shop.disputes.get(a.id)!);
+    await disputeDelivered("disputes/update", h.shop.disputes.get(b.id)!);
+    expect(await judged(lost.op.id)).toMatchObject({ status: "CONTRADICTED", reason: "chargeback_lost_after_refund", classes: ["paid twice"] });
+    expect(await judged(won.op.id)).toMatchObject({ status: "VERIFIED", atRisk: null });
+    // What a merchant sees: the evidence page's section, and the dashboard's figure leading to the refund.
+    const asStaff = embeddedFetch(h.app.url, h.domain, "77");
+    const page = await (await asStaff(dataPath(`/app/refunds/${lost.op.id}`, "routes/app.refunds.$id"))).json();
+    expect(page.exposure).toMatchObject({ state: "at_risk", title: "At risk twice", atRisk: "$50.00" });
+    expect(page.exposure.reasons[0]).toContain("got this money back twice");
+    expect(page.exposure.disputes).toEqual([expect.objectContaining({ status: "Lost: the customer kept the money", lost: true })]);
+    const clear = await (await asStaff(dataPath(`/app/refunds/${won.op.id}`, "routes/app.refunds.$id"))).json();
+    expect(clear.exposure).toMatchObject({ state: "clear", title: "Clear" });
+    const dashboard = await (await asStaff(dataPath("/app?range=all", "routes/app._index"))).json();
+    expect(dashboard.figures.atRiskTwice.count).toBeGreaterThanOrEqual(1);
+    const table = await (await asStaff(dataPath(dashboard.figures.atRiskTwice.link, "routes/app._index"))).json();
+    const ids = JSON.stringify(table);
+    expect(ids).toContain(lost.op.id);
+    expect(ids).not.toContain(won.op.id);
+  });
+
+  it("a dispute whose webhook was lost is found by the daily read", async () => {
+    const { order, op } = await verifiedRefund("15.00");
+    h.shop.createDispute(order.id, { amount: "100.00" });
+    await h.worker.runExposures();
+    expect((await judged(op.id)).status).toBe("VERIFIED");
+    h.clock.ms += DAY + 1000;
+    await h.worker.runExposures();
+    expect((await judged(op.id)).reason).toBe("refund_on_disputed_order");
+  });
+});
+
+describe("more back than was paid", () => {
+  it("store credit, then days later a refund to the card past what was paid: both VERIFIED by created, at risk by the amount over", async () => {
+    const order = h.shop.createOrder({ amount: "60.00" });
+    const credit = h.shop.createRefund(order.id, { storeCredit: "60.00" });
+    h.clock.ms += 2 * DAY;
+    const cash = h.shop.createRefund(order.id, { amount: "60.00" });
+    for (const refund of [credit, cash]) expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
+    await h.settle();
+    await h.worker.runExposures();
+    const op = await operationFor(h.db, refundGid(cash.id));
+    expect([op.status, (await operationFor(h.db, refundGid(credit.id))).status]).toEqual(["VERIFIED", "VERIFIED"]);
+    expect(await judged(op.id)).toEqual({
+      status: "CONTRADICTED",
+      reason: "refunded_past_payment",
+      classes: ["more back than paid", "store credit and cash"],
+      atRisk: "60.00",
+      currency: "USD",
+    });
+  });
+});
+
+describe("dispute deliveries that lie", () => {
+  it("a forged disputes/create is refused and changes nothing", async () => {
+    const { order, op } = await verifiedRefund("35.00");
+    const before = await exposureOf(op.id);
+    const dispute = h.shop.createDispute(order.id, { amount: "100.00" });
+    const forged = newDelivery("disputes/create", h.domain, disputeWebhookBody(h.shop, dispute), h.clock.now());
+    expect((await sendDelivery(h.app.url, TOPIC_PATHS["disputes/create"], forged, "not-the-app-secret")).status).toBe(401);
+    expect(await exposureOf(op.id)).toEqual(before);
+  });
+
+  it("a signed one replayed under another shop's header, naming this shop's order: that shop's refunds keep their judgement, this shop's are untouched", async () => {
+    const ours = await verifiedRefund("45.00");
+    const otherDomain = "exposure-neighbour.myshopify.com";
+    await installShop(h.db, h.app.shopify, otherDomain);
+    const other = h.app.shopify.shop(otherDomain);
+    const theirOrder = other.createOrder({ amount: "10.00" });
+    const theirRefund = other.createRefund(theirOrder.id, { amount: "10.00" });
+    expect((await h.deliver(newDelivery("refunds/create", otherDomain, refundWebhookBody(other, theirRefund), h.clock.now()))).status).toBe(200);
+    await h.settle();
+    await h.worker.runExposures();
+    const theirs = await operationFor(h.db, refundGid(theirRefund.id));
+    const [oursBefore, theirsBefore] = [await exposureOf(ours.op.id), await exposureOf(theirs.id)];
+    const dispute = h.shop.createDispute(ours.order.id, { amount: "100.00" });
+    await disputeDelivered("disputes/create", dispute, otherDomain);
+    expect(await exposureOf(ours.op.id)).toEqual(oursBefore);
+    expect(await judged(theirs.id)).toMatchObject({ status: "VERIFIED" });
+    expect((await exposureOf(theirs.id)).attempts).toBe(theirsBefore.attempts);
+  });
+
+  it("a body that is not a dispute is answered 422 and changes nothing", async () => {
+    const response = await h.deliver(newDelivery("disputes/update", h.domain, JSON.stringify({ id: "0123", order_id: 1 }), h.clock.now()));
+    expect(response.status).toBe(422);
+  });
+});
