@@ -6,7 +6,7 @@ import { readDisputeDetails, readOrderExposures } from "../shopify/admin/exposur
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import type { Failed } from "../shopify/admin/nodes.server";
 import type { Claimed } from "../worker/claims.server";
-import { outcome, type Outcomes, type RowHelpers, type ShopByShopWork } from "../worker/runner.server";
+import { outcome, type Note, type Outcomes, type RowHelpers, type ShopByShopWork } from "../worker/runner.server";
 import { moneyAtRisk, orderDisputes, orderMoney, paymentsDisputeGid, type DisputeDetails, type ExposureOrder } from "./order-exposure";
 
 export interface ExposureOptions {
@@ -70,12 +70,12 @@ const contractOf = (options: ExposureOptions, row: Row) => contractByVersion(row
 const windowEnd = (options: ExposureOptions, row: Row) => row.startedAt.getTime() + contractOf(options, row).contract.timing.timeout_ms;
 
 /** The next read a poll interval away, or none once the chargeback window has closed (a row never read ends UNVERIFIABLE, alerting no one). */
-function readLater(options: ExposureOptions, now: Date, row: Row, data: Partial<Exposure>): Judged {
+function readLater(options: ExposureOptions, now: Date, row: Row, data: Partial<Exposure>, note?: Note): Judged {
   const { timing } = contractOf(options, row).contract;
   const next = now.getTime() + timing.poll_interval_ms;
-  if (next < windowEnd(options, row)) return outcome([row], { kind: "due", at: new Date(next), data });
+  if (next < windowEnd(options, row)) return outcome([row], { kind: "due", at: new Date(next), data, note });
   const unread = row.status === "PENDING" && !data.status ? { status: "UNVERIFIABLE", reason: timing.on_timeout.reason, decidedAt: now } : {};
-  return outcome([row], { kind: "done", data: { ...data, ...unread } });
+  return outcome([row], { kind: "done", data: { ...data, ...unread }, note });
 }
 
 function afterFailedRead(options: ExposureOptions, now: Date, row: Row, failure: Failed): Judged {
@@ -108,19 +108,27 @@ function judge(
   });
   const atRisk = evaluation.verdict === "CONTRADICTED" ? moneyAtRisk(money, disputes, refund) : null;
   const changed = evaluation.verdict !== row.status || JSON.stringify(evaluation.reasons) !== row.reasons;
-  return readLater(options, now, row, {
-    status: evaluation.verdict,
-    reason: evaluation.reason,
-    reasons: JSON.stringify(evaluation.reasons),
-    classes: JSON.stringify(evaluation.classes),
-    escalate: evaluation.escalate,
-    atRisk: atRisk?.amount ?? null,
-    currency: atRisk?.currency ?? null,
-    observed: JSON.stringify(observed),
-    result: JSON.stringify(evaluation),
-    observedAt: now,
-    attempts: row.attempts + 1,
-    readFailures: 0,
-    decidedAt: changed ? now : row.decidedAt,
-  });
+  // Newly at risk, or at risk for another reason (a chargeback opened, then lost): a person looks again.
+  const note = changed && evaluation.verdict === "CONTRADICTED" ? { refund: row.refundGid, operation: row.operationId, atRisk: evaluation.reason } : undefined;
+  return readLater(
+    options,
+    now,
+    row,
+    {
+      status: evaluation.verdict,
+      reason: evaluation.reason,
+      reasons: JSON.stringify(evaluation.reasons),
+      classes: JSON.stringify(evaluation.classes),
+      escalate: evaluation.escalate,
+      atRisk: atRisk?.amount ?? null,
+      currency: atRisk?.currency ?? null,
+      observed: JSON.stringify(observed),
+      result: JSON.stringify(evaluation),
+      observedAt: now,
+      attempts: row.attempts + 1,
+      readFailures: 0,
+      decidedAt: changed ? now : row.decidedAt,
+    },
+    note,
+  );
 }

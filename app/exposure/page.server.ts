@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
-import { readStored } from "../db/stored-json";
+import { readStored, storedStrings } from "../db/stored-json";
+import { readInSlices } from "../db/slices";
 import { exposureView, storedExposure, type ExposureView } from "./view";
 
 /** The evidence page's "Money at risk twice" section for one of the shop's refunds; null before it has an exposure (not verified, or not opened yet). */
@@ -11,4 +12,29 @@ export async function exposureOfRefund(db: PrismaClient, shop: string, operation
   if (!row) return null;
   // The app writes `observed` itself; a value of another version shows the verdict without the disputes.
   return exposureView(row, readStored(storedExposure, row.observed) ?? null);
+}
+
+/** A refund at risk of being paid twice, as a list names it: the headline reason in a merchant's words and the money at stake. */
+export interface AtRiskTwice {
+  reasonText: string;
+  atRisk: string | null;
+  classes: string[];
+}
+
+/** Which of these refunds are at risk of being paid twice now, by operation id (the review queue shows them with their verified verdict). */
+export async function atRiskTwiceOf(db: PrismaClient, shop: string, operationIds: string[]): Promise<Map<string, AtRiskTwice>> {
+  const rows = operationIds.length
+    ? await readInSlices(operationIds, (slice) =>
+        db.exposure.findMany({
+          where: { shop, status: "CONTRADICTED", operationId: { in: slice } },
+          select: { operationId: true, status: true, reasons: true, classes: true, atRisk: true, currency: true },
+        }),
+      )
+    : [];
+  return new Map(
+    rows.map((row) => {
+      const view = exposureView(row, null);
+      return [row.operationId, { reasonText: view.reasons[0] ?? "", atRisk: view.atRisk, classes: readStored(storedStrings, row.classes) ?? [] }];
+    }),
+  );
 }

@@ -1,6 +1,6 @@
 import { noteTotal, runRowWork, runShopWork, type Helpers, type ShopWork } from "../worker/runner.server";
 import { exposureWork, type ExposureOptions } from "./judge.server";
-import { openExposures } from "./open.server";
+import { openExposures, putOnReviewQueue } from "./open.server";
 
 /**
  * Installed shops (an uninstall deletes the offline session) give their newly VERIFIED refunds an
@@ -23,6 +23,8 @@ export function exposurePass(options: ExposureOptions): (helpers: Helpers) => Pr
   return async (helpers) => {
     const { notes } = await runShopWork(opening, helpers);
     const pass = await runRowWork(judging, helpers);
+    const atRisk = pass.notes.flatMap((note) => (typeof note.operation === "string" ? [note.operation] : []));
+    if (atRisk.length) await putOnReviewQueue(helpers.db, atRisk);
     return { opened: noteTotal(notes, "opened"), judged: pass.claimed };
   };
 }

@@ -1,3 +1,4 @@
+import { atRiskTwiceOf } from "../exposure/page.server";
 import type { PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
 import { markDue } from "../verification/operations.server";
@@ -379,5 +380,19 @@ export async function reviewPage(
       })),
     });
   }
-  return { view, items, pageInfo: page.pageInfo, total: pairTotal, counts, filters, now: now.toISOString(), timeZone };
+  // A verified refund on the queue is there because its money is at risk twice: it says why.
+  const atRisk = await atRiskTwiceOf(
+    db,
+    shop,
+    items.filter((item) => item.status === "VERIFIED").map((item) => item.id),
+  );
+  const shown = items.map((item) => {
+    const risk = atRisk.get(item.id);
+    return {
+      ...item,
+      atRiskTwice: Boolean(risk),
+      reasonText: risk ? (risk.atRisk ? `${risk.atRisk} at risk twice. ${risk.reasonText}` : risk.reasonText) : item.reasonText,
+    };
+  });
+  return { view, items: shown, pageInfo: page.pageInfo, total: pairTotal, counts, filters, now: now.toISOString(), timeZone };
 }

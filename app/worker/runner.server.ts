@@ -23,7 +23,7 @@ export interface Helpers {
 }
 
 /** Notes a handler adds to an outcome's log line (a verdict and its reason, a count). */
-type Note = Record<string, unknown>;
+export type Note = Record<string, unknown>;
 
 /** What became of claimed rows; the runner writes it. */
 export type Outcome<Q extends Queue> =

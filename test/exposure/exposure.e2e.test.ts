@@ -116,6 +116,34 @@ describe("a refund and a chargeback on one order", () => {
   });
 });
 
+describe("the review queue", () => {
+  it("a refund newly at risk goes on the queue with why and how much; resolved, it comes back when its chargeback is lost", async () => {
+    const asStaff = embeddedFetch(h.app.url, h.domain, "77");
+    const queue = async () =>
+      (await (await asStaff(dataPath("/app/review", "routes/app.review"))).json()) as {
+        items: { id: string; revision: number; reasonText: string; atRiskTwice: boolean }[];
+      };
+    const { order, op } = await verifiedRefund("55.00");
+    expect((await queue()).items.map((i) => i.id)).not.toContain(op.id);
+    const dispute = h.shop.createDispute(order.id, { amount: "100.00" });
+    await disputeDelivered("disputes/create", dispute);
+    const item = (await queue()).items.find((i) => i.id === op.id)!;
+    expect(item).toMatchObject({ atRiskTwice: true, reasonText: expect.stringMatching(/^\$55\.00 at risk twice\. This order has an open chargeback/) });
+    const resolved = await asStaff(dataPath("/app/review", "routes/app.review"), {
+      method: "POST",
+      body: new URLSearchParams({ intent: "resolve", id: item.id, revision: String(item.revision), note: "Sent the refund's proof" }),
+    });
+    expect(resolved.status).toBe(200);
+    expect((await queue()).items.map((i) => i.id)).not.toContain(op.id);
+    // Re-judged the same: it stays off the queue.
+    await disputeDelivered("disputes/update", dispute);
+    expect((await queue()).items.map((i) => i.id)).not.toContain(op.id);
+    h.shop.updateDispute(dispute.id, { status: "LOST" });
+    await disputeDelivered("disputes/update", h.shop.disputes.get(dispute.id)!);
+    expect((await queue()).items.find((i) => i.id === op.id)?.reasonText).toMatch(/got this money back twice/);
+  });
+});
+
 describe("more back than was paid", () => {
   it("store credit, then days later a refund to the card past what was paid: both VERIFIED by created, at risk by the amount over", async () => {
     const order = h.shop.createOrder({ amount: "60.00" });

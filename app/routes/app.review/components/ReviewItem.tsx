@@ -1,6 +1,6 @@
 import { memo, useState } from "react";
 import { useFetcher, useRevalidator } from "@remix-run/react";
-import { Banner, BlockStack, Box, Button, Card, InlineStack, Link, Text, TextField } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Link, Text, TextField } from "@shopify/polaris";
 import { Instant, VerdictBadge, age } from "../../../components/ui";
 import type { Action, Item } from "../types";
 
@@ -26,6 +26,7 @@ export const ReviewItem = memo(function ReviewItem({ item, now, timeZone }: { it
                 </Text>
               </Link>
               <VerdictBadge status={item.status} />
+              {item.atRiskTwice ? <Badge tone="critical">At risk twice</Badge> : null}
               <Text as="span">{item.amountDisplay ? `${item.amountDisplay} ${item.currency ?? ""}` : ""}</Text>
             </InlineStack>
             {/* The refund's own date first: a history item decided minutes ago may be a refund of two months ago. */}
