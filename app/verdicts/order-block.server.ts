@@ -3,11 +3,17 @@ import { contractOf, REFUND_CREATED } from "../contracts/registry.server";
 import { reasonFacts, toRow } from "./rows.server";
 import { DUPLICATE_REASONS, reasonInWords } from "./words";
 import type { OrderRefundsResponse } from "./order-block";
+import { atRiskTwiceOf, type AtRiskTwice } from "../exposure/page.server";
 
 /** One order's refunds and verdicts (`order` is its gid, read at the door), for the order-page block; an unknown or foreign order has none. */
 export async function orderRefunds(shop: string, order: string): Promise<OrderRefundsResponse> {
   const operations = await db.operation.findMany({ where: { shop, orderGid: order }, orderBy: { startedAt: "asc" }, take: 64, include: { reasonRows: true } });
   const contract = REFUND_CREATED.contract;
+  const atRisk = await atRiskTwiceOf(
+    db,
+    shop,
+    operations.map((op) => op.id),
+  );
   return {
     order,
     refunds: operations.map((op) => {
@@ -22,8 +28,14 @@ export async function orderRefunds(shop: string, order: string): Promise<OrderRe
         reasonText: texts.length ? texts.join(" ") : row.reasonText,
         reviewState: row.reviewState,
         correlation: row.correlation,
+        ...atRiskTwiceText(atRisk.get(op.id)),
       };
     }),
     doNotRetry: operations.some((op) => op.reasonRows.some((r) => DUPLICATE_REASONS.includes(r.reason))),
   };
+}
+
+function atRiskTwiceText(risk: AtRiskTwice | undefined): { atRiskTwice?: string } {
+  if (!risk) return {};
+  return { atRiskTwice: risk.atRisk ? `${risk.atRisk} at risk twice. ${risk.reasonText}` : risk.reasonText };
 }

@@ -17,6 +17,8 @@ export interface OrderRefundsResponse {
     reviewState: string;
     /** "fingerprint" when matched by order and amount only. Optional for a block newer than the app answering it. */
     correlation?: string;
+    /** Why this verified refund's money is at risk of being paid twice, with the amount, in a merchant's words; absent when it is not. Optional for a block newer than the app. */
+    atRiskTwice?: string;
   }[];
   /** Some verdict on the order found a duplicate refund (whatever its first reason). */
   doNotRetry?: boolean;

@@ -103,6 +103,9 @@ describe("a refund and a chargeback on one order", () => {
     const ids = JSON.stringify(table);
     expect(ids).toContain(lost.op.id);
     expect(ids).not.toContain(won.op.id);
+    // The order page's block says it first.
+    const block = await (await embeddedFetch(h.app.url, h.domain, "77")(`/app/api/orders/${lost.order.id}/refunds`)).json();
+    expect(block.refunds[0].atRiskTwice).toMatch(/^\$50\.00 at risk twice\. A chargeback on this refunded order was lost/);
   });
 
   it("a dispute whose webhook was lost is found by the daily read", async () => {

@@ -6,6 +6,13 @@ import { VERDICT_LABELS, VERDICT_TONES } from "../../app/verdicts/words";
 const refund = (status: string, id = status) => ({ id, amount: "25.00", currency: "USD", status, reasonText: "why", reviewState: "none" });
 
 describe("the order-page block", () => {
+  it("a verified refund whose money is at risk twice heads the block, in words, and its row says why", () => {
+    const atRisk = { ...refund("VERIFIED", "a"), atRiskTwice: "$40.00 at risk twice. This order has an open chargeback." };
+    const view = blockView({ order: "o", refunds: [refund("VERIFIED", "b"), atRisk] });
+    expect(view).toMatchObject({ headline: "$40.00 at risk twice. This order has an open chargeback.", tone: "critical" });
+    expect(view.rows[1].reason).toBe(atRisk.atRiskTwice);
+  });
+
   it("says so when the order has no refunds", () => {
     expect(blockView({ order: "gid://shopify/Order/1", refunds: [] })).toMatchObject({ headline: "No refunds on this order", tone: "info", rows: [] });
   });

@@ -22,7 +22,7 @@ export function blockView(response: OrderRefundsResponse, orderId?: string): Blo
     label: VERDICT_LABELS[refund.status] ?? refund.status,
     amount: refund.amount && refund.currency ? `${refund.amount} ${refund.currency}` : "",
     tone: TONES[refund.status] ?? "info",
-    reason: refund.correlation === "fingerprint" ? `${refund.reasonText} (matched by order and amount only)` : refund.reasonText,
+    reason: refund.atRiskTwice ?? (refund.correlation === "fingerprint" ? `${refund.reasonText} (matched by order and amount only)` : refund.reasonText),
     // `app:` opens a path of this app inside the admin.
     url: `app:app/refunds/${refund.id}`,
   }));
@@ -30,6 +30,9 @@ export function blockView(response: OrderRefundsResponse, orderId?: string): Blo
   const problems = response.refunds.filter((r) => ["CONTRADICTED", "FAILED", "UNVERIFIABLE"].includes(r.status));
   const pending = response.refunds.filter((r) => r.status === "PENDING");
   if (response.doNotRetry) return { headline: "Do not refund this order again: Shopify holds a duplicate refund", tone: "critical", rows, refundUrl };
+  // A refund Shopify recorded perfectly that can still cost the shop twice (a chargeback on the order, more back than paid).
+  const atRisk = response.refunds.find((r) => r.atRiskTwice);
+  if (atRisk?.atRiskTwice) return { headline: atRisk.atRiskTwice, tone: "critical", rows, refundUrl };
   if (problems.length) {
     return {
       headline: `${problems.length} of ${rows.length} refund${rows.length === 1 ? "" : "s"} need${problems.length === 1 ? "s" : ""} a person`,
