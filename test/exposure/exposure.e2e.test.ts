@@ -119,6 +119,37 @@ describe("a refund and a chargeback on one order", () => {
   });
 });
 
+describe("order of events", () => {
+  it("a dispute whose webhook arrives before the refund's own: the refund is at risk from its first judgement", async () => {
+    const order = h.shop.createOrder({ amount: "100.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "12.00" });
+    const dispute = h.shop.createDispute(order.id, { amount: "100.00" });
+    await disputeDelivered("disputes/create", dispute);
+    expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
+    await h.settle();
+    await h.worker.runExposures();
+    expect((await judged((await operationFor(h.db, refundGid(refund.id))).id)).reason).toBe("refund_on_disputed_order");
+  });
+
+  it("two workers judging at the same instant while the dispute arrives: one judgement stands, and the next pass sees the dispute", async () => {
+    const { order, op } = await verifiedRefund("18.00");
+    h.clock.ms += DAY + 1000;
+    const [a, b] = [h.newWorker(), h.newWorker()];
+    const dispute = h.shop.createDispute(order.id, { amount: "100.00" });
+    await Promise.all([
+      a.runExposures(),
+      b.runExposures(),
+      h.deliver(newDelivery("disputes/create", h.domain, disputeWebhookBody(h.shop, dispute), h.clock.now())),
+    ]);
+    await h.worker.runExposures();
+    const e = await exposureOf(op.id);
+    expect(e.reason).toBe("refund_on_disputed_order");
+    expect(e.claimedBy).toBeNull();
+    // Read on the first day, and by one worker, or again after the webhook voided that claim: never more than three reads.
+    expect(e.attempts).toBeLessThanOrEqual(4);
+  });
+});
+
 describe("the review queue", () => {
   it("a refund newly at risk goes on the queue with why and how much; resolved, it comes back when its chargeback is lost", async () => {
     const asStaff = embeddedFetch(h.app.url, h.domain, "77");
