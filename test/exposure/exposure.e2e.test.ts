@@ -9,9 +9,12 @@ import { operationFor, refundGid, startVerificationHarness, type VerificationHar
 
 let h: VerificationHarness;
 const DAY = 24 * 3600_000;
+const DISPUTES_SCOPE = "read_shopify_payments_disputes";
 
 beforeAll(async () => {
   h = await startVerificationHarness("exposure-shop.myshopify.com");
+  // A dispute's details and the disputes/* webhooks need it; one test takes it away.
+  h.shop.grantedScopes.add(DISPUTES_SCOPE);
 });
 afterAll(async () => h.close());
 
@@ -35,7 +38,14 @@ const judged = async (operationId: string) => {
   return { status: e.status, reason: e.reason, classes: JSON.parse(e.classes) as string[], atRisk: e.atRisk, currency: e.currency };
 };
 
-async function disputeDelivered(topic: "disputes/create" | "disputes/update", dispute: Parameters<typeof disputeWebhookBody>[1], shop = h.domain) {
+/** Shopify sends its disputes/* deliveries (the fake, as a dispute is made or changes), and the app judges what they name. */
+async function disputesDelivered() {
+  await h.app.shopify.flushWebhooks();
+  await h.worker.runExposures();
+}
+
+/** A disputes/* delivery of this shop's dispute posted under `shop`'s header: a replay, signed. */
+async function replayed(topic: "disputes/create" | "disputes/update", dispute: Parameters<typeof disputeWebhookBody>[1], shop: string) {
   const response = await h.deliver(newDelivery(topic, shop, disputeWebhookBody(h.shop, dispute), h.clock.now()));
   expect(response.status).toBe(200);
   await h.worker.runExposures();
@@ -47,52 +57,45 @@ describe("a refund and a chargeback on one order", () => {
     expect(await judged(op.id)).toEqual({ status: "VERIFIED", reason: "all_conditions_hold", classes: [], atRisk: null, currency: null });
   });
 
-  it("a chargeback opened after the refund, its webhook delivered: at risk, the refund's amount at stake (no dispute details granted)", async () => {
+  it("a chargeback opened after the refund, Shopify's disputes/create delivered: at risk, the dispute's amount at stake", async () => {
     const { order, op } = await verifiedRefund("40.00");
     h.clock.ms += DAY;
-    const dispute = h.shop.createDispute(order.id, { amount: "100.00" });
-    await disputeDelivered("disputes/create", dispute);
+    h.shop.createDispute(order.id, { amount: "100.00" });
+    await disputesDelivered();
     expect(await judged(op.id)).toEqual({
       status: "CONTRADICTED",
-      reason: "refund_on_disputed_order",
+      reason: "dispute_opened_after_refund",
       classes: ["open chargeback"],
-      atRisk: "40.00",
+      atRisk: "100.00",
       currency: "USD",
     });
   });
 
-  it("with read_shopify_payments_disputes: a dispute saying the refund never came is called out, with its amount", async () => {
-    h.shop.grantedScopes.add("read_shopify_payments_disputes");
-    try {
-      const { order, op } = await verifiedRefund("25.00");
-      h.clock.ms += DAY;
-      const dispute = h.shop.createDispute(order.id, { amount: "100.00", reason: "CREDIT_NOT_PROCESSED" });
-      await disputeDelivered("disputes/create", dispute);
-      const e = await judged(op.id);
-      expect(e).toMatchObject({ status: "CONTRADICTED", reason: "dispute_says_credit_not_processed", classes: ["open chargeback"], atRisk: "100.00" });
-      const reasons = JSON.parse((await exposureOf(op.id)).reasons);
-      expect(reasons).toEqual(["dispute_says_credit_not_processed", "dispute_opened_after_refund", "refund_on_disputed_order"]);
-    } finally {
-      h.shop.grantedScopes.delete("read_shopify_payments_disputes");
-    }
+  it("a dispute saying the refund never came is called out first", async () => {
+    const { order, op } = await verifiedRefund("25.00");
+    h.clock.ms += DAY;
+    h.shop.createDispute(order.id, { amount: "100.00", reason: "CREDIT_NOT_PROCESSED" });
+    await disputesDelivered();
+    const e = await judged(op.id);
+    expect(e).toMatchObject({ status: "CONTRADICTED", reason: "dispute_says_credit_not_processed", classes: ["open chargeback"], atRisk: "100.00" });
+    const reasons = JSON.parse((await exposureOf(op.id)).reasons);
+    expect(reasons).toEqual(["dispute_says_credit_not_processed", "dispute_opened_after_refund", "refund_on_disputed_order"]);
   });
 
   it("the chargeback lost: the shop paid twice; a dispute won clears it", async () => {
     const lost = await verifiedRefund("50.00");
     const won = await verifiedRefund("20.00");
     const [a, b] = [h.shop.createDispute(lost.order.id, { amount: "100.00" }), h.shop.createDispute(won.order.id, { amount: "100.00" })];
-    await disputeDelivered("disputes/create", a);
-    await disputeDelivered("disputes/create", b);
+    await disputesDelivered();
     h.shop.updateDispute(a.id, { status: "LOST" });
     h.shop.updateDispute(b.id, { status: "WON" });
-    await disputeDelivered("disputes/update", h.shop.disputes.get(a.id)!);
-    await disputeDelivered("disputes/update", h.shop.disputes.get(b.id)!);
+    await disputesDelivered();
     expect(await judged(lost.op.id)).toMatchObject({ status: "CONTRADICTED", reason: "chargeback_lost_after_refund", classes: ["paid twice"] });
     expect(await judged(won.op.id)).toMatchObject({ status: "VERIFIED", atRisk: null });
     // What a merchant sees: the evidence page's section, and the dashboard's figure leading to the refund.
     const asStaff = embeddedFetch(h.app.url, h.domain, "77");
     const page = await (await asStaff(dataPath(`/app/refunds/${lost.op.id}`, "routes/app.refunds.$id"))).json();
-    expect(page.exposure).toMatchObject({ state: "at_risk", title: "At risk twice", atRisk: "$50.00" });
+    expect(page.exposure).toMatchObject({ state: "at_risk", title: "At risk twice", atRisk: "$100.00" });
     expect(page.exposure.reasons[0]).toContain("got this money back twice");
     expect(page.exposure.disputes).toEqual([expect.objectContaining({ status: "Lost: the customer kept the money", lost: true })]);
     const clear = await (await asStaff(dataPath(`/app/refunds/${won.op.id}`, "routes/app.refunds.$id"))).json();
@@ -105,26 +108,38 @@ describe("a refund and a chargeback on one order", () => {
     expect(ids).not.toContain(won.op.id);
     // The order page's block says it first.
     const block = await (await embeddedFetch(h.app.url, h.domain, "77")(`/app/api/orders/${lost.order.id}/refunds`)).json();
-    expect(block.refunds[0].atRiskTwice).toMatch(/^\$50\.00 at risk twice\. A chargeback on this refunded order was lost/);
+    expect(block.refunds[0].atRiskTwice).toMatch(/^\$100\.00 at risk twice\. A chargeback on this refunded order was lost/);
   });
 
-  it("a dispute whose webhook was lost is found by the daily read", async () => {
-    const { order, op } = await verifiedRefund("15.00");
-    h.shop.createDispute(order.id, { amount: "100.00" });
-    await h.worker.runExposures();
-    expect((await judged(op.id)).status).toBe("VERIFIED");
-    h.clock.ms += DAY + 1000;
-    await h.worker.runExposures();
-    expect((await judged(op.id)).reason).toBe("refund_on_disputed_order");
+  it("without read_shopify_payments_disputes Shopify sends no dispute webhook: the daily read finds the chargeback, the refund's amount at stake", async () => {
+    h.shop.grantedScopes.delete(DISPUTES_SCOPE);
+    try {
+      const { order, op } = await verifiedRefund("15.00");
+      h.shop.createDispute(order.id, { amount: "100.00" });
+      await disputesDelivered();
+      expect((await judged(op.id)).status).toBe("VERIFIED");
+      h.clock.ms += DAY + 1000;
+      await h.worker.runExposures();
+      expect(await judged(op.id)).toEqual({
+        status: "CONTRADICTED",
+        reason: "refund_on_disputed_order",
+        classes: ["open chargeback"],
+        atRisk: "15.00",
+        currency: "USD",
+      });
+    } finally {
+      h.shop.grantedScopes.add(DISPUTES_SCOPE);
+    }
   });
 });
 
 describe("order of events", () => {
   it("a dispute whose webhook arrives before the refund's own: the refund is at risk from its first judgement", async () => {
     const order = h.shop.createOrder({ amount: "100.00" });
+    h.shop.createDispute(order.id, { amount: "100.00" });
+    await disputesDelivered();
+    h.clock.ms += 3600_000;
     const refund = h.shop.createRefund(order.id, { amount: "12.00" });
-    const dispute = h.shop.createDispute(order.id, { amount: "100.00" });
-    await disputeDelivered("disputes/create", dispute);
     expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
     await h.settle();
     await h.worker.runExposures();
@@ -143,7 +158,7 @@ describe("order of events", () => {
     ]);
     await h.worker.runExposures();
     const e = await exposureOf(op.id);
-    expect(e.reason).toBe("refund_on_disputed_order");
+    expect(e.reason).toBe("dispute_opened_after_refund");
     expect(e.claimedBy).toBeNull();
     // Read on the first day, and by one worker, or again after the webhook voided that claim: never more than three reads.
     expect(e.attempts).toBeLessThanOrEqual(4);
@@ -160,20 +175,23 @@ describe("the review queue", () => {
     const { order, op } = await verifiedRefund("55.00");
     expect((await queue()).items.map((i) => i.id)).not.toContain(op.id);
     const dispute = h.shop.createDispute(order.id, { amount: "100.00" });
-    await disputeDelivered("disputes/create", dispute);
+    await disputesDelivered();
     const item = (await queue()).items.find((i) => i.id === op.id)!;
-    expect(item).toMatchObject({ atRiskTwice: true, reasonText: expect.stringMatching(/^\$55\.00 at risk twice\. This order has an open chargeback/) });
+    expect(item).toMatchObject({
+      atRiskTwice: true,
+      reasonText: expect.stringMatching(/^\$100\.00 at risk twice\. A chargeback was opened on this order after the refund/),
+    });
     const resolved = await asStaff(dataPath("/app/review", "routes/app.review"), {
       method: "POST",
       body: new URLSearchParams({ intent: "resolve", id: item.id, revision: String(item.revision), note: "Sent the refund's proof" }),
     });
     expect(resolved.status).toBe(200);
     expect((await queue()).items.map((i) => i.id)).not.toContain(op.id);
-    // Re-judged the same: it stays off the queue.
-    await disputeDelivered("disputes/update", dispute);
+    // Re-judged the same (a replay of Shopify's delivery): it stays off the queue.
+    await replayed("disputes/update", dispute, h.domain);
     expect((await queue()).items.map((i) => i.id)).not.toContain(op.id);
     h.shop.updateDispute(dispute.id, { status: "LOST" });
-    await disputeDelivered("disputes/update", h.shop.disputes.get(dispute.id)!);
+    await disputesDelivered();
     expect((await queue()).items.find((i) => i.id === op.id)?.reasonText).toMatch(/got this money back twice/);
   });
 });
@@ -203,7 +221,10 @@ describe("dispute deliveries that lie", () => {
   it("a forged disputes/create is refused and changes nothing", async () => {
     const { order, op } = await verifiedRefund("35.00");
     const before = await exposureOf(op.id);
+    // Shopify's own delivery is not sent: only the forgery arrives.
+    h.shop.grantedScopes.delete(DISPUTES_SCOPE);
     const dispute = h.shop.createDispute(order.id, { amount: "100.00" });
+    h.shop.grantedScopes.add(DISPUTES_SCOPE);
     const forged = newDelivery("disputes/create", h.domain, disputeWebhookBody(h.shop, dispute), h.clock.now());
     expect((await sendDelivery(h.app.url, TOPIC_PATHS["disputes/create"], forged, "not-the-app-secret")).status).toBe(401);
     expect(await exposureOf(op.id)).toEqual(before);
@@ -221,8 +242,11 @@ describe("dispute deliveries that lie", () => {
     await h.worker.runExposures();
     const theirs = await operationFor(h.db, refundGid(theirRefund.id));
     const [oursBefore, theirsBefore] = [await exposureOf(ours.op.id), await exposureOf(theirs.id)];
+    // Shopify's own delivery of it is not sent: only the replay under the other shop's name arrives.
+    h.shop.grantedScopes.delete(DISPUTES_SCOPE);
     const dispute = h.shop.createDispute(ours.order.id, { amount: "100.00" });
-    await disputeDelivered("disputes/create", dispute, otherDomain);
+    h.shop.grantedScopes.add(DISPUTES_SCOPE);
+    await replayed("disputes/create", dispute, otherDomain);
     expect(await exposureOf(ours.op.id)).toEqual(oursBefore);
     expect(await judged(theirs.id)).toMatchObject({ status: "VERIFIED" });
     expect((await exposureOf(theirs.id)).attempts).toBe(theirsBefore.attempts);

@@ -43,6 +43,8 @@ export type AdminResult<T> = AdminSuccess<T> | AdminFailure;
 
 export interface GatewayStats {
   requests: number;
+  /** Requests by the operation's name (RefundReadback, OrderExposure…): what each capability costs. */
+  byOperation: Record<string, number>;
   requestedCost: number;
   throttled: number;
   errors: number;
@@ -97,7 +99,7 @@ export class ShopifyGateway {
   private readonly gates = new Map<string, ThrottleGate>();
   /** What Shopify last charged per item of a batch, per shop and document (learned from answers). */
   readonly learnedCost = new Map<string, number>();
-  readonly stats: GatewayStats = { requests: 0, requestedCost: 0, throttled: 0, errors: 0 };
+  readonly stats: GatewayStats = { requests: 0, byOperation: {}, requestedCost: 0, throttled: 0, errors: 0 };
 
   /**
    * `nowMs` and `sleep` are the bucket's clock: real time by default, because Shopify's bucket
@@ -191,6 +193,8 @@ export class ShopifyGateway {
     const taken = await this.takeFromBucket(shop, gate, estimatedCost);
     if ("ok" in taken) return taken;
     this.stats.requests++;
+    const operation = /(?:query|mutation)\s+(\w+)/.exec(query)?.[1] ?? "anonymous";
+    this.stats.byOperation[operation] = (this.stats.byOperation[operation] ?? 0) + 1;
     let result: AdminResult<T>;
     let cost: QueryCost | undefined;
     try {
