@@ -217,6 +217,52 @@ describe("more back than was paid", () => {
   });
 });
 
+describe("what the app may read changes, and other currencies", () => {
+  it("the disputes permission withdrawn while a chargeback is open: still at risk, with what the app can still read (the refund's amount)", async () => {
+    const { order, op } = await verifiedRefund("33.00");
+    h.clock.ms += DAY;
+    h.shop.createDispute(order.id, { amount: "100.00" });
+    await disputesDelivered();
+    expect(await judged(op.id)).toMatchObject({ reason: "dispute_opened_after_refund", atRisk: "100.00" });
+    h.shop.grantedScopes.delete(DISPUTES_SCOPE);
+    try {
+      h.clock.ms += DAY + 1000;
+      await h.worker.runExposures();
+      expect(await judged(op.id)).toEqual({
+        status: "CONTRADICTED",
+        reason: "refund_on_disputed_order",
+        classes: ["open chargeback"],
+        atRisk: "33.00",
+        currency: "USD",
+      });
+    } finally {
+      h.shop.grantedScopes.add(DISPUTES_SCOPE);
+    }
+  });
+
+  it("an order paid in euros is judged in euros: the chargeback's amount in EUR, never converted", async () => {
+    const order = h.shop.createOrder({ amount: "80.00", presentmentCurrency: "EUR", exchangeRate: "1.1" });
+    const refund = h.shop.createRefund(order.id, { amount: "20.00" });
+    expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
+    await h.settle();
+    await h.worker.runExposures();
+    const op = await operationFor(h.db, refundGid(refund.id));
+    h.clock.ms += DAY;
+    h.shop.createDispute(order.id, { amount: "80.00" });
+    await disputesDelivered();
+    expect(await judged(op.id)).toMatchObject({ status: "CONTRADICTED", atRisk: "80.00", currency: "EUR" });
+  });
+
+  it("a dispute on an order the app never saw is acknowledged and changes nothing", async () => {
+    const stranger = h.shop.createOrder({ amount: "10.00" });
+    const before = await h.db.exposure.count();
+    h.shop.createDispute(stranger.id, { amount: "10.00" });
+    await disputesDelivered();
+    expect(await h.db.exposure.count()).toBe(before);
+    expect(await h.db.exposure.count({ where: { orderGid: `gid://shopify/Order/${stranger.id}` } })).toBe(0);
+  });
+});
+
 describe("dispute deliveries that lie", () => {
   it("a forged disputes/create is refused and changes nothing", async () => {
     const { order, op } = await verifiedRefund("35.00");
