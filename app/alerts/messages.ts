@@ -3,6 +3,7 @@ import type { RefundRow } from "../verdicts/rows.server";
 import { classLabel, VERDICT_LABELS, money, orderLabel } from "../verdicts/words";
 import { formatMoney, toMinorUnits } from "../money/currency";
 import { formatInstant } from "../time/format";
+import { AT_RISK_CHOICE } from "./exposure-alerts";
 import { MONEY_CHOICE } from "./money";
 
 /** One refund in an alert: its dashboard row and where its evidence page is in Shopify admin. */
@@ -137,6 +138,8 @@ export interface DigestSummary {
   oldestOpen: AlertItem | null;
   /** Refunds whose money did not settle, by what happened to it (money alerts of the day). */
   moneyProblems?: { headline: string; count: number }[];
+  /** Refunds whose money came to be at risk twice that day, by what puts it at risk (at-risk-twice alerts of the day). */
+  atRiskTwice?: { headline: string; count: number }[];
   links: { dashboard: string; reviewQueue: string };
 }
 
@@ -158,10 +161,13 @@ export function digestMessage(summary: DigestSummary, timeZone: string): AlertMe
   const oldest = summary.oldestOpen ? itemLine(summary.oldestOpen, timeZone) : null;
   const moneyProblems = (summary.moneyProblems ?? []).filter((m) => m.count > 0);
   const moneyCount = moneyProblems.reduce((sum, m) => sum + m.count, 0);
+  const twice = (summary.atRiskTwice ?? []).filter((m) => m.count > 0);
+  const twiceCount = twice.reduce((sum, m) => sum + m.count, 0);
   const lines = [
     `${summary.shopName} on ${summary.day}: ${plural(total, "refund")} verified or checked.`,
     ...(verdictLines.length ? verdictLines : ["No refunds that day."]),
     ...(moneyCount ? [`Refunds whose money did not settle: ${moneyCount} (${tallied(new Map(moneyProblems.map((m) => [m.headline, m.count])))}).`] : []),
+    ...(twiceCount ? [`Refunds whose money is at risk twice: ${twiceCount} (${tallied(new Map(twice.map((m) => [m.headline, m.count])))}).`] : []),
     `Money at risk (refunds waiting for review): ${atRisk}.`,
     `Review queue: ${plural(summary.openReviews, "open item")}.`,
     ...(oldest && summary.oldestOpen ? [`Oldest open: ${oldest.head}, decided ${oldest.when}. Evidence: ${summary.oldestOpen.evidenceUrl}`] : []),
@@ -183,10 +189,11 @@ export function digestMessage(summary: DigestSummary, timeZone: string): AlertMe
 
 /** "Send a test alert": proves the channel works, and says what will arrive there. */
 export function testAlert(shopName: string, verdicts: string[], links: { settings: string }): AlertMessage {
-  const found = verdicts.filter((v) => v !== MONEY_CHOICE).map((v) => VERDICT_LABELS[v]?.toLowerCase() ?? v);
+  const found = verdicts.filter((v) => v !== MONEY_CHOICE && v !== AT_RISK_CHOICE).map((v) => VERDICT_LABELS[v]?.toLowerCase() ?? v);
   const kinds = [
     ...(found.length ? [`found ${found.join(", ")}`] : []),
     ...(verdicts.includes(MONEY_CHOICE) ? ["whose money did not settle (a payout failed, a refund reversed or never settled)"] : []),
+    ...(verdicts.includes(AT_RISK_CHOICE) ? ["whose money is at risk twice (a chargeback on the refunded order, more back than paid)"] : []),
   ];
   const what = kinds.length ? `Refunds ${kinds.join(" and refunds ")}` : "Refunds found no verdicts (none are chosen)";
   const subject = `Refund Verifier · ${shopName}: test alert`;

@@ -1,15 +1,19 @@
 import { z } from "zod";
 import { fieldErrors } from "../forms/field-errors";
+import { AT_RISK_CHOICE } from "./exposure-alerts";
 import { MONEY_CHOICE } from "./money";
 
 export const ALERT_VERDICTS = ["CONTRADICTED", "FAILED", "UNVERIFIABLE"] as const;
 /**
- * What a shop chooses to be alerted of: the verdicts that need a person, and "MONEY" (money
- * problems: a verified refund whose money did not settle, app/alerts/money.ts).
+ * What a shop chooses to be alerted of: the verdicts that need a person, "MONEY" (money problems:
+ * a verified refund whose money did not settle, app/alerts/money.ts) and "AT_RISK_TWICE" (a
+ * verified refund whose order has a chargeback or gave back more than was paid,
+ * app/alerts/exposure-alerts.ts). The last is a choice of its own, not Contradicted's: a shop that
+ * silences its duplicates and wrong amounts must not miss a chargeback's due date.
  */
-export const ALERT_CHOICES = [...ALERT_VERDICTS, MONEY_CHOICE] as const;
+export const ALERT_CHOICES = [...ALERT_VERDICTS, MONEY_CHOICE, AT_RISK_CHOICE] as const;
 /** Choices the form offered only later: on for a shop that saved its settings before they existed. */
-export const LATER_CHOICES: readonly string[] = [MONEY_CHOICE];
+export const LATER_CHOICES: readonly string[] = [MONEY_CHOICE, AT_RISK_CHOICE];
 export const DELIVERY_MODES = ["instant", "digest", "both"] as const;
 export const MAX_RECIPIENTS = 20;
 /** Where Slack's incoming webhooks live; the demo and the tests point it at a local receiver. */
@@ -77,7 +81,9 @@ function schema(slackOrigin: string) {
       .transform((value) => value || undefined),
     removeSlack: z.enum(["on"]).optional().transform(Boolean),
     verdicts: z
-      .array(z.enum(ALERT_CHOICES, { errorMap: () => ({ message: "Choose among Contradicted, Failed, Unverifiable and Money problems." }) }))
+      .array(
+        z.enum(ALERT_CHOICES, { errorMap: () => ({ message: "Choose among Contradicted, Failed, Unverifiable, Money problems and Money at risk twice." }) }),
+      )
       .default([]),
     delivery: z.enum(DELIVERY_MODES, { errorMap: () => ({ message: "Choose instant alerts, a daily digest or both." }) }),
     digestHour: z.coerce.number({ invalid_type_error: "Choose an hour." }).int().min(0, "Choose an hour from 0 to 23.").max(23, "Choose an hour from 0 to 23."),

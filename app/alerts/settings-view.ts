@@ -1,4 +1,5 @@
 import type { AlertSettings } from "@prisma/client";
+import { AT_RISK_CHOICE, isExposureAlert } from "./exposure-alerts";
 import { isMoneyAlert, MONEY_CHOICE } from "./money";
 import { ALERT_CHOICES, LATER_CHOICES, type DeliveryMode } from "./settings-form";
 
@@ -57,9 +58,16 @@ export function channelsOf(settings: AlertSettingsView): Channel[] {
   return [...(settings.emailRecipients.length ? (["email"] as const) : []), ...(settings.slackConfigured ? (["slack"] as const) : [])];
 }
 
-/** Whether a verdict (or a money alert: the "Money problems" choice) is sent as an instant alert (rather than only in the digest, or not at all). */
+/** The choice that sends an event: its verdict's own, or the one its kind of alert goes by ("Money problems", "Money at risk twice"). */
+function choiceOf(verdict: string): string {
+  if (isMoneyAlert(verdict)) return MONEY_CHOICE;
+  if (isExposureAlert(verdict)) return AT_RISK_CHOICE;
+  return verdict;
+}
+
+/** Whether a verdict (or a money or at-risk-twice alert) is sent as an instant alert (rather than only in the digest, or not at all). */
 export function wantsInstant(settings: AlertSettingsView, verdict: string): boolean {
-  const choice = isMoneyAlert(verdict) ? MONEY_CHOICE : verdict;
+  const choice = choiceOf(verdict);
   return settings.delivery !== "digest" && settings.verdicts.includes(choice) && channelsOf(settings).length > 0;
 }
 
