@@ -14,11 +14,18 @@ export const FLOW_TRIGGERS = [
  */
 export const MONEY_FLOW_TRIGGERS = [{ alert: "PAYOUT_FAILED", handle: "refund-payout-failed", name: "Refund payout failed" }] as const;
 
+/**
+ * The app's Flow trigger on money at risk twice (contract shopify.refund.exposure): started once per
+ * refund, when a dispute (open or lost) first puts it at risk (app/alerts/exposure-alerts.ts).
+ */
+export const DISPUTED_ORDER_FLOW_TRIGGER = { handle: "refund-on-disputed-order", name: "Refund on a disputed order" } as const;
+
 export type FlowTrigger = (typeof FLOW_TRIGGERS)[number];
 export type MoneyFlowTrigger = (typeof MONEY_FLOW_TRIGGERS)[number];
+type AnyFlowTrigger = FlowTrigger | MoneyFlowTrigger | typeof DISPUTED_ORDER_FLOW_TRIGGER;
 
 /** Every trigger the app has: what its extensions deploy, the alerts page lists and Flow's lifecycle callback may name. */
-export const ALL_FLOW_TRIGGERS: readonly (FlowTrigger | MoneyFlowTrigger)[] = [...FLOW_TRIGGERS, ...MONEY_FLOW_TRIGGERS];
+export const ALL_FLOW_TRIGGERS: readonly AnyFlowTrigger[] = [...FLOW_TRIGGERS, ...MONEY_FLOW_TRIGGERS, DISPUTED_ORDER_FLOW_TRIGGER];
 
 export function flowTriggerFor(verdict: string): FlowTrigger | undefined {
   return FLOW_TRIGGERS.find((trigger) => trigger.verdict === verdict);
@@ -33,7 +40,7 @@ export function moneyFlowTriggerFor(alert: string): MoneyFlowTrigger | undefined
  * Flow's lifecycle callback names a trigger by `flow_trigger_definition_id`; Shopify's guide shows
  * the trigger's title there, extensions made with the CLI carry the handle. Either names it.
  */
-export function flowTriggerByDefinitionId(definitionId: string): FlowTrigger | MoneyFlowTrigger | undefined {
+export function flowTriggerByDefinitionId(definitionId: string): AnyFlowTrigger | undefined {
   return ALL_FLOW_TRIGGERS.find((trigger) => trigger.handle === definitionId || trigger.name === definitionId);
 }
 
@@ -80,5 +87,52 @@ export function flowPayload(refund: FlowRefund): Record<string, string | number>
     origin: refund.origin,
     "evidence url": refund.evidenceUrl,
     ...(refund.payout ? { "payout id": refund.payout.id ?? "", "payout status": refund.payout.status ?? "" } : {}),
+  };
+}
+
+/** What "Refund on a disputed order" tells a workflow: the refund, the money at risk and the dispute that puts it at risk. */
+export interface DisputedRefund {
+  orderName: string | null;
+  orderId: string;
+  orderGid: string;
+  refundGid: string;
+  origin: string;
+  evidenceUrl: string;
+  /** The exposure's reasons in words, and its classes as the contract names them. */
+  reasons: string[];
+  classes: string[];
+  amount: string | null;
+  currency: string | null;
+  atRisk: { amount: string | null; currency: string | null };
+  /** Shopify's ShopifyPaymentsDispute gid, status and reason; the reason and due date only where the shop granted read_shopify_payments_disputes. */
+  dispute: { id: string; status: string; reason: string | null; evidenceDueBy: string | null } | null;
+}
+
+/** An instant as Shopify's DateTime wrote it, in one spelling (toISOString), or "" when unknown. */
+const instant = (iso: string | null) => (iso && !Number.isNaN(Date.parse(iso)) ? new Date(iso).toISOString() : "");
+
+/**
+ * The payload of "Refund on a disputed order" (extensions/flow-refund-on-disputed-order): the keys
+ * are its fields. Money stays a decimal string with its currency code; the dispute's status and
+ * reason are Shopify's codes (NEEDS_RESPONSE, CREDIT_NOT_PROCESSED), which a workflow's condition
+ * compares; what the app could not read is "".
+ */
+export function disputedOrderFlowPayload(refund: DisputedRefund): Record<string, string | number> {
+  return {
+    order_id: flowResourceId(refund.orderGid),
+    "order name": orderLabel(refund),
+    reasons: refund.reasons.join(" | "),
+    classes: refund.classes.join(", "),
+    amount: refund.amount ?? "",
+    "currency code": refund.currency ?? "",
+    "amount at risk": refund.atRisk.amount ?? "",
+    "at risk currency code": refund.atRisk.currency ?? "",
+    "dispute id": refund.dispute?.id ?? "",
+    "dispute status": refund.dispute?.status ?? "",
+    "dispute reason": refund.dispute?.reason ?? "",
+    "evidence due by": instant(refund.dispute?.evidenceDueBy ?? null),
+    "refund id": refund.refundGid,
+    origin: refund.origin,
+    "evidence url": refund.evidenceUrl,
   };
 }

@@ -1,7 +1,15 @@
 import { readFileSync } from "node:fs";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { ALL_FLOW_TRIGGERS, FLOW_TRIGGERS, MONEY_FLOW_TRIGGERS, flowPayload, flowTriggerByDefinitionId } from "../../app/alerts/flow-triggers";
+import {
+  ALL_FLOW_TRIGGERS,
+  DISPUTED_ORDER_FLOW_TRIGGER,
+  FLOW_TRIGGERS,
+  MONEY_FLOW_TRIGGERS,
+  disputedOrderFlowPayload,
+  flowPayload,
+  flowTriggerByDefinitionId,
+} from "../../app/alerts/flow-triggers";
 import { FakeFlow, loadFlowTriggers } from "../../fake-shopify/flow";
 
 const refund = {
@@ -27,7 +35,13 @@ describe("the Flow trigger extensions", () => {
       expect(trigger.handle).toMatch(/^[a-z0-9-]+$/);
       expect(trigger.name).toMatch(/^Refund [a-z ]+$/);
     }
-    for (const folder of ["flow-refund-contradicted", "flow-refund-failed", "flow-refund-unverifiable", "flow-refund-payout-failed"]) {
+    for (const folder of [
+      "flow-refund-contradicted",
+      "flow-refund-failed",
+      "flow-refund-unverifiable",
+      "flow-refund-payout-failed",
+      "flow-refund-on-disputed-order",
+    ]) {
       expect(readFileSync(`extensions/${folder}/shopify.extension.toml`, "utf8")).toMatch(/^api_version = "2026-10"$/m);
     }
   });
@@ -46,6 +60,19 @@ describe("the Flow trigger extensions", () => {
         { field: ["payload", "payout status"], message: "Missing required field: payout status" },
       ]);
     }
+    // "Refund on a disputed order" names the money at risk and the dispute, not a verdict; what the app could not read is "".
+    const disputed = {
+      ...refund,
+      reasons: ["This order has an open chargeback: if it is lost, the customer is paid twice. Answer it with this refund's proof."],
+      classes: ["open chargeback"],
+      atRisk: { amount: "19.99", currency: "EUR" },
+      dispute: { id: "gid://shopify/ShopifyPaymentsDispute/9007199254740997", status: "NEEDS_RESPONSE", reason: null, evidenceDueBy: null },
+    };
+    expect(flow.receive("s.myshopify.com", DISPUTED_ORDER_FLOW_TRIGGER.handle, disputedOrderFlowPayload(disputed), new Date())).toEqual([]);
+    expect(flow.receive("s.myshopify.com", DISPUTED_ORDER_FLOW_TRIGGER.handle, flowPayload(refund), new Date())).toContainEqual({
+      field: ["payload", "dispute status"],
+      message: "Missing required field: dispute status",
+    });
     expect(flow.receive("s.myshopify.com", "refund-failed-at-gateway", { ...flowPayload(refund), extra: 1 }, new Date())).toEqual([
       { field: ["payload", "extra"], message: "Unknown field: extra" },
     ]);
@@ -64,6 +91,22 @@ describe("the Flow trigger extensions", () => {
       "refund id": "gid://shopify/Refund/9007199254740995",
     });
     expect(flowPayload({ ...refund, orderGid: "gid://shopify/Order/9007199254740993" }).order_id).toBe("9007199254740993");
+    const disputed = disputedOrderFlowPayload({
+      ...refund,
+      reasons: [],
+      classes: ["paid twice"],
+      atRisk: { amount: "100.00", currency: "EUR" },
+      dispute: { id: "gid://shopify/ShopifyPaymentsDispute/1", status: "LOST", reason: "CREDIT_NOT_PROCESSED", evidenceDueBy: "2026-05-08T16:00:00Z" },
+    });
+    expect(disputed).toMatchObject({
+      amount: "19.99",
+      "currency code": "EUR",
+      "amount at risk": "100.00",
+      "at risk currency code": "EUR",
+      "dispute status": "LOST",
+      "dispute reason": "CREDIT_NOT_PROCESSED",
+      "evidence due by": "2026-05-08T16:00:00.000Z",
+    });
   });
 
   it("the lifecycle callback extension points at the app's route; Flow may name a trigger by handle or title", () => {
@@ -74,5 +117,6 @@ describe("the Flow trigger extensions", () => {
     expect(flowTriggerByDefinitionId("refund-unverifiable")?.handle).toBe("refund-unverifiable");
     expect(flowTriggerByDefinitionId("Refund created")).toBeUndefined();
     expect(flowTriggerByDefinitionId("refund-payout-failed")?.name).toBe("Refund payout failed");
+    expect(flowTriggerByDefinitionId("Refund on a disputed order")?.handle).toBe("refund-on-disputed-order");
   });
 });

@@ -51,6 +51,7 @@ describe("the app's configuration, as Shopify's CLI reads it", () => {
     expect(triggers.map(({ folder }) => folder).sort()).toEqual([
       "flow-refund-contradicted",
       "flow-refund-failed",
+      "flow-refund-on-disputed-order",
       "flow-refund-payout-failed",
       "flow-refund-unverifiable",
     ]);
