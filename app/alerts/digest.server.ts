@@ -9,6 +9,7 @@ import { messageDelivery } from "./deliver.server";
 import { createOnce } from "../db/create-once";
 import { ALERT_ITEM_OBSERVATIONS, alertItem, shopNameOf } from "./events.server";
 import { digestMessage, type DigestSummary } from "./messages";
+import { EXPOSURE_ALERTS, isExposureAlert } from "./exposure-alerts";
 import { isMoneyAlert, MONEY_ALERTS } from "./money";
 import { channelsOf, settingsView } from "./settings-view";
 
@@ -26,7 +27,7 @@ async function countsBetween(db: PrismaClient, shop: string, from: Date, to: Dat
 export async function digestSummary(db: PrismaClient, contract: Contract, shop: string, today: string, timeZone: string): Promise<DigestSummary> {
   const day = addDays(today, -1);
   const [dayStart, dayEnd, previousStart] = [startOfDay(day, timeZone), startOfDay(today, timeZone), startOfDay(addDays(today, -2), timeZone)];
-  const [counts, previousCounts, atRisk, openReviews, oldest, moneyProblems] = await Promise.all([
+  const [counts, previousCounts, atRisk, openReviews, oldest, moneyProblems, atRiskTwice] = await Promise.all([
     countsBetween(db, shop, dayStart, dayEnd),
     countsBetween(db, shop, previousStart, dayStart),
     db.operation.groupBy({ by: ["currency"], where: { shop, reviewState: "open", amountMinor: { not: null } }, _sum: { amountMinor: true } }),
@@ -42,6 +43,12 @@ export async function digestSummary(db: PrismaClient, contract: Contract, shop: 
       where: { shop, verdict: { in: Object.keys(MONEY_ALERTS) }, decidedAt: { gte: dayStart, lt: dayEnd } },
       _count: { _all: true },
     }),
+    // At-risk-twice alerts of the day: verified refunds whose order got a chargeback, or gave back more than was paid.
+    db.alertEvent.groupBy({
+      by: ["verdict"],
+      where: { shop, verdict: { in: Object.keys(EXPOSURE_ALERTS) }, decidedAt: { gte: dayStart, lt: dayEnd } },
+      _count: { _all: true },
+    }),
   ]);
   return {
     shopName: shopNameOf(shop),
@@ -52,6 +59,7 @@ export async function digestSummary(db: PrismaClient, contract: Contract, shop: 
     openReviews,
     oldestOpen: oldest ? alertItem(contract, oldest) : null,
     moneyProblems: moneyProblems.flatMap((m) => (isMoneyAlert(m.verdict) ? [{ headline: MONEY_ALERTS[m.verdict], count: m._count._all }] : [])),
+    atRiskTwice: atRiskTwice.flatMap((m) => (isExposureAlert(m.verdict) ? [{ headline: EXPOSURE_ALERTS[m.verdict].title, count: m._count._all }] : [])),
     links: { dashboard: adminAppUrl(shop), reviewQueue: adminAppUrl(shop, "/review") },
   };
 }

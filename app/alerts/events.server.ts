@@ -43,7 +43,7 @@ export const ALERT_ITEM_OBSERVATIONS = { where: { channel: { in: [...DUPLICATE_C
 
 export { storeName as shopNameOf } from "./admin-links.server";
 
-/** One Flow call of an alert, for the delivery log: keyed by its event, so made once. */
+/** One Flow call of an alert, for the delivery log: keyed by its event (or by what else must start it once), so made once. */
 export function flowCall(
   shop: string,
   trigger: { handle: string; name: string },
@@ -51,6 +51,7 @@ export function flowCall(
   payload: Record<string, string | number>,
   eventId: string,
   now: Date,
+  dedupeKey = `flow:${eventId}`,
 ): Prisma.AlertDeliveryCreateInput {
   return {
     shop,
@@ -63,7 +64,7 @@ export function flowCall(
       .join("\n"),
     payload: JSON.stringify(payload),
     eventCount: 1,
-    dedupeKey: `flow:${eventId}`,
+    dedupeKey,
     nextAttemptAt: now,
     createdAt: now,
   };
@@ -136,8 +137,9 @@ export async function recordAlertEvent(
   decidedAt: Date,
   settings: Parameters<typeof wantsInstant>[0],
   now: Date,
+  // Whether it is news of the past; an alert that knows better says (app/alerts/exposure-alerts.ts, isPastNews).
+  history = op.origin === "backfill",
 ): Promise<{ id: string; created: boolean; history: boolean }> {
-  const history = op.origin === "backfill";
   const id = randomUUID();
   const created = await createOnce(() =>
     db.alertEvent.create({

@@ -6,7 +6,7 @@ import { messageDelivery } from "./deliver.server";
 import { createOnce } from "../db/create-once";
 import { shopNameOf } from "./events.server";
 import { shopTimeZone } from "../shops/profile.server";
-import { EVENT_ITEM_INCLUDE, eventItem } from "./money-events.server";
+import { EVENT_ITEM_INCLUDE, eventItem } from "./event-items.server";
 import { instantAlert } from "./messages";
 import { alertSettings } from "./settings.server";
 import { channelsOf } from "./settings-view";
@@ -42,11 +42,12 @@ async function writeGroup(db: PrismaClient, contract: Contract, shop: string, gr
   const channels = channelsOf(settings);
   let messages = 0;
   if (events.length && channels.length) {
+    const timeZone = await shopTimeZone(db, shop);
     const message = instantAlert(
       shopNameOf(shop),
-      events.map((event) => eventItem(contract, event, now)),
+      events.map((event) => eventItem(contract, event, now, timeZone)),
       { reviewQueue: adminAppUrl(shop, "/review") },
-      await shopTimeZone(db, shop),
+      timeZone,
     );
     for (const channel of channels) {
       if (

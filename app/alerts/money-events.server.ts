@@ -4,16 +4,10 @@ import type { Contract } from "../contracts/schema";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { withOperationOrderNames } from "../verdicts/order-names.server";
 import { orderLabel } from "../verdicts/words";
-import { ALERT_ITEM_OBSERVATIONS, alertItem, flowCall, recordAlertEvent, shopAlertStates, type AlertedOperation } from "./events.server";
+import { alertItem, flowCall, recordAlertEvent, shopAlertStates, type AlertedOperation } from "./events.server";
 import { flowPayload, moneyFlowTriggerFor } from "./flow-triggers";
 import type { AlertItem } from "./messages";
-import { isMoneyAlert, MONEY_ALERTS, MONEY_VERDICTS, moneyAlertOf, moneyFacts, moneySentence, type MoneyAlert, type MoneyFacts } from "./money";
-
-/** An operation as a money alert reads it: with its settlement, when the caller loaded it (EVENT_ITEM_INCLUDE). */
-export type SettledOperation = AlertedOperation & { settlement?: Settlement | null };
-
-/** What writing an event's message reads of it: its operation's duplicates observation and its settlement. */
-export const EVENT_ITEM_INCLUDE = { operation: { include: { observations: ALERT_ITEM_OBSERVATIONS, settlement: true } } } as const;
+import { MONEY_ALERTS, MONEY_VERDICTS, moneyAlertOf, moneyFacts, moneySentence, type MoneyAlert, type MoneyFacts } from "./money";
 
 function stringArray(json: string): string[] {
   try {
@@ -25,7 +19,13 @@ function stringArray(json: string): string[] {
 }
 
 /** A money alert's item: the refund's row (its amount, its order, its evidence page) telling where its money went. */
-function moneyItem(contract: Contract, op: AlertedOperation, settlement: Settlement, alert: MoneyAlert, now: Date): { item: AlertItem; facts: MoneyFacts } {
+export function moneyItem(
+  contract: Contract,
+  op: AlertedOperation,
+  settlement: Settlement,
+  alert: MoneyAlert,
+  now: Date,
+): { item: AlertItem; facts: MoneyFacts } {
   const base = alertItem(contract, op);
   const facts = moneyFacts(settlement, { amount: base.row.amount, currency: base.row.currency, order: orderLabel(base.row) }, now);
   const row = {
@@ -37,16 +37,6 @@ function moneyItem(contract: Contract, op: AlertedOperation, settlement: Settlem
     decidedAt: settlement.decidedAt?.toISOString() ?? base.row.decidedAt,
   };
   return { item: { ...base, row, headline: MONEY_ALERTS[alert] }, facts };
-}
-
-/** An event's item in a message: a money alert's from its settlement, any other from its operation's verdict. */
-export function eventItem(contract: Contract, event: { verdict: string; operation: SettledOperation }, now: Date): AlertItem {
-  const { settlement } = event.operation;
-  if (!isMoneyAlert(event.verdict)) return alertItem(contract, event.operation);
-  if (settlement) return moneyItem(contract, event.operation, settlement, event.verdict, now).item;
-  // Its settlement gone meanwhile: still what happened, never the operation's own verdict.
-  const item = alertItem(contract, event.operation);
-  return { ...item, row: { ...item.row, reasonText: "The evidence page says where the refund's money went." }, headline: MONEY_ALERTS[event.verdict] };
 }
 
 /**

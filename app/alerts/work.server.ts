@@ -4,6 +4,7 @@ import type { Helpers } from "../worker/runner.server";
 import { deliverDue } from "./deliver.server";
 import { queueDueDigests } from "./digest.server";
 import { openAlertEvents } from "./events.server";
+import { openExposureAlertEvents } from "./exposure-events.server";
 import { openMoneyAlertEvents } from "./money-events.server";
 import { groupInstantAlerts, type GroupingTiming } from "./grouping.server";
 
@@ -16,7 +17,7 @@ export interface AlertPassResult {
 }
 
 /**
- * One round of the alert work, in order: verdicts and settlements that need a person become events (and Flow calls), events become
+ * One round of the alert work, in order: verdicts, settlements and exposures that need a person become events (and Flow calls), events become
  * grouped messages, the digest is queued at its hour, and whatever is due is sent.
  */
 export async function runAlertPasses(deps: Helpers & { gateway: ShopifyGateway; contract: Contract; grouping: GroupingTiming }): Promise<AlertPassResult> {
@@ -32,7 +33,9 @@ export async function runAlertPasses(deps: Helpers & { gateway: ShopifyGateway; 
   const verdictEvents = await stage("events", () => openAlertEvents(deps.db, deps.gateway, deps.contract, deps.now()), 0);
   // Where verified refunds' money went (contract shopify.refund.settled): a failed payout, a reversal, money never settled.
   const moneyEvents = await stage("money events", () => openMoneyAlertEvents(deps.db, deps.gateway, deps.contract, deps.now()), 0);
-  const events = verdictEvents + moneyEvents;
+  // Verified refunds whose money is at risk twice (contract shopify.refund.exposure): a chargeback open or lost, more back than paid.
+  const exposureEvents = await stage("exposure events", () => openExposureAlertEvents(deps.db, deps.gateway, deps.contract, deps.now()), 0);
+  const events = verdictEvents + moneyEvents + exposureEvents;
   const messages = await stage("grouping", () => groupInstantAlerts(deps.db, deps.contract, deps.now(), deps.grouping), 0);
   const digests = await stage("digest", () => queueDueDigests(deps.db, deps.gateway, deps.contract, deps.now()), 0);
   const sent = await stage("delivery", () => deliverDue(deps.gateway, deps), { delivered: 0, failed: 0 });

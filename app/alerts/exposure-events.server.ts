@@ -1,0 +1,137 @@
+import type { Exposure, Prisma, PrismaClient } from "@prisma/client";
+import { createOnce } from "../db/create-once";
+import { readStored, storedStrings } from "../db/stored-json";
+import type { Contract } from "../contracts/schema";
+import { paymentsDisputeGid } from "../exposure/order-exposure";
+import { formatMoney, toMinorUnits } from "../money/currency";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { withOperationOrderNames } from "../verdicts/order-names.server";
+import { orderLabel, reasonSentence, type ReasonFacts } from "../verdicts/words";
+import { alertItem, flowCall, recordAlertEvent, shopAlertStates, type AlertedOperation } from "./events.server";
+import {
+  EXPOSURE_ALERTS,
+  exposureAlertsOwed,
+  exposureFacts,
+  exposureHeadline,
+  exposureSentence,
+  firstDisputeAlert,
+  isPastNews,
+  type ExposureAlert,
+  type ExposureFacts,
+} from "./exposure-alerts";
+import { DISPUTED_ORDER_FLOW_TRIGGER, disputedOrderFlowPayload } from "./flow-triggers";
+import type { AlertItem } from "./messages";
+
+const display = (amount: string | null, currency: string | null) => {
+  const minor = amount && currency ? toMinorUnits(amount, currency) : undefined;
+  return minor !== undefined && currency ? formatMoney(minor, currency) : amount;
+};
+
+/**
+ * An exposure alert's item: the refund's row, its amount the money at risk twice (what the message
+ * totals), its sentence saying what to do, its headline with the dispute's due date in `timeZone`.
+ */
+export function exposureItem(
+  contract: Contract,
+  op: AlertedOperation,
+  exposure: Exposure,
+  kind: ExposureAlert,
+  timeZone: string,
+): { item: AlertItem; facts: ExposureFacts } {
+  const base = alertItem(contract, op);
+  const facts = exposureFacts(exposure, { amount: base.row.amount, currency: base.row.currency, order: orderLabel(base.row) });
+  const row = {
+    ...base.row,
+    amount: facts.atRisk.amount,
+    amountDisplay: display(facts.atRisk.amount, facts.atRisk.currency),
+    currency: facts.atRisk.currency,
+    status: exposure.status,
+    reason: exposure.reason,
+    classes: facts.classes,
+    reasonText: exposureSentence(kind, facts),
+    decidedAt: exposure.decidedAt?.toISOString() ?? base.row.decidedAt,
+  };
+  return { item: { ...base, row, headline: exposureHeadline(kind, facts, timeZone) }, facts };
+}
+
+/** Exposure's sentences need no amounts of the refund: they name the order's money themselves. */
+const NO_FACTS: ReasonFacts = { requested: { amount: null, currency: null } };
+
+/** The Flow call of "Refund on a disputed order": keyed by the refund, so a workflow starts once per refund whatever happens next. */
+function disputedOrderFlowCall(contract: Contract, op: AlertedOperation, exposure: Exposure, kind: ExposureAlert, eventId: string, now: Date) {
+  const { item, facts } = exposureItem(contract, op, exposure, kind, "UTC");
+  const payload = disputedOrderFlowPayload({
+    orderName: item.row.orderName,
+    orderId: item.row.orderId,
+    orderGid: op.orderGid,
+    refundGid: op.refundGid,
+    origin: op.origin,
+    evidenceUrl: item.evidenceUrl,
+    reasons: facts.reasons.map((id) => reasonSentence(id, NO_FACTS) ?? id),
+    classes: facts.classes,
+    amount: facts.refund.amount,
+    currency: facts.refund.currency,
+    atRisk: facts.atRisk,
+    dispute: facts.dispute && {
+      // The summary Order.disputes names is read as the ShopifyPaymentsDispute a merchant answers.
+      id: paymentsDisputeGid(facts.dispute.id),
+      status: facts.dispute.status,
+      reason: facts.dispute.reason ?? null,
+      evidenceDueBy: facts.dispute.evidence_due_by ?? null,
+    },
+  });
+  return flowCall(op.shop, DISPUTED_ORDER_FLOW_TRIGGER, item, payload, eventId, now, `flow:${DISPUTED_ORDER_FLOW_TRIGGER.handle}:${op.id}`);
+}
+
+/**
+ * Exposures that owe an alert: at risk, with a class whose kind is not yet in alertedReasons. Read
+ * from the JSON text as written (JSON.stringify of known words), the same on SQLite and PostgreSQL.
+ */
+const OWED: Prisma.ExposureWhereInput = {
+  status: "CONTRADICTED",
+  OR: Object.entries(EXPOSURE_ALERTS).map(([kind, { classes }]) => ({
+    OR: classes.map((c) => ({ classes: { contains: JSON.stringify(c) } })),
+    NOT: { alertedReasons: { contains: JSON.stringify(kind) } },
+  })),
+};
+
+/**
+ * Turns each exposure newly at risk into one AlertEvent per kind of its refund's operation (a
+ * chargeback opened, then lost, is CHARGEBACK_OPEN then PAID_TWICE), and the first dispute's Flow
+ * call, then marks the kinds in alertedReasons. As openMoneyAlertEvents, without a transaction: the
+ * event is unique per operation and kind, the Flow call per refund, and the mark comes last, only
+ * over what this pass read; a pass repeated after a crash or run by a second worker at once adds
+ * nothing, and a mark it loses to another worker is made by the next pass.
+ */
+export async function openExposureAlertEvents(db: PrismaClient, gateway: ShopifyGateway, contract: Contract, now: Date, limit = 500): Promise<number> {
+  const owed = await db.exposure.findMany({ where: OWED, orderBy: [{ decidedAt: "asc" }, { id: "asc" }], take: limit, include: { operation: true } });
+  // The message and the Flow payload name the order as people know it.
+  const operations = await withOperationOrderNames(
+    db,
+    gateway,
+    owed.map((exposure) => exposure.operation),
+  );
+  const shopState = shopAlertStates(db);
+  let opened = 0;
+  for (const [i, exposure] of owed.entries()) {
+    const op = operations[i];
+    const alerted = readStored(storedStrings, exposure.alertedReasons) ?? [];
+    const kinds = exposureAlertsOwed(readStored(storedStrings, exposure.classes) ?? [], alerted);
+    const shop = await shopState(op.shop);
+    const events = new Map<ExposureAlert, { id: string; history: boolean }>();
+    for (const kind of kinds) {
+      const event = await recordAlertEvent(db, op, kind, exposure.decidedAt ?? now, shop.settings, now, isPastNews(kind, op.origin, exposure));
+      if (event.created) opened++;
+      events.set(kind, event);
+    }
+    const first = firstDisputeAlert(kinds, alerted);
+    const event = first ? events.get(first) : undefined;
+    if (first && event && !event.history && shop.enabled.has(DISPUTED_ORDER_FLOW_TRIGGER.handle))
+      await createOnce(() => db.alertDelivery.create({ data: disputedOrderFlowCall(contract, op, exposure, first, event.id, now) }));
+    await db.exposure.updateMany({
+      where: { id: exposure.id, alertedReasons: exposure.alertedReasons },
+      data: { alertedReasons: JSON.stringify([...alerted, ...kinds]) },
+    });
+  }
+  return opened;
+}
