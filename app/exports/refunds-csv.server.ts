@@ -9,12 +9,14 @@ import type { DashboardFilters } from "../verdicts/filters";
 import { knownPaymentsAccess } from "../settlement/access.server";
 import { moneyHeadline, type MoneyKnowledge } from "../settlement/words";
 import { knowledgeOf, payoutNumber, payoutStatusLabel, referencesOf, type SettlementFacts } from "../settlement/words";
+import { EXPOSURE_FACTS, exposureReasons, moneyAtRiskTwiceInWords, type ExposureCells } from "./exposure-cells";
 
-/** What a row's cells may say besides the row: its resolution, its settlement (where its money is) and what the app knows of that. */
+/** What a row's cells may say besides the row: its resolution, its settlement (where its money is) and what the app knows of that, its exposure (money at risk twice). */
 interface RowFacts {
   resolution: Resolution | undefined;
   settlement: SettlementFacts | undefined;
   money: MoneyKnowledge;
+  exposure: ExposureCells | undefined;
 }
 type Column = [header: string, value: (row: RefundRow, facts: RowFacts) => unknown];
 
@@ -45,6 +47,10 @@ const RAW: Column[] = [
   ["arn", (_, { settlement }) => settlement?.arn],
   ["payout_id", (_, { settlement }) => payoutNumber(settlement?.payoutGid ?? null)],
   ["payout_status", (_, { settlement }) => settlement?.payoutStatus],
+  ["exposure_status", (_, { exposure }) => exposure?.status],
+  ["exposure_reasons", (_, { exposure }) => exposureReasons(exposure)],
+  ["at_risk_amount", (_, { exposure }) => exposure?.atRisk],
+  ["at_risk_currency", (_, { exposure }) => exposure?.currency],
 ];
 
 const matchedBy = (r: RefundRow) => (r.correlation === "fingerprint" ? "order and amount only" : "refund id");
@@ -79,6 +85,7 @@ function peopleColumns(timeZone: string): Column[] {
     ],
     ["Payout", (_, { settlement }) => settlement?.payoutGid],
     ["Payout status", (_, { settlement }) => payoutStatusLabel(settlement?.payoutStatus ?? null)],
+    ["Money at risk twice", (_, { exposure }) => moneyAtRiskTwiceInWords(exposure)],
     ["Amount in shop currency", (r) => r.shopAmount],
     ["Shop currency", (r) => r.shopCurrency],
     ["Amount Shopify recorded", (r) => r.recordedAmount],
@@ -121,7 +128,7 @@ const SETTLEMENT_FACTS = {
 /**
  * The filtered list as CSV, streamed a page at a time; amounts are exact decimals. For people it
  * starts with a byte order mark, so that Excel reads it as UTF-8 (€, names with accents). Each
- * page's settlements are read in one query, and the shop's access to its payouts once.
+ * page's settlements and exposures are read in one query each, and the shop's access to its payouts once.
  */
 export function exportCsv(
   db: PrismaClient,
@@ -145,18 +152,26 @@ export function exportCsv(
         controller.enqueue(encoder.encode(`${format === "people" ? "\uFEFF" : ""}${columns.map(([header]) => csvCell(header)).join(",")}\r\n`));
       }
       const page = await listRefunds(db, contract, shop, { ...filters, after, before: undefined, pageSize: 500 }, gateway);
-      const [resolved, settlements] = await Promise.all([
+      const ids = page.rows.map((r) => r.id);
+      const [resolved, settlements, exposures] = await Promise.all([
         resolutions(
           db,
           shop,
           page.rows.filter((r) => r.reviewState === "resolved").map((r) => r.id),
         ),
-        db.settlement.findMany({ where: { shop, operationId: { in: page.rows.map((r) => r.id) } }, select: SETTLEMENT_FACTS }),
+        db.settlement.findMany({ where: { shop, operationId: { in: ids } }, select: SETTLEMENT_FACTS }),
+        db.exposure.findMany({ where: { shop, operationId: { in: ids } }, select: EXPOSURE_FACTS }),
       ]);
       const settlementOf = new Map(settlements.map((s) => [s.operationId, s]));
+      const exposureOf = new Map(exposures.map((e) => [e.operationId, e]));
       const lines = page.rows.map((r) => {
         const settlement = settlementOf.get(r.id);
-        const facts: RowFacts = { resolution: resolved.get(r.id), settlement, money: knowledgeOf(settlement, r.status, access, now) };
+        const facts: RowFacts = {
+          resolution: resolved.get(r.id),
+          settlement,
+          money: knowledgeOf(settlement, r.status, access, now),
+          exposure: exposureOf.get(r.id),
+        };
         return columns.map(([, value]) => csvCell(value(r, facts))).join(",");
       });
       if (lines.length) controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
