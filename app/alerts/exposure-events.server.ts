@@ -86,9 +86,11 @@ function disputedOrderFlowCall(contract: Contract, op: AlertedOperation, exposur
 /**
  * Exposures that owe an alert: at risk, with a class whose kind is not yet in alertedReasons. Read
  * from the JSON text as written (JSON.stringify of known words), the same on SQLite and PostgreSQL.
+ * As for verdicts, a contradiction its contract does not escalate alerts no one.
  */
 const OWED: Prisma.ExposureWhereInput = {
   status: "CONTRADICTED",
+  escalate: true,
   OR: Object.entries(EXPOSURE_ALERTS).map(([kind, { classes }]) => ({
     OR: classes.map((c) => ({ classes: { contains: JSON.stringify(c) } })),
     NOT: { alertedReasons: { contains: JSON.stringify(kind) } },
