@@ -1,0 +1,320 @@
+// Bench part 11: contract shopify.refund.exposure's reads (money at risk twice, issue 43). The
+// measurement runs in a process of its own (this file, run as a script), as part 9's does: the
+// app's Shopify client binds to the first database and fake Shopify it is imported with.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { pathToFileURL } from "node:url";
+import type { PrismaClient } from "@prisma/client";
+import pino from "pino";
+import { createPrismaClient } from "../app/db/client";
+import { reloadConfig } from "../app/config/env.server";
+import { DISPUTE_DETAILS_QUERY, ORDER_EXPOSURE_QUERY } from "../app/shopify/admin/documents";
+import { paymentsDisputeGid } from "../app/exposure/order-exposure";
+import { FakeShopify } from "../fake-shopify/server";
+import type { AdminApiStats } from "../fake-shopify/admin-api";
+import { requestedQueryCost } from "../fake-shopify/cost";
+import { refundWebhookBody } from "../fake-shopify/webhooks";
+import { TEST_APP } from "../test/support/credentials";
+import { installShop } from "../test/support/sessions";
+import { fakeShopifyAppEnv, migrate, root, row, scratchSqlite, type BenchRow } from "./support";
+
+const run = promisify(execFile);
+const quiet = pino({ enabled: false });
+
+const SHOP = "bench-exposure.myshopify.com";
+const DISPUTES_SCOPE = "read_shopify_payments_disputes";
+/** Every 20th order gets a chargeback after its refund (5 %), every 5th of those says the credit was not processed. */
+const DISPUTE_EVERY = 20;
+/** Every 50th order (none of those disputed) is refunded to store credit (2 %); every other one of those also to the card, past what was paid. */
+const STORE_CREDIT_EVERY = 50;
+
+/** The selection inside `... on <type> {` of a nodes(ids:) document: the baseline reads the same fields one node a request. */
+function selectionOf(document: string, type: string): string {
+  const start = document.indexOf(`... on ${type} {`);
+  if (start < 0) throw new Error(`exposure bench: no ... on ${type} in the app's document`);
+  const open = document.indexOf("{", start);
+  let depth = 0;
+  for (let i = open; i < document.length; i++) {
+    if (document[i] === "{") depth++;
+    if (document[i] === "}" && --depth === 0) return document.slice(open + 1, i);
+  }
+  throw new Error(`exposure bench: unbalanced ... on ${type}`);
+}
+
+/** The baseline's reads: ORDER_EXPOSURE_QUERY's selection on one order(id:), DISPUTE_DETAILS_QUERY's on one dispute(id:). */
+const ONE_ORDER_QUERY = `query OneOrderExposure($id: ID!) {\n  order(id: $id) {${selectionOf(ORDER_EXPOSURE_QUERY, "Order")}}\n}`;
+const ONE_DISPUTE_QUERY = `query OneDisputeDetails($id: ID!) {\n  dispute(id: $id) {${selectionOf(DISPUTE_DETAILS_QUERY, "ShopifyPaymentsDispute")}}\n}`;
+
+/** What the fake Shopify counted for one side. */
+interface Side {
+  graphqlRequests: number;
+  requestedCost: number;
+  actualCost: number;
+  throttled: number;
+  byOperation: Record<string, number>;
+}
+
+interface Measured {
+  count: number;
+  disputes: number;
+  storeCredit: number;
+  /** Exposure passes run for the first judgement and for the re-read a day later. */
+  passes: { first: number; daily: number };
+  /** Exposures by status and reason after each read. */
+  judged: { first: Record<string, number>; daily: Record<string, number> };
+  app: { first: Side; daily: Side };
+  baseline: { first: Side; daily: Side };
+}
+
+type Counted = Pick<AdminApiStats, "graphqlRequests" | "requestedCost" | "actualCost" | "throttled" | "byOperation">;
+const snapshot = (stats: AdminApiStats): Counted => ({ ...stats, byOperation: { ...stats.byOperation } });
+function since(before: Counted, after: AdminApiStats): Side {
+  const byOperation: Record<string, number> = {};
+  for (const [name, n] of Object.entries(after.byOperation)) if (n - (before.byOperation[name] ?? 0)) byOperation[name] = n - (before.byOperation[name] ?? 0);
+  return {
+    graphqlRequests: after.graphqlRequests - before.graphqlRequests,
+    requestedCost: after.requestedCost - before.requestedCost,
+    actualCost: after.actualCost - before.actualCost,
+    throttled: after.throttled - before.throttled,
+    byOperation,
+  };
+}
+
+/**
+ * 11. A shop's `count` refunds, VERIFIED by the app's read-back, 5 % of their orders disputed after
+ * the refund and 2 % refunded to store credit, judged by the worker's exposure pass (the orders in
+ * nodes(ids:) batches, the disputes' details in one request per batch of the shop's), then read
+ * again a day later; against the same orders read one order(id:) request each and each dispute's
+ * details one dispute(id:) request each. Points and requests as the fake Shopify counts them;
+ * time is virtual, as in parts 2 and 9.
+ */
+export async function benchExposure(count: number): Promise<BenchRow[]> {
+  const { stdout } = await run("node", ["--import", "tsx", "bench/exposure.ts", String(count)], {
+    cwd: root,
+    maxBuffer: 1 << 20,
+    env: { ...process.env, LOG_LEVEL: "warn" },
+  });
+  const m = JSON.parse(stdout.trim().split("\n").pop()!) as Measured;
+  const ops = (side: Side) =>
+    Object.entries(side.byOperation)
+      .map(([name, n]) => `${n} ${name}`)
+      .join(" + ");
+  const statuses = (judged: Record<string, number>) =>
+    Object.entries(judged)
+      .map(([what, n]) => `${n} ${what}`)
+      .join(", ");
+  const baselineName = "one order(id:) request per refund (the same selection) and one dispute(id:) request per dispute";
+  const note =
+    `${count} refunds, one shop, each VERIFIED by the app's read-back, ${m.disputes} of their orders disputed after the refund, ` +
+    `${m.storeCredit} refunded to store credit (half of them also to the card, past what was paid); Standard plan bucket (1,000 points, 100/s); virtual clock; ` +
+    `first judgement: ${m.passes.first} exposure passes, ${ops(m.app.first)} (${statuses(m.judged.first)}); one by one: ${ops(m.baseline.first)}; ` +
+    `read again a day later: ${m.passes.daily} passes, ${ops(m.app.daily)} (${statuses(m.judged.daily)}); one by one: ${ops(m.baseline.daily)}; ` +
+    `THROTTLED answers: app ${m.app.first.throttled + m.app.daily.throttled}, one by one ${m.baseline.first.throttled + m.baseline.daily.throttled}`;
+  const per = (n: number) => n / count;
+  const part = "11. exposure";
+  return [
+    row(part, "GraphQL requests per judged refund", per(m.app.first.graphqlRequests), per(m.baseline.first.graphqlRequests), "req", baselineName, note),
+    row(part, "requested query cost per judged refund", per(m.app.first.requestedCost), per(m.baseline.first.requestedCost), "points", baselineName),
+    row(part, "actual query cost per judged refund", per(m.app.first.actualCost), per(m.baseline.first.actualCost), "points", baselineName),
+    row(part, "daily re-read: GraphQL requests per refund", per(m.app.daily.graphqlRequests), per(m.baseline.daily.graphqlRequests), "req", baselineName),
+    row(part, "daily re-read: requested query cost per refund", per(m.app.daily.requestedCost), per(m.baseline.daily.requestedCost), "points", baselineName),
+    row(part, "daily re-read: actual query cost per refund", per(m.app.daily.actualCost), per(m.baseline.daily.actualCost), "points", baselineName),
+  ];
+}
+
+async function measure(count: number): Promise<Measured> {
+  const databaseUrl = scratchSqlite("exposure");
+  migrate(databaseUrl);
+  let virtualMs = Date.parse("2026-11-20T12:00:00Z");
+  const shopify = new FakeShopify(TEST_APP, { maximumAvailable: 1000, restoreRate: 100 });
+  shopify.now = () => new Date(virtualMs);
+  shopify.bucketNowMs = () => virtualMs;
+  const shop = shopify.addShop(SHOP);
+  // The disputes' details need the approval scope; with it Shopify would send disputes/* webhooks,
+  // but the fake has no webhook target here: every read below is the pass's own, none a delivery's.
+  shop.grantedScopes.add(DISPUTES_SCOPE);
+  const origin = await shopify.listen();
+  Object.assign(process.env, fakeShopifyAppEnv(databaseUrl, origin));
+  reloadConfig();
+  const db: PrismaClient = createPrismaClient(databaseUrl);
+  try {
+    await installShop(db, shopify, SHOP);
+    await db.session.updateMany({ where: { shop: SHOP }, data: { scope: [...shop.grantedScopes].join(",") } });
+    const { offlineGraphql } = await import("../app/shopify/admin/offline-client.server");
+    const { ShopifyGateway } = await import("../app/shopify/admin/gateway.server");
+    const { ThrottleGate } = await import("../app/shopify/admin/throttle");
+    const { processDue, nextDueTime } = await import("../app/verification/runtime.server");
+    const { openDeliveredRefunds } = await import("../app/verification/intake.server");
+    const { openDeliveryStore } = await import("../app/webhooks/delivery-store.server");
+    const { REFUND_CREATED } = await import("../app/contracts/registry.server");
+    const { parseRefundWebhook } = await import("../app/webhooks/refund-payload");
+    const { ADMIN_API_VERSION } = await import("../app/shopify/api-version");
+    const { createWorker } = await import("../app/worker/worker.server");
+
+    const gateway = () =>
+      new ShopifyGateway(
+        offlineGraphql,
+        () => virtualMs,
+        async (ms: number) => void (virtualMs += ms),
+      );
+
+    // The refunds, one a second, delivered as Shopify sends refunds/create and VERIFIED by the
+    // app's read-back (its stale read window after each), as for a shop the app follows.
+    const orders: { id: bigint; gid: string }[] = [];
+    const deliveries = openDeliveryStore(databaseUrl);
+    let storeCredit = 0;
+    for (let i = 0; i < count; i++) {
+      const createdAt = new Date(virtualMs + (i + 1) * 1000);
+      const order = shop.createOrder({ amount: "80.00", gateway: "shopify_payments", createdAt });
+      const credited = i % STORE_CREDIT_EVERY === STORE_CREDIT_EVERY / 2 - 1;
+      if (credited) storeCredit++;
+      const refund = shop.createRefund(
+        order.id,
+        !credited
+          ? { amount: "25.00", createdAt }
+          : storeCredit % 2
+            ? { storeCredit: "25.00", createdAt }
+            : { amount: "60.00", storeCredit: "40.00", createdAt },
+      );
+      const claim = parseRefundWebhook(refundWebhookBody(shop, refund));
+      await deliveries.store([
+        {
+          shop: SHOP,
+          webhookId: `w${i}`,
+          eventId: `e${i}`,
+          topic: "REFUNDS_CREATE",
+          triggeredAt: createdAt,
+          apiVersion: ADMIN_API_VERSION,
+          refundGid: claim.refundGid,
+          orderGid: claim.orderGid,
+          refundCreatedAt: new Date(claim.createdAt),
+          amount: claim.amount,
+          currency: claim.currency,
+          receivedAt: createdAt,
+        },
+      ]);
+      orders.push({ id: order.id, gid: claim.orderGid });
+    }
+    await deliveries.close();
+    virtualMs += (count + 1) * 1000;
+    const deps = { db, contract: REFUND_CREATED, gateway: gateway(), now: () => new Date(virtualMs), workerId: "bench", logger: quiet };
+    while (await openDeliveredRefunds({ db, now: () => new Date(virtualMs), workerId: "bench", logger: quiet }, REFUND_CREATED));
+    for (let pass = 0; ; pass++) {
+      if (pass === 10_000) throw new Error("exposure bench: the created-level verification did not settle");
+      await processDue(deps);
+      const next = await nextDueTime(db);
+      if (!next) break;
+      virtualMs = Math.max(virtualMs, next.getTime());
+    }
+    const verified = await db.operation.count({ where: { status: "VERIFIED" } });
+    if (verified !== count) {
+      const states = await db.operation.groupBy({ by: ["status", "reason"], _count: true });
+      throw new Error(`exposure bench: ${verified} of ${count} refunds verified at the created level (${JSON.stringify(states)})`);
+    }
+
+    // An hour on, chargebacks come for 5 % of the orders, after their refunds.
+    virtualMs += 3600_000;
+    let disputes = 0;
+    for (const [i, order] of orders.entries())
+      if (i % DISPUTE_EVERY === DISPUTE_EVERY - 1) {
+        disputes++;
+        shop.createDispute(order.id, { amount: "80.00", reason: disputes % 5 ? "FRAUDULENT" : "CREDIT_NOT_PROCESSED" });
+      }
+
+    const api = shopify.api(SHOP);
+    const worker = createWorker({ db, now: () => new Date(virtualMs), gateway: gateway(), workerId: "bench", logger: quiet });
+    const judgedAtLeast = (attempts: number) => db.exposure.count({ where: { attempts: { gte: attempts } } });
+    const outcomes = async () =>
+      Object.fromEntries(
+        (await db.exposure.groupBy({ by: ["status", "reason"], _count: true, orderBy: [{ status: "asc" }, { reason: "asc" }] })).map((g) => [
+          `${g.status} ${g.reason ?? ""}`.trim(),
+          g._count,
+        ]),
+      );
+    /** The worker's exposure pass, again and again, on to the next due exposure when one has nothing to do, until every exposure is judged `attempts` times. */
+    const exposeUntil = async (attempts: number) => {
+      for (let passes = 1; passes <= 1000; passes++) {
+        const { opened, judged } = await worker.runExposures();
+        if ((await judgedAtLeast(attempts)) === count) return passes;
+        if (opened || judged) continue;
+        const next = await db.exposure.findFirst({ where: { attempts: { lt: attempts }, nextDueAt: { not: null } }, orderBy: { nextDueAt: "asc" } });
+        if (!next?.nextDueAt) break;
+        virtualMs = Math.max(virtualMs, next.nextDueAt.getTime());
+      }
+      throw new Error(`exposure bench: ${await judgedAtLeast(attempts)} of ${count} exposures judged ${attempts} times (${JSON.stringify(await outcomes())})`);
+    };
+
+    // One by one, on a full bucket, waiting on the bucket the same way and retrying a THROTTLED answer:
+    // each refund's order alone, then each of its disputes' details alone.
+    const graphql = await offlineGraphql(SHOP);
+    const gate = new ThrottleGate();
+    const request = async (query: string, variables: Record<string, unknown>) => {
+      const cost = requestedQueryCost(query, variables);
+      for (;;) {
+        virtualMs += gate.waitMs(cost, virtualMs);
+        const body = await graphql(query, variables);
+        gate.observe(body.extensions?.cost, virtualMs);
+        if (!body.errors?.length) return body.data as Record<string, unknown>;
+        if (body.errors.some((e) => e.extensions?.code !== "THROTTLED")) throw new Error(`exposure bench baseline: ${JSON.stringify(body.errors)}`);
+        virtualMs += 1000;
+      }
+    };
+    const oneByOne = async (): Promise<Side> => {
+      api.fillBucket();
+      const before = snapshot(api.stats);
+      let [read, details] = [0, 0];
+      for (const { gid } of orders) {
+        const { order } = (await request(ONE_ORDER_QUERY, { id: gid })) as { order: { refunds: unknown[]; disputes: { id: string }[] } | null };
+        if (!order?.refunds.length) throw new Error(`exposure bench baseline: order ${gid} read ${JSON.stringify(order)}`);
+        read++;
+        for (const summary of order.disputes) {
+          const { dispute } = (await request(ONE_DISPUTE_QUERY, { id: paymentsDisputeGid(summary.id) })) as {
+            dispute: { reasonDetails: { reason: string } } | null;
+          };
+          if (!dispute?.reasonDetails.reason) throw new Error(`exposure bench baseline: dispute ${summary.id} read ${JSON.stringify(dispute)}`);
+          details++;
+        }
+      }
+      // The baseline reads the same facts the app judges: every order, every dispute's details.
+      if (read !== count || details !== disputes) throw new Error(`exposure bench baseline: ${read} orders and ${details} disputes read`);
+      return since(before, api.stats);
+    };
+
+    // The app's way: the worker's exposure pass opens every verified refund's exposure and judges it.
+    api.fillBucket();
+    let before = snapshot(api.stats);
+    const firstPasses = await exposeUntil(1);
+    const appFirst = since(before, api.stats);
+    const judgedFirst = await outcomes();
+    const baselineFirst = await oneByOne();
+
+    // A day later: every open exposure is due again (the chargeback whose webhook was lost), read again.
+    const latest = await db.exposure.aggregate({ _max: { nextDueAt: true } });
+    virtualMs = Math.max(virtualMs, latest._max.nextDueAt!.getTime());
+    api.fillBucket();
+    before = snapshot(api.stats);
+    const dailyPasses = await exposeUntil(2);
+    const appDaily = since(before, api.stats);
+    const judgedDaily = await outcomes();
+    const baselineDaily = await oneByOne();
+
+    return {
+      count,
+      disputes,
+      storeCredit,
+      passes: { first: firstPasses, daily: dailyPasses },
+      judged: { first: judgedFirst, daily: judgedDaily },
+      app: { first: appFirst, daily: appDaily },
+      baseline: { first: baselineFirst, daily: baselineDaily },
+    };
+  } finally {
+    await db.$disconnect();
+    await shopify.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const measured = await measure(Number(process.argv[2] ?? 1000));
+  process.stdout.write(`${JSON.stringify(measured)}\n`);
+  process.exit(0);
+}
