@@ -44,6 +44,10 @@ function order(options: { currency: string; shopCurrency?: string; refundable: s
     currencyCode: shopCurrency as CurrencyCode,
     presentmentCurrencyCode: options.currency as CurrencyCode,
     totalRefundedSet: bag("0.0", options.currency, "0.0", shopCurrency),
+    // What puts a refund at risk twice (issue 43) plays no part in allocation.
+    totalReceivedSet: { presentmentMoney: { amount: options.refundable, currencyCode: options.currency as CurrencyCode } },
+    disputes: [],
+    transactions: [],
     suggestedRefund: {
       maximumRefundableSet: bag(options.refundable, options.currency, options.shopRefundable ?? options.refundable, shopCurrency),
       suggestedTransactions: options.payments.map((p) => suggested(p, options.currency, shopCurrency)),

@@ -45,7 +45,12 @@ export const REFUND_TRANSACTIONS_QUERY = `#graphql
   }
 `;
 
-/** The order as the refund form and the capacity check need it, in both currencies. */
+/**
+ * The order as the refund form and the capacity check need it, in both currencies, and what puts a
+ * further refund at risk of paying twice (issue 43): what the customer paid, the disputes' summaries
+ * (read_orders) and the order's transactions, among them the refunds to store credit (a REFUND of the
+ * store-credit gateway). `transactions` without `first` is every one, priced as one element.
+ */
 export const ORDER_FOR_REFUND_QUERY = `#graphql
   query OrderForRefund($id: ID!) {
     order(id: $id) {
@@ -54,6 +59,9 @@ export const ORDER_FOR_REFUND_QUERY = `#graphql
       currencyCode
       presentmentCurrencyCode
       totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
+      totalReceivedSet { presentmentMoney { amount currencyCode } }
+      disputes { id status initiatedAs }
+      transactions { id kind status gateway amountSet { presentmentMoney { amount currencyCode } } }
       suggestedRefund(suggestFullRefund: true) {
         maximumRefundableSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
         suggestedTransactions {
@@ -329,7 +337,8 @@ export const QUERY_COSTS = {
   /** Per refund in RefundReadback: nodes(ids:) is priced per id. */
   refundReadbackPerRefund: 16,
   refundTransactions: 54,
-  orderForRefund: 13,
+  /** The order, what it was paid, its disputes and every transaction (a list without `first` is priced as one element). */
+  orderForRefund: 19,
   refundCreate: 22,
   /** The order and one refund (a list without `first` is priced as one element; the fake counts every refund returned in the actual cost). */
   orderRefunds: 23,
