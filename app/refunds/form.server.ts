@@ -12,6 +12,7 @@ import { parseRefundAction, type RefundSource } from "./form";
 import { presentmentCurrency, refundableMinor } from "./plan";
 import { recordView, RevisionConflict } from "./records.server";
 import { resendRefund, settleWithoutRefund } from "./recover.server";
+import { orderRisks } from "./risk.server";
 
 const notFound = (what: string) => new Response(`No such ${what} in this shop`, { status: 404 });
 
@@ -36,6 +37,9 @@ export async function refundFormData(shop: string, orderId: string, now = new Da
   );
   const unsettled = await unsettledRecord(db, shop, order.id);
   const recent = await recentRefund(db, shop, order.id, now);
+  const risks = await orderRisks(db, interactiveGateway(), shop, order, now);
+  const received = order.totalReceivedSet.presentmentMoney;
+  const paidMinor = received.currencyCode === currency ? toMinorUnits(received.amount, currency) : undefined;
   // Where the money goes: the order's payments Shopify can still refund, newest first (as allocate takes them).
   const sources: RefundSource[] = (order.suggestedRefund?.suggestedTransactions ?? [])
     .flatMap((t) =>
@@ -59,6 +63,8 @@ export async function refundFormData(shop: string, orderId: string, now = new Da
       currency,
       shopCurrency: order.currencyCode,
       refunded: fromMinorUnits(toMinorUnits(order.totalRefundedSet.presentmentMoney.amount, currency) ?? 0n, currency),
+      // What the customer paid, for the warning when the amount typed takes the refunds past it; null (not judged) when Shopify says it in another currency.
+      paid: paidMinor === undefined ? null : fromMinorUnits(paidMinor, currency),
       refundable: fromMinorUnits(refundableMinor(order), currency),
     },
     records: records.map((r) => {
@@ -75,6 +81,7 @@ export async function refundFormData(shop: string, orderId: string, now = new Da
     formToken: randomUUID(),
     sources,
     recentRefund: recent ? { message: recent.message, at: recent.at.toISOString() } : null,
+    risks,
     // Any verdict on the order in which a duplicate held, whatever its first reason was.
     duplicateOnOrder: Boolean(
       await db.operationReason.findFirst({ where: { shop, reason: { in: [...DUPLICATE_REASONS] }, operation: { orderGid: order.id } }, select: { id: true } }),
@@ -117,6 +124,7 @@ async function runRefundAction(shop: string, orderId: string, form: FormData, ac
           note: input.note,
           notify: input.notify,
           confirmAnother: input.confirmAnother,
+          confirmRisk: input.confirmRisk,
           formToken: input.formToken,
           actor,
         },

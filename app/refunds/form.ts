@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { fieldErrors as fieldErrorsOf } from "../forms/field-errors";
 import { currencyExponent, formatMoney, fromMinorUnits, toMinorUnits } from "../money/currency";
+import { RISK_CODES } from "./risk";
 
 /**
  * The refund form's input, parsed the same way in the browser (before the confirmation) and on
@@ -70,6 +71,7 @@ export const refundAmountSchema = (currency: string) =>
 const text = (missing: string) => z.string({ required_error: missing, invalid_type_error: missing }).trim().min(1, missing);
 const STALE = "The form is missing which refund attempt this is about. Reload the page and try again.";
 const FORM_EXPIRED = "This form is out of date. Reload the page and try again.";
+const RISK_EXPIRED = "This form's confirmation is out of date. Reload the page and try again.";
 
 const issueSchema = z.object({
   intent: z.literal("issue"),
@@ -89,6 +91,12 @@ const issueSchema = z.object({
     .string()
     .optional()
     .transform((value) => value === "yes"),
+  /** "Yes, refund anyway": the risks the person saw and confirmed, by code ("OPEN_CHARGEBACK,STORE_CREDIT_REFUNDED"). */
+  confirmRisk: z
+    .string({ invalid_type_error: RISK_EXPIRED })
+    .optional()
+    .transform((value) => (value ? value.split(",") : []))
+    .pipe(z.array(z.enum(RISK_CODES, { errorMap: () => ({ message: RISK_EXPIRED }) }))),
   formToken: z.string({ required_error: FORM_EXPIRED, invalid_type_error: FORM_EXPIRED }).regex(/^[0-9a-f-]{36}$/, FORM_EXPIRED),
 });
 
@@ -103,7 +111,7 @@ export const refundActionSchema = z.discriminatedUnion("intent", [issueSchema, r
 });
 
 export type RefundAction = z.output<typeof refundActionSchema>;
-export type FieldErrors = Partial<Record<"amount" | "note" | "intent" | "recordId" | "revision" | "formToken", string>>;
+export type FieldErrors = Partial<Record<"amount" | "note" | "intent" | "recordId" | "revision" | "formToken" | "confirmRisk", string>>;
 export type ParsedAction = { ok: true; data: RefundAction } | { ok: false; message: string; fieldErrors: FieldErrors };
 
 /** The posted form, parsed: malformed input is words for the field it concerns, never an exception. */

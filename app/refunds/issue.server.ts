@@ -9,6 +9,7 @@ import { markDue, openOperation } from "../verification/operations.server";
 import { minutesAgo, overRefundMessage, parseAmount, RECENT_REFUND_WINDOW_MS, type FieldErrors } from "./form";
 import { allocate, presentmentCurrency, refundableMinor, type RefundTransactionInput } from "./plan";
 import { withOrderClaim } from "./order-claim.server";
+import { confirmedRiskCaptions, refundRisks, riskFacts, riskRefusalMessage, type RiskCode } from "./risk";
 import { AttemptLimitReached, MAX_ATTEMPTS_PER_ORDER, mintRecord, rewriteRecord, UNSETTLED_OUTCOMES } from "./records.server";
 
 /** refundCreate calls the app makes by itself for one record, all with the record's key; past it, a person decides. */
@@ -34,9 +35,14 @@ export type IssueCode =
   | "RECENT_REFUND"
   | "IN_PROGRESS"
   | "INVALID_FORM";
-/** What issuing, re-sending or settling a refund came to: the record, or a code and words for a person (routes map codes to HTTP, app/http/status.ts). */
+/**
+ * What issuing, re-sending or settling a refund came to: the record, or a code and words for a
+ * person (routes map codes to HTTP, app/http/status.ts; the risk codes, app/refunds/http-status.ts).
+ * A refund that waits for "Yes, refund anyway" names every risk it runs in `risks`.
+ */
 export type IssueResult =
-  { ok: true; record: RefundRecord } | { ok: false; code: IssueCode; message: string; record?: RefundRecord; fieldErrors?: FieldErrors };
+  | { ok: true; record: RefundRecord }
+  | { ok: false; code: IssueCode | RiskCode; message: string; record?: RefundRecord; fieldErrors?: FieldErrors; risks?: RiskCode[] };
 
 type IssueFailure = Extract<IssueResult, { ok: false }>;
 export const fail = (code: IssueCode, message: string, record?: RefundRecord, fieldErrors?: FieldErrors): IssueFailure => ({
@@ -145,9 +151,11 @@ export interface IssueRequest {
   note?: string | null;
   notify: boolean;
   confirmAnother?: boolean;
+  /** "Yes, refund anyway": the risks of paying twice the person saw and confirmed. */
+  confirmRisk?: RiskCode[];
   /** The one-time token of the form: the same form submitted twice is one intent, one record. */
   formToken: string;
-  /** The staff member asking (their user id), kept with a confirmation of another refund. */
+  /** The staff member asking (their user id), kept with a confirmation of another refund or of a risk. */
   actor?: string;
 }
 
@@ -185,6 +193,12 @@ async function issueHoldingOrder(db: PrismaClient, contract: LoadedContract, gat
   const plan = await prepareRefund(gateway, request.shop, request.orderId, request.amount);
   if (!plan.ok) return plan;
   const { order, currency, amountMinor, transactions } = plan;
+  // Checked with the order as Shopify has it now, inside the order's claim: a chargeback opened since the page was read counts.
+  const facts = riskFacts(order);
+  const risks = refundRisks(facts, amountMinor);
+  const unconfirmed = risks.filter((risk) => !request.confirmRisk?.includes(risk));
+  if (unconfirmed.length) return { ok: false, code: unconfirmed[0], message: riskRefusalMessage(facts, amountMinor, unconfirmed), risks };
+  const confirmedBy = request.confirmAnother || risks.length ? (request.actor ?? null) : null;
   const parent = transactions[0]?.parentId ?? null;
   const note = request.note?.trim() || null;
   const record = await mintAttempt(
@@ -199,10 +213,15 @@ async function issueHoldingOrder(db: PrismaClient, contract: LoadedContract, gat
       note,
       notify: request.notify,
       refundInput: JSON.stringify({ orderId: order.id, currency, note, notify: request.notify, transactions }),
-      refCaptions: JSON.stringify([{ id: order.id, caption: order.name }, ...transactions.map((t) => ({ id: t.parentId, caption: `${t.gateway} payment` }))]),
+      refCaptions: JSON.stringify([
+        { id: order.id, caption: order.name },
+        ...transactions.map((t) => ({ id: t.parentId, caption: `${t.gateway} payment` })),
+        ...confirmedRiskCaptions(facts, risks),
+      ]),
       intentKey: request.formToken,
+      // confirmedAnother stays the "another refund" answer alone (a duplicate's evidence, contract 1.2.0); confirmedBy is who said yes to either question.
       confirmedAnother: Boolean(request.confirmAnother),
-      confirmedBy: request.confirmAnother ? (request.actor ?? null) : null,
+      confirmedBy,
     },
     now,
   );

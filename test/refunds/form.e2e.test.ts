@@ -68,7 +68,15 @@ describe("the posted form", () => {
     const formToken = "00000000-0000-4000-8000-000000000001";
     expect(parseRefundAction({ intent: "issue", amount: "10", note: "n", notify: "on", confirmAnother: "yes", formToken })).toEqual({
       ok: true,
-      data: { intent: "issue", amount: "10", note: "n", notify: true, confirmAnother: true, formToken },
+      data: { intent: "issue", amount: "10", note: "n", notify: true, confirmAnother: true, confirmRisk: [], formToken },
+    });
+    expect(parseRefundAction({ intent: "issue", amount: "10", confirmRisk: "OPEN_CHARGEBACK,STORE_CREDIT_REFUNDED", formToken })).toMatchObject({
+      ok: true,
+      data: { confirmRisk: ["OPEN_CHARGEBACK", "STORE_CREDIT_REFUNDED"] },
+    });
+    expect(parseRefundAction({ intent: "issue", amount: "10", confirmRisk: "OPEN_CHARGEBACK,yes", formToken })).toMatchObject({
+      ok: false,
+      fieldErrors: { confirmRisk: "This form's confirmation is out of date. Reload the page and try again." },
     });
     expect(parseRefundAction({ intent: "issue", amount: "10", formToken })).toMatchObject({
       ok: true,

@@ -7,10 +7,11 @@ import { refundFormAction, refundFormData } from "../../refunds/form.server";
 import { safeBackPath } from "../../refunds/form";
 import { useRefundForm } from "./hooks/useRefundForm";
 import { RefundBanners } from "./components/RefundBanners";
+import { RiskBanners } from "./components/RiskBanners";
 import { RefundForm } from "./components/RefundForm";
 import { RefundAttempts } from "./components/RefundAttempts";
 import { RefundConfirmation } from "./components/RefundConfirmation";
-import { httpStatus } from "../../http/status";
+import { refundHttpStatus } from "../../refunds/http-status";
 import { useCheckedRecords } from "./hooks/useCheckedRecords";
 import type { Action, Loader } from "./types";
 
@@ -35,8 +36,15 @@ export const action: Action = async ({ request, params }) => {
   return json(
     result.ok
       ? { ok: true as const, intent, sysId: result.record.sysId, message: successMessage(result.record) }
-      : { ok: false as const, intent, code: result.code, message: result.message, ...(result.fieldErrors ? { fieldErrors: result.fieldErrors } : {}) },
-    { status: httpStatus(result) },
+      : {
+          ok: false as const,
+          intent,
+          code: result.code,
+          message: result.message,
+          ...(result.fieldErrors ? { fieldErrors: result.fieldErrors } : {}),
+          ...(result.risks ? { risks: result.risks } : {}),
+        },
+    { status: refundHttpStatus(result) },
   );
 };
 
@@ -48,10 +56,10 @@ function successMessage(record: { sysId: string; shopifyOutcome: string; status:
 }
 
 export default function IssueRefund() {
-  const { order, records: loaded, duplicateOnOrder, unsettledSysId, sources, recentRefund, back, formToken } = useLoaderData<typeof loader>();
+  const { order, records: loaded, duplicateOnOrder, unsettledSysId, sources, recentRefund, risks, back, formToken } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
-  const form = useRefundForm(order, result, formToken);
+  const form = useRefundForm(order, result, formToken, risks);
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
   const records = useCheckedRecords(loaded);
 
@@ -72,6 +80,7 @@ export default function IssueRefund() {
               duplicateOnOrder={duplicateOnOrder}
               recentRefund={recentRefund}
             />
+            <RiskBanners risks={risks} risk={form.risk} />
             <RefundForm order={order} form={form} busy={busy} unsettledSysId={unsettledSysId} />
           </BlockStack>
         </Layout.Section>

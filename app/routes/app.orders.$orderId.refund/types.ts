@@ -16,7 +16,7 @@ export type Action = (
   TypedResponse<
     | { ok: false; intent: string; code: "INVALID_FORM"; message: string }
     | { ok: true; intent: string; sysId: string; message: string }
-    | { ok: false; intent: string; code: IssueFailure["code"]; message: string; fieldErrors?: IssueFailure["fieldErrors"] }
+    | { ok: false; intent: string; code: IssueFailure["code"]; message: string; fieldErrors?: IssueFailure["fieldErrors"]; risks?: IssueFailure["risks"] }
   >
 >;
 

@@ -1,4 +1,5 @@
 import { Banner } from "@shopify/polaris";
+import { isRiskCode } from "../../../refunds/risk";
 import type { ActionResult, RefundFormData } from "../types";
 import type { Review } from "../hooks/useRefundForm";
 
@@ -13,7 +14,9 @@ interface Props {
 /** The action's answer (unless its field or the confirmation shows it) and what stands in the way of a new refund. */
 export function RefundBanners({ result, review, unsettledSysId, duplicateOnOrder, recentRefund }: Props) {
   const fieldErrorShown = Boolean(result && !result.ok && "fieldErrors" in result && result.fieldErrors?.amount);
-  const banner = result && !fieldErrorShown && !(result.ok === false && result.code === "RECENT_REFUND" && review) ? result : null;
+  // A refund waiting for a second yes is answered in its confirmation while that is open.
+  const askedInConfirmation = result?.ok === false && (result.code === "RECENT_REFUND" || isRiskCode(result.code)) && review;
+  const banner = result && !fieldErrorShown && !askedInConfirmation ? result : null;
   return (
     <>
       {banner ? (
@@ -21,7 +24,7 @@ export function RefundBanners({ result, review, unsettledSysId, duplicateOnOrder
           tone={
             banner.ok
               ? "success"
-              : banner.code === "OUTCOME_UNKNOWN" || banner.code === "OUTCOME_PENDING" || banner.code === "RECENT_REFUND"
+              : banner.code === "OUTCOME_UNKNOWN" || banner.code === "OUTCOME_PENDING" || banner.code === "RECENT_REFUND" || isRiskCode(banner.code)
                 ? "warning"
                 : "critical"
           }

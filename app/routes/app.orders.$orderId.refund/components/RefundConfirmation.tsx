@@ -1,6 +1,8 @@
 import { Banner, BlockStack, Checkbox, Modal, Text } from "@shopify/polaris";
 import { formatMoney } from "../../../money/currency";
 import { gatewayLabel, splitOverSources } from "../../../refunds/form";
+import { isRiskCode } from "../../../refunds/risk";
+import { riskSummary } from "../../../refunds/risk-warnings";
 import type { ActionResult, Order, RefundFormData } from "../types";
 import type { RefundFormState } from "../hooks/useRefundForm";
 
@@ -13,12 +15,13 @@ interface Props {
   busy: boolean;
 }
 
-/** The last look before Shopify is asked: how much, to which payments, and a second yes after a recent refund. */
+/** The last look before Shopify is asked: how much, to which payments, and a second yes after a recent refund or on money at risk twice. */
 export function RefundConfirmation({ order, sources, recentRefund, result, form, busy }: Props) {
-  const { review, setReview, note, notify, another, setAnother, send } = form;
+  const { review, setReview, note, notify, another, setAnother, risk, send } = form;
   const money = (minor: bigint) => formatMoney(minor, order.currency);
   const parts = review ? splitOverSources(sources, review.minor, order.currency) : [];
   const needsAnother = Boolean(recentRefund) || (result?.ok === false && result.code === "RECENT_REFUND");
+  const riskRefusal = result?.ok === false && isRiskCode(result.code) ? result.message : null;
   return (
     <Modal
       open={Boolean(review)}
@@ -29,7 +32,7 @@ export function RefundConfirmation({ order, sources, recentRefund, result, form,
         destructive: true,
         onAction: send,
         loading: busy,
-        disabled: busy || (needsAnother && !another),
+        disabled: busy || (needsAnother && !another) || (risk.needed.length > 0 && !risk.confirmed),
       }}
       secondaryActions={[{ content: "Cancel", onAction: () => setReview(null), disabled: busy }]}
     >
@@ -62,6 +65,19 @@ export function RefundConfirmation({ order, sources, recentRefund, result, form,
                   helpText="This order was refunded in the last 10 minutes. Tick this only if the customer is owed a second refund."
                   checked={another}
                   onChange={setAnother}
+                />
+              </BlockStack>
+            ) : null}
+            {risk.needed.length ? (
+              <BlockStack gap="200">
+                <Banner tone="warning" title={riskRefusal ?? riskSummary(risk.needed)}>
+                  {risk.pastPayment ? <p>{risk.pastPayment.lines[0]}</p> : null}
+                </Banner>
+                <Checkbox
+                  label="Yes, refund anyway"
+                  helpText="Tick this only if you checked the order in Shopify admin and the customer is owed this refund as well."
+                  checked={risk.confirmed}
+                  onChange={risk.setConfirmed}
                 />
               </BlockStack>
             ) : null}

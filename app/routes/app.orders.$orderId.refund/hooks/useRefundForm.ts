@@ -2,7 +2,9 @@ import { useEffect, useState } from "react";
 import { useSubmit } from "@remix-run/react";
 import { toMinorUnits } from "../../../money/currency";
 import { overRefundMessage, parseAmount } from "../../../refunds/form";
-import type { ActionResult, Order } from "../types";
+import { isRiskCode } from "../../../refunds/risk";
+import type { ActionResult, Order, RefundFormData } from "../types";
+import { useRiskConfirmation } from "./useRiskConfirmation";
 
 export type Review = { amount: string; minor: bigint };
 
@@ -10,7 +12,7 @@ export type Review = { amount: string; minor: bigint };
  * The form's fields and its confirmation step: `openReview` checks the amount before the
  * confirmation opens, `send` submits what was confirmed.
  */
-export function useRefundForm(order: Order, result: ActionResult, formToken: string) {
+export function useRefundForm(order: Order, result: ActionResult, formToken: string, risks: RefundFormData["risks"]) {
   const submit = useSubmit();
   const [amount, setAmount] = useState("");
   const [note, setNote] = useState("");
@@ -18,6 +20,7 @@ export function useRefundForm(order: Order, result: ActionResult, formToken: str
   const [amountError, setAmountError] = useState<string | undefined>();
   const [review, setReview] = useState<Review | null>(null);
   const [another, setAnother] = useState(false);
+  const risk = useRiskConfirmation(order, risks, result, review?.minor ?? null, amount);
 
   // Each answer of the action once: a refund sent resets the form; a refused amount is shown on its field.
   useEffect(() => {
@@ -30,7 +33,8 @@ export function useRefundForm(order: Order, result: ActionResult, formToken: str
       setReview(null);
       setAmountError(undefined);
     } else if (!result.ok) {
-      if (result.code !== "RECENT_REFUND") setReview(null);
+      // A refund waiting for a second yes keeps its confirmation open, where that yes is asked.
+      if (result.code !== "RECENT_REFUND" && !isRiskCode(result.code)) setReview(null);
       if ("fieldErrors" in result && result.fieldErrors?.amount) setAmountError(result.fieldErrors.amount);
     }
   }, [result]);
@@ -54,12 +58,29 @@ export function useRefundForm(order: Order, result: ActionResult, formToken: str
         formToken,
         ...(notify ? { notify: "on" } : {}),
         ...(another ? { confirmAnother: "yes" } : {}),
+        ...(risk.confirmed && risk.needed.length ? { confirmRisk: risk.needed.join(",") } : {}),
       },
       { method: "post" },
     );
   };
 
-  return { amount, setAmount, note, setNote, notify, setNotify, amountError, setAmountError, review, setReview, another, setAnother, openReview, send };
+  return {
+    amount,
+    setAmount,
+    note,
+    setNote,
+    notify,
+    setNotify,
+    amountError,
+    setAmountError,
+    review,
+    setReview,
+    another,
+    setAnother,
+    risk,
+    openReview,
+    send,
+  };
 }
 
 export type RefundFormState = ReturnType<typeof useRefundForm>;
