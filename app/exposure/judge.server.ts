@@ -2,11 +2,13 @@ import type { Exposure } from "@prisma/client";
 import { evaluate } from "../contracts/evaluate";
 import type { LoadedContract } from "../contracts/load";
 import { contractByVersion } from "../contracts/registry.server";
-import { readDisputeDetails, readOrderExposures } from "../shopify/admin/exposure-reads.server";
+import { readStored } from "../db/stored-json";
+import { readDisputeDetails, readOrderDisputes, readOrderExposures } from "../shopify/admin/exposure-reads.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import type { Failed } from "../shopify/admin/nodes.server";
 import type { Claimed } from "../worker/claims.server";
 import { outcome, type Note, type Outcomes, type RowHelpers, type ShopByShopWork } from "../worker/runner.server";
+import { storedExposure } from "./view";
 import { moneyAtRisk, orderDisputes, orderMoney, paymentsDisputeGid, type DisputeDetails, type ExposureOrder } from "./order-exposure";
 
 export interface ExposureOptions {
@@ -41,9 +43,14 @@ export function exposureWork(options: ExposureOptions): ShopByShopWork<"exposure
   };
 }
 
-async function judgeShop(options: ExposureOptions, helpers: RowHelpers<"exposures">, rows: Row[]): Promise<Judged> {
+async function judgeShop(options: ExposureOptions, helpers: RowHelpers<"exposures">, due: Row[]): Promise<Judged> {
   const { db } = helpers;
   const shop = helpers.shop!;
+  const now = helpers.now();
+  const { unchanged, rows } = await lookAtDisputes(options, shop, due);
+  // The same disputes as at the last read: the judgement stands until tomorrow's look.
+  const kept = unchanged.flatMap((row) => readLater(options, now, row, { attempts: row.attempts + 1, readFailures: 0, observedAt: now }));
+  if (rows.length === 0) return kept;
   const orders = await readOrderExposures(
     options.gateway,
     shop,
@@ -56,14 +63,49 @@ async function judgeShop(options: ExposureOptions, helpers: RowHelpers<"exposure
       (op) => [op.id, op.amount && op.currency ? { amount: op.amount, currency: op.currency } : null],
     ),
   );
-  const now = helpers.now();
-  return rows.flatMap((row): Judged => {
-    const read = orders.get(row.orderGid)!;
-    if (!read.ok) return afterFailedRead(options, now, row, read);
-    // Shopify shows no such order now (deleted, or past the 60 days without read_all_orders): nothing is judged from that.
-    if (!read.node) return readLater(options, now, row, {});
-    return judge(options, now, row, read.node, details === "not_granted" ? null : details, refunds.get(row.operationId) ?? null);
-  });
+  return [
+    ...kept,
+    ...rows.flatMap((row): Judged => {
+      const read = orders.get(row.orderGid)!;
+      if (!read.ok) return afterFailedRead(options, now, row, read);
+      // Shopify shows no such order now (deleted, or past the 60 days without read_all_orders): nothing is judged from that.
+      if (!read.node) return readLater(options, now, row, {});
+      return judge(options, now, row, read.node, details === "not_granted" ? null : details, refunds.get(row.operationId) ?? null);
+    }),
+  ];
+}
+
+/**
+ * The daily look (decision 028): a refund already judged whose order's disputes are the same as at
+ * its last read (by id and status) is not read whole; one whose disputes changed, that a webhook
+ * named, or never judged is. A look that fails reads it whole, whose failure then backs off.
+ */
+async function lookAtDisputes(options: ExposureOptions, shop: string, due: Row[]): Promise<{ unchanged: Row[]; rows: Row[] }> {
+  const judgedBefore = due.filter((row) => row.attempts > 0 && disputesAtLastRead(row) !== null);
+  if (judgedBefore.length === 0) return { unchanged: [], rows: due };
+  const looks = await readOrderDisputes(
+    options.gateway,
+    shop,
+    judgedBefore.map((row) => row.orderGid),
+  );
+  const unchanged = new Set(
+    judgedBefore.filter((row) => {
+      const look = looks.get(row.orderGid);
+      return look?.ok && look.node && disputesKey(look.node.disputes) === disputesAtLastRead(row);
+    }),
+  );
+  return { unchanged: [...unchanged], rows: due.filter((row) => !unchanged.has(row)) };
+}
+
+const disputesKey = (disputes: { id: string; status: string }[]) =>
+  disputes
+    .map((d) => `${d.id}:${d.status}`)
+    .sort()
+    .join(",");
+
+function disputesAtLastRead(row: Row): string | null {
+  const stored = readStored(storedExposure, row.observed);
+  return stored ? disputesKey(stored.order_disputes.disputes) : null;
 }
 
 const contractOf = (options: ExposureOptions, row: Row) => contractByVersion(row.contractId, row.contractVersion) ?? options.contract;
@@ -96,7 +138,7 @@ function judge(
 ): Judged {
   const loaded = contractOf(options, row);
   const createdAt = order.refunds.find((r) => r.id === row.refundGid)?.createdAt;
-  const money = orderMoney(order);
+  const money = orderMoney(order, row.refundGid);
   const disputes = orderDisputes(order, createdAt ? new Date(createdAt) : row.startedAt, details);
   const observed = { order_money: money, order_disputes: disputes };
   const evaluation = evaluate(loaded, {

@@ -76,23 +76,33 @@ export interface OrderMoney {
   lines_refunded_past_ordered: number;
 }
 
-/** The order's money in its presentment currency: paid, refunded (store credit included), and how far past what was paid. */
-export function orderMoney(order: ExposureOrder): OrderMoney {
+/**
+ * The order's money in its presentment currency, as it stood when `refundGid` was made: what was
+ * paid, and the refunds up to and including that one (by Shopify's createdAt), store credit
+ * included. A refund is over what was paid only when it took the order past it, and only by as
+ * much as it added: the refunds before it were within the payment, and a later duplicate is its
+ * own verdict's business, not theirs. A refund the read does not list is judged with every refund.
+ */
+export function orderMoney(order: ExposureOrder, refundGid?: string): OrderMoney {
   const currency = order.totalReceivedSet.presentmentMoney.currencyCode;
   const minor = (m: { amount: string; currencyCode: string }) => (m.currencyCode === currency ? (toMinorUnits(m.amount, currency) ?? 0n) : 0n);
   const paid = minor(order.totalReceivedSet.presentmentMoney);
+  const upTo = refundsUpTo(order.refunds, refundGid);
   let total = 0n;
   let toStoreCredit = 0n;
   let toPayment = 0n;
-  for (const refund of order.refunds) {
+  for (const refund of upTo) {
     total += minor(refund.totalRefundedSet.presentmentMoney);
     for (const t of refund.transactions.nodes.filter(refunded)) {
       if (t.gateway === STORE_CREDIT_GATEWAY) toStoreCredit += minor(t.amountSet.presentmentMoney);
       else toPayment += minor(t.amountSet.presentmentMoney);
     }
   }
-  const over = total > paid ? total - paid : 0n;
-  const pastOrdered = linesRefundedPastOrdered(order);
+  const own = refundGid ? upTo.find((r) => r.id === refundGid) : undefined;
+  const past = total > paid ? total - paid : 0n;
+  // No more than the refund itself added: the rest was over before it.
+  const over = own ? minBig(past, minor(own.totalRefundedSet.presentmentMoney)) : past;
+  const pastOrdered = linesRefundedPastOrdered(upTo, own);
   return {
     paid: fromMinorUnits(paid, currency),
     refunded: fromMinorUnits(total, currency),
@@ -105,16 +115,29 @@ export function orderMoney(order: ExposureOrder): OrderMoney {
   };
 }
 
-/** Line items refunded, over all the order's refunds, more times than they were ordered. */
-function linesRefundedPastOrdered(order: ExposureOrder): number {
+const minBig = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** The order's refunds up to and including `refundGid`, in the order Shopify made them; all of them when it is not among them. */
+function refundsUpTo(refunds: ExposureOrder["refunds"], refundGid: string | undefined): ExposureOrder["refunds"] {
+  const made = [...refunds].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id.localeCompare(b.id, "en", { numeric: true }));
+  const at = refundGid ? made.findIndex((r) => r.id === refundGid) : -1;
+  return at === -1 ? made : made.slice(0, at + 1);
+}
+
+/**
+ * Line items refunded more times than they were ordered, over these refunds; with `own`, only the
+ * lines this refund itself took past their quantity.
+ */
+function linesRefundedPastOrdered(refunds: ExposureOrder["refunds"], own: ExposureOrder["refunds"][number] | undefined): number {
   const byLine = new Map<string, { ordered: number; refunded: number }>();
-  for (const refund of order.refunds)
+  for (const refund of refunds)
     for (const { quantity, lineItem } of refund.refundLineItems.nodes) {
       const line = byLine.get(lineItem.id) ?? { ordered: lineItem.quantity, refunded: 0 };
       line.refunded += quantity;
       byLine.set(lineItem.id, line);
     }
-  return [...byLine.values()].filter((line) => line.refunded > line.ordered).length;
+  const ownLines = own ? new Set(own.refundLineItems.nodes.map((n) => n.lineItem.id)) : null;
+  return [...byLine].filter(([id, line]) => line.refunded > line.ordered && (!ownLines || ownLines.has(id))).length;
 }
 
 export interface OrderDisputes {

@@ -92,7 +92,7 @@ describe("the demo in Chromium", () => {
     ]) {
       await expect.poll(async () => app.locator(`tr[data-condition="${id}"]`).count()).toBe(1);
     }
-    await expect.poll(async () => app.getByText("shopify.refund.created 1.2.0").count()).toBe(1);
+    await expect.poll(async () => app.getByText("shopify.refund.created 1.3.0").count()).toBe(1);
     await page.screenshot({ path: `${SCREENS}/refund-detail.png`, fullPage: true });
   });
 

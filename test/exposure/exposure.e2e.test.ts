@@ -217,21 +217,49 @@ describe("more back than was paid", () => {
   });
 });
 
+describe("the daily look", () => {
+  it("a judged refund whose order's disputes are unchanged is looked at with its disputes alone; a changed one is read whole", async () => {
+    const quiet = await verifiedRefund("9.00");
+    const disputed = await verifiedRefund("11.00");
+    h.shop.grantedScopes.delete(DISPUTES_SCOPE);
+    try {
+      h.shop.createDispute(disputed.order.id, { amount: "100.00" });
+      const before = { ...h.worker.gateway.stats.byOperation };
+      h.clock.ms += DAY + 1000;
+      await h.worker.runExposures();
+      const sent = (name: string) => (h.worker.gateway.stats.byOperation[name] ?? 0) - (before[name] ?? 0);
+      expect(sent("OrderDisputes")).toBeGreaterThanOrEqual(1);
+      expect(await judged(quiet.op.id)).toMatchObject({ status: "VERIFIED" });
+      expect(await judged(disputed.op.id)).toMatchObject({ reason: "refund_on_disputed_order" });
+      expect((await exposureOf(quiet.op.id)).attempts).toBe(2);
+      // Only the order whose disputes changed was read whole (every due refund of the shop in one request).
+      expect(sent("OrderExposure")).toBe(1);
+    } finally {
+      h.shop.grantedScopes.add(DISPUTES_SCOPE);
+    }
+  });
+});
+
 describe("what the app may read changes, and other currencies", () => {
-  it("the disputes permission withdrawn while a chargeback is open: still at risk, with what the app can still read (the refund's amount)", async () => {
+  it("the disputes permission withdrawn while a chargeback is open: what was read stands; when the chargeback is lost, it is judged with what the app can still read", async () => {
     const { order, op } = await verifiedRefund("33.00");
     h.clock.ms += DAY;
-    h.shop.createDispute(order.id, { amount: "100.00" });
+    const dispute = h.shop.createDispute(order.id, { amount: "100.00" });
     await disputesDelivered();
     expect(await judged(op.id)).toMatchObject({ reason: "dispute_opened_after_refund", atRisk: "100.00" });
     h.shop.grantedScopes.delete(DISPUTES_SCOPE);
     try {
       h.clock.ms += DAY + 1000;
       await h.worker.runExposures();
+      expect(await judged(op.id)).toMatchObject({ reason: "dispute_opened_after_refund", atRisk: "100.00" });
+      // Lost, with no webhook (no permission): the next daily look sees its status change.
+      h.shop.updateDispute(dispute.id, { status: "LOST" });
+      h.clock.ms += DAY + 1000;
+      await h.worker.runExposures();
       expect(await judged(op.id)).toEqual({
         status: "CONTRADICTED",
-        reason: "refund_on_disputed_order",
-        classes: ["open chargeback"],
+        reason: "chargeback_lost_after_refund",
+        classes: ["paid twice"],
         atRisk: "33.00",
         currency: "USD",
       });

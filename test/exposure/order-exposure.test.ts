@@ -66,6 +66,25 @@ describe("the order's money", () => {
     expect(orderMoney(order([refund(1, [{ amount: "10.00" }], [2]), refund(2, [{ amount: "10.00" }], [1])])).lines_refunded_past_ordered).toBe(1);
   });
 
+  it("a refund is over what was paid only by what it added past it: the refunds before it are within the payment", () => {
+    const refunds = [
+      refund(1, [{ amount: "40.00" }], [], "2026-12-01T10:00:00Z"),
+      refund(2, [{ amount: "40.00" }], [], "2026-12-01T10:00:04Z"),
+      refund(3, [{ amount: "40.00" }], [], "2026-12-01T10:00:09Z"),
+    ];
+    const of = (id: number) => orderMoney(order(refunds), `gid://shopify/Refund/${id}`).over_refunded_by;
+    expect([of(1), of(2), of(3)]).toEqual(["0.00", "0.00", "20.00"]);
+  });
+
+  it("store credit first and the card later: the later refund is the one that pays twice", () => {
+    const refunds = [
+      refund(1, [{ amount: "100.00", gateway: STORE_CREDIT_GATEWAY }], [], "2026-12-01T10:00:00Z"),
+      refund(2, [{ amount: "100.00" }], [], "2026-12-03T10:00:00Z"),
+    ];
+    expect(orderMoney(order(refunds), "gid://shopify/Refund/1")).toMatchObject({ over_refunded_by: "0.00", store_credit_and_payment: false });
+    expect(orderMoney(order(refunds), "gid://shopify/Refund/2")).toMatchObject({ over_refunded_by: "100.00", store_credit_and_payment: true });
+  });
+
   it("a failed refund transaction moved no money", () => {
     const failed = refund(1, [{ amount: "100.00" }]);
     failed.transactions.nodes[0].status = "FAILURE";

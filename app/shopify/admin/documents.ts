@@ -316,6 +316,18 @@ export const ORDER_EXPOSURE_QUERY = `#graphql
   }
 `;
 
+/**
+ * The daily look at a judged refund's order for money at risk twice: its disputes alone (`read_orders`),
+ * a few points an order. An order whose disputes changed is read whole (ORDER_EXPOSURE_QUERY).
+ */
+export const ORDER_DISPUTES_QUERY = `#graphql
+  query OrderDisputes($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      ... on Order { id disputes { id status } }
+    }
+  }
+`;
+
 /** The details of an order's disputes (approval scope read_shopify_payments_disputes), for the orders that have any. */
 export const DISPUTE_DETAILS_QUERY = `#graphql
   query DisputeDetails($ids: [ID!]!) {
@@ -359,6 +371,8 @@ export const QUERY_COSTS = {
   grantedScopes: 2,
   /** Per order in OrderExposure: nodes(ids:) is priced per id. */
   orderExposurePerOrder: 46,
+  /** Per order in OrderDisputes. */
+  orderDisputesPerOrder: 2,
   /** Per dispute in DisputeDetails. */
   disputeDetailsPerDispute: 3,
 } as const;

@@ -1,6 +1,7 @@
 import { disputeDetailsSchema, exposureOrderSchema, type DisputeDetails, type ExposureOrder } from "../../exposure/order-exposure";
 import type { ShopifyGateway } from "./gateway.server";
-import { DISPUTE_DETAILS_QUERY, ORDER_EXPOSURE_QUERY, QUERY_COSTS } from "./documents";
+import { z } from "zod";
+import { DISPUTE_DETAILS_QUERY, ORDER_DISPUTES_QUERY, ORDER_EXPOSURE_QUERY, QUERY_COSTS } from "./documents";
 import { readNodes, type NodeRead } from "./nodes.server";
 
 /** The refunds' orders as contract shopify.refund.exposure reads them, by order gid: one nodes(ids:) request per batch of orders. */
@@ -21,4 +22,12 @@ export async function readDisputeDetails(gateway: ShopifyGateway, shop: string, 
     if (read.ok && read.node) details.set(id, read.node);
   }
   return details;
+}
+
+const orderDisputeSummaries = z.object({ id: z.string(), disputes: z.array(z.object({ id: z.string(), status: z.string() })) });
+export type OrderDisputeSummaries = z.infer<typeof orderDisputeSummaries>;
+
+/** The orders' disputes alone (id and status), by order gid: the daily look, a few points an order. */
+export function readOrderDisputes(gateway: ShopifyGateway, shop: string, orderGids: string[]): Promise<Map<string, NodeRead<OrderDisputeSummaries>>> {
+  return readNodes(gateway, shop, ORDER_DISPUTES_QUERY, orderGids, QUERY_COSTS.orderDisputesPerOrder, orderDisputeSummaries);
 }

@@ -34,7 +34,9 @@ export async function readNodes<Q extends AdminOperation, T>(
   const read = new Map<string, NodeRead<T>>();
   const ids = [...new Set(gids)];
   for (let start = 0; start < ids.length;) {
-    const batch = ids.slice(start, start + batchSize(perNodeCost));
+    // A process that has not heard from this shop yet (just started, or the first to ask) learns
+    // the bucket with one node before it sends a full batch into it, as the read-back does.
+    const batch = ids.slice(start, start + (gateway.gate(shop).unknown ? 1 : batchSize(perNodeCost)));
     start += batch.length;
     const answer = await gateway.request(shop, query, { ids: batch } as OperationVariables<Q>, batch.length * perNodeCost, { waitThrottled: true });
     if (!answer.ok) {

@@ -44,6 +44,7 @@ describe(`Shopify's published Admin API schema ${ADMIN_API_VERSION}`, () => {
       "DisputeDetails",
       "FlowTriggerReceive",
       "GrantedScopes",
+      "OrderDisputes",
       "OrderExposure",
       "OrderForRefund",
       "OrderNames",

@@ -18,6 +18,7 @@ import {
   GRANTED_SCOPES_QUERY,
   ORDER_EXPOSURE_QUERY,
   DISPUTE_DETAILS_QUERY,
+  ORDER_DISPUTES_QUERY,
 } from "../../../app/shopify/admin/documents";
 import { batchSize } from "../../../app/shopify/admin/refund-readback.server";
 import { requestedQueryCost } from "../../../fake-shopify/cost";
@@ -41,6 +42,7 @@ describe("the gateway's query costs are Shopify's, as the fake computes them fro
     ["grantedScopes", GRANTED_SCOPES_QUERY, {}],
     ["orderExposurePerOrder", ORDER_EXPOSURE_QUERY, { ids: ["gid://shopify/Order/1"] }],
     ["disputeDetailsPerDispute", DISPUTE_DETAILS_QUERY, { ids: ["gid://shopify/ShopifyPaymentsDispute/1"] }],
+    ["orderDisputesPerOrder", ORDER_DISPUTES_QUERY, { ids: ["gid://shopify/Order/1"] }],
   ] as const)("%s", (name, query, variables) => {
     expect(QUERY_COSTS[name]).toBe(requestedQueryCost(query, variables));
   });

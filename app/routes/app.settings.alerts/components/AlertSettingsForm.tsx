@@ -15,6 +15,11 @@ const VERDICT_CHOICES = [
     value: "MONEY",
     helpText: "A verified refund's money did not settle: its payout failed, Shopify Payments reversed it or took another amount, or it never settled.",
   },
+  {
+    label: "Money at risk twice",
+    value: "AT_RISK_TWICE",
+    helpText: "A refunded order has a chargeback open or lost, or its refunds (store credit too) give back more than the customer paid.",
+  },
 ];
 const DELIVERY_CHOICES = [
   { label: "Instant", value: "instant", helpText: "Verdicts decided close together arrive as one message, within about two minutes." },

@@ -174,6 +174,16 @@ export type OrderExposureQuery = { nodes: Array<AdminTypes.Maybe<(
     )> }
   )>> };
 
+export type OrderDisputesQueryVariables = AdminTypes.Exact<{
+  ids: Array<AdminTypes.Scalars['ID']['input']> | AdminTypes.Scalars['ID']['input'];
+}>;
+
+
+export type OrderDisputesQuery = { nodes: Array<AdminTypes.Maybe<(
+    Pick<AdminTypes.Order, 'id'>
+    & { disputes: Array<Pick<AdminTypes.OrderDisputeSummary, 'id' | 'status'>> }
+  )>> };
+
 export type DisputeDetailsQueryVariables = AdminTypes.Exact<{
   ids: Array<AdminTypes.Scalars['ID']['input']> | AdminTypes.Scalars['ID']['input'];
 }>;
@@ -198,6 +208,7 @@ interface GeneratedQueryTypes {
   "#graphql\n  query PaymentsAccount {\n    shopifyPaymentsAccount { id activated }\n  }\n": {return: PaymentsAccountQuery, variables: PaymentsAccountQueryVariables},
   "#graphql\n  query GrantedScopes {\n    currentAppInstallation { accessScopes { handle } }\n  }\n": {return: GrantedScopesQuery, variables: GrantedScopesQueryVariables},
   "#graphql\n  query OrderExposure($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Order {\n        id\n        totalReceivedSet { presentmentMoney { amount currencyCode } }\n        disputes { id status initiatedAs }\n        refunds {\n          id\n          createdAt\n          totalRefundedSet { presentmentMoney { amount currencyCode } }\n          transactions(first: 5) { nodes { kind status gateway amountSet { presentmentMoney { amount currencyCode } } } }\n          refundLineItems(first: 10) { nodes { quantity lineItem { id quantity } } }\n        }\n      }\n    }\n  }\n": {return: OrderExposureQuery, variables: OrderExposureQueryVariables},
+  "#graphql\n  query OrderDisputes($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Order { id disputes { id status } }\n    }\n  }\n": {return: OrderDisputesQuery, variables: OrderDisputesQueryVariables},
   "#graphql\n  query DisputeDetails($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on ShopifyPaymentsDispute {\n        id\n        status\n        amount { amount currencyCode }\n        reasonDetails { reason }\n        initiatedAt\n        evidenceDueBy\n        finalizedOn\n      }\n    }\n  }\n": {return: DisputeDetailsQuery, variables: DisputeDetailsQueryVariables},
 }
 
