@@ -19,6 +19,10 @@ const STATUS: Record<DomainCode, number> = {
   KEY_CONFLICT: 409,
   CONFLICT: 409,
   NOT_RETRYABLE: 409,
+  // Money at risk twice: the same request, confirmed with "Yes, refund anyway", goes through.
+  OPEN_CHARGEBACK: 409,
+  STORE_CREDIT_REFUNDED: 409,
+  REFUNDED_PAST_PAYMENT: 409,
   // Shopify did not answer, or ran nothing: a bad gateway for the person, not their mistake.
   SHOPIFY_UNAVAILABLE: 502,
   NOT_RUN: 502,

@@ -34,15 +34,16 @@ export type IssueCode =
   | "NOT_RETRYABLE"
   | "RECENT_REFUND"
   | "IN_PROGRESS"
-  | "INVALID_FORM";
+  | "INVALID_FORM"
+  // Money at risk twice: the refund waits for "Yes, refund anyway" (./risk.ts).
+  | RiskCode;
 /**
  * What issuing, re-sending or settling a refund came to: the record, or a code and words for a
- * person (routes map codes to HTTP, app/http/status.ts; the risk codes, app/refunds/http-status.ts).
+ * person (routes map codes to HTTP, app/http/status.ts).
  * A refund that waits for "Yes, refund anyway" names every risk it runs in `risks`.
  */
 export type IssueResult =
-  | { ok: true; record: RefundRecord }
-  | { ok: false; code: IssueCode | RiskCode; message: string; record?: RefundRecord; fieldErrors?: FieldErrors; risks?: RiskCode[] };
+  { ok: true; record: RefundRecord } | { ok: false; code: IssueCode; message: string; record?: RefundRecord; fieldErrors?: FieldErrors; risks?: RiskCode[] };
 
 type IssueFailure = Extract<IssueResult, { ok: false }>;
 export const fail = (code: IssueCode, message: string, record?: RefundRecord, fieldErrors?: FieldErrors): IssueFailure => ({

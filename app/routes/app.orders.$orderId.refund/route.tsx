@@ -1,3 +1,4 @@
+import { httpStatus } from "../../http/status";
 import { json, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { BlockStack, Layout, Page } from "@shopify/polaris";
@@ -11,7 +12,6 @@ import { RiskBanners } from "./components/RiskBanners";
 import { RefundForm } from "./components/RefundForm";
 import { RefundAttempts } from "./components/RefundAttempts";
 import { RefundConfirmation } from "./components/RefundConfirmation";
-import { refundHttpStatus } from "../../refunds/http-status";
 import { useCheckedRecords } from "./hooks/useCheckedRecords";
 import type { Action, Loader } from "./types";
 
@@ -44,7 +44,7 @@ export const action: Action = async ({ request, params }) => {
           ...(result.fieldErrors ? { fieldErrors: result.fieldErrors } : {}),
           ...(result.risks ? { risks: result.risks } : {}),
         },
-    { status: refundHttpStatus(result) },
+    { status: httpStatus(result) },
   );
 };
 
