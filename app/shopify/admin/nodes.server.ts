@@ -7,14 +7,16 @@ export type Failed = Pick<AdminFailure, "ok" | "kind" | "code" | "message" | "re
 /** What Shopify answered for one id: the node as the schema parses it, `null` (Shopify shows no such node to this shop), or a failed read. */
 export type NodeRead<T> = { ok: true; node: T | null } | Failed;
 
-const fieldFailure = (code: string, message: string): Failed => ({
+/** An error Shopify put in a field's place (ACCESS_DENIED…): a failed read of that field alone. */
+export const fieldFailure = (code: string, message: string): Failed => ({
   ok: false,
   kind: "graphql",
   code,
   message: `GraphQL ${code}: ${message}`,
   retryAfterMs: 60_000,
 });
-const malformed = (message: string): Failed => ({ ok: false, kind: "malformed", code: "NO_DATA", message, retryAfterMs: 5_000 });
+/** An answer that is not what the schema says: never evidence, read again soon. */
+export const malformed = (message: string): Failed => ({ ok: false, kind: "malformed", code: "NO_DATA", message, retryAfterMs: 5_000 });
 
 /**
  * Reads nodes by id with a `nodes(ids:)` query, as many a request as keep its cost at or under

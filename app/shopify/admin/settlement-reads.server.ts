@@ -1,28 +1,19 @@
 import { z } from "zod";
 import { balanceEntry, settlementTransaction, type BalanceEntry, type SettlementTransaction } from "../../settlement/ledger";
-import type { AdminFailure, ShopifyGateway } from "./gateway.server";
+import type { ShopifyGateway } from "./gateway.server";
 import { GRANTED_SCOPES_QUERY, PAYMENTS_ACCOUNT_QUERY, PAYMENTS_LEDGER_QUERY, QUERY_COSTS, SETTLEMENT_TRANSACTIONS_QUERY } from "./documents";
-import { batchSize } from "./refund-readback.server";
+import { fieldFailure, malformed, readNodes, type Failed } from "./nodes.server";
 
 /** The pages of the ledger one read may turn: a shop with more refunds since the oldest one waiting is read on at the next pass. */
 export const MAX_LEDGER_PAGES = 20;
 
-export type Failed = Pick<AdminFailure, "ok" | "kind" | "code" | "message" | "retryAfterMs">;
+export type { Failed };
 
 /** Shopify answers ACCESS_DENIED for the account without read_shopify_payments_accounts, for its ledger without read_shopify_payments_payouts. */
 export const isAccessDenied = (failure: Failed) => failure.code === "ACCESS_DENIED";
 
-const fieldFailure = (code: string, message: string): Failed => ({
-  ok: false,
-  kind: "graphql",
-  code,
-  message: `GraphQL ${code}: ${message}`,
-  retryAfterMs: 60_000,
-});
-const malformed = (message: string): Failed => ({ ok: false, kind: "malformed", code: "NO_DATA", message, retryAfterMs: 5_000 });
-
 /**
- * The refund_transactions channel's reads: transactions by id, `batchSize` of them a request
+ * The refund_transactions channel's reads: transactions by id, as many a request as `readNodes` sends
  * (6 points each). One that Shopify answers with an error or not as an OrderTransaction is a
  * failed read of that transaction alone.
  */
@@ -32,32 +23,22 @@ export async function readSettlementTransactions(
   gids: string[],
 ): Promise<Map<string, { ok: true; transaction: SettlementTransaction } | Failed>> {
   const read = new Map<string, { ok: true; transaction: SettlementTransaction } | Failed>();
-  const ids = [...new Set(gids)];
-  for (let start = 0; start < ids.length;) {
-    const batch = ids.slice(start, start + batchSize(QUERY_COSTS.settlementTransactionsPerTransaction));
-    start += batch.length;
-    const answer = await gateway.request(shop, SETTLEMENT_TRANSACTIONS_QUERY, { ids: batch }, batch.length * QUERY_COSTS.settlementTransactionsPerTransaction, {
-      waitThrottled: true,
-    });
-    if (!answer.ok) {
-      for (const id of answer.kind === "deferred" ? ids.slice(start - batch.length) : batch) read.set(id, answer);
-      if (answer.kind === "deferred") return read;
-      continue;
-    }
-    const errors = new Map(answer.fieldErrors.filter((e) => e.path?.[0] === "nodes").map((e) => [e.path![1], e]));
-    for (const [index, id] of batch.entries()) {
-      const error = errors.get(index);
-      const parsed = settlementTransaction.safeParse(answer.data.nodes?.[index]);
-      read.set(
-        id,
-        error
-          ? fieldFailure(error.extensions?.code ?? "GRAPHQL_ERROR", error.message)
-          : parsed.success
-            ? { ok: true, transaction: parsed.data }
-            : malformed(`malformed response: transaction ${id} is not in Shopify's answer`),
-      );
-    }
-  }
+  for (const [id, answer] of await readNodes(
+    gateway,
+    shop,
+    SETTLEMENT_TRANSACTIONS_QUERY,
+    gids,
+    QUERY_COSTS.settlementTransactionsPerTransaction,
+    settlementTransaction,
+  ))
+    read.set(
+      id,
+      !answer.ok
+        ? answer
+        : answer.node
+          ? { ok: true, transaction: answer.node }
+          : malformed(`malformed response: transaction ${id} is not in Shopify's answer`),
+    );
   return read;
 }
 

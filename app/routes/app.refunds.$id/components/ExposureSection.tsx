@@ -1,23 +1,12 @@
-import type { ReactNode } from "react";
 import { Badge, BlockStack, Box, Card, InlineStack, Text } from "@shopify/polaris";
 import type { ExposureView } from "../../../exposure/view";
 import { CopyButton } from "./CopyButton";
+import { Fact } from "./Fact";
 import { Instant } from "./Instant";
 
 export type ExposureSectionData = ExposureView & {
   proof: { amount: string | null; refundedAt: string; references: string[]; payout: string | null };
 };
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <BlockStack gap="050">
-      <Text as="span" variant="bodySm" tone="subdued">
-        {label}
-      </Text>
-      <div>{children}</div>
-    </BlockStack>
-  );
-}
 
 /** The lines a merchant pastes into a dispute's evidence: this refund's proof. */
 function proofText(proof: ExposureSectionData["proof"], times: Record<string, string>): string {

@@ -1,21 +1,9 @@
-import type { ReactNode } from "react";
 import { Badge, BlockStack, Box, Card, InlineStack, Text } from "@shopify/polaris";
 import type { MoneyView } from "../../../evidence/money";
 import { Instant } from "./Instant";
 import { CopyButton } from "./CopyButton";
+import { Fact } from "./Fact";
 import { GrantPaymentsScopes } from "./GrantPaymentsScopes";
-
-/** One fact of the section: its label above its value, so that each reads whole on a phone. */
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <BlockStack gap="050">
-      <Text as="span" variant="bodySm" tone="subdued">
-        {label}
-      </Text>
-      <div>{children}</div>
-    </BlockStack>
-  );
-}
 
 /**
  * Where a verified refund's money is (contract shopify.refund.settled): the headline, and when the
