@@ -345,6 +345,34 @@ export const DISPUTE_DETAILS_QUERY = `#graphql
   }
 `;
 
+/**
+ * A dispute's evidence, to add the refund's proof to it (issue 43): its id (what disputeEvidenceUpdate
+ * takes), whether it was already submitted, and the uncategorized text the proof is added to, so
+ * what the merchant wrote there stays. Needs read_shopify_payments_disputes (the dispute) and
+ * read_shopify_payments_dispute_evidences (its evidence; a write_ grant includes it).
+ */
+export const DISPUTE_EVIDENCE_QUERY = `#graphql
+  query DisputeEvidence($id: ID!) {
+    node(id: $id) {
+      ... on ShopifyPaymentsDispute { id status disputeEvidence { id submitted uncategorizedText } }
+    }
+  }
+`;
+
+/**
+ * Saves the refund's proof in the dispute's evidence (write_shopify_payments_dispute_evidences).
+ * submitEvidence false: the merchant submits the evidence in Shopify admin, with everything else
+ * the bank asks for; the app only writes the part it holds.
+ */
+export const DISPUTE_PROOF_ADD_MUTATION = `#graphql
+  mutation DisputeProofAdd($id: ID!, $input: ShopifyPaymentsDisputeEvidenceUpdateInput!) {
+    disputeEvidenceUpdate(id: $id, input: $input) {
+      disputeEvidence { id uncategorizedText }
+      userErrors { code field message }
+    }
+  }
+`;
+
 export const QUERY_COSTS = {
   /** Per refund in RefundReadback: nodes(ids:) is priced per id. */
   refundReadbackPerRefund: 16,
@@ -375,4 +403,8 @@ export const QUERY_COSTS = {
   orderDisputesPerOrder: 2,
   /** Per dispute in DisputeDetails. */
   disputeDetailsPerDispute: 3,
+  /** One dispute and its evidence. */
+  disputeEvidence: 2,
+  /** 10 for a mutation, 1 each for the evidence and its userErrors. */
+  disputeProofAdd: 12,
 } as const;

@@ -42,6 +42,8 @@ describe(`Shopify's published Admin API schema ${ADMIN_API_VERSION}`, () => {
       "BulkOperationState",
       "BulkQueryRun",
       "DisputeDetails",
+      "DisputeEvidence",
+      "DisputeProofAdd",
       "FlowTriggerReceive",
       "GrantedScopes",
       "OrderDisputes",

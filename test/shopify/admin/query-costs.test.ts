@@ -19,6 +19,8 @@ import {
   ORDER_EXPOSURE_QUERY,
   DISPUTE_DETAILS_QUERY,
   ORDER_DISPUTES_QUERY,
+  DISPUTE_EVIDENCE_QUERY,
+  DISPUTE_PROOF_ADD_MUTATION,
 } from "../../../app/shopify/admin/documents";
 import { batchSize } from "../../../app/shopify/admin/refund-readback.server";
 import { requestedQueryCost } from "../../../fake-shopify/cost";
@@ -43,6 +45,8 @@ describe("the gateway's query costs are Shopify's, as the fake computes them fro
     ["orderExposurePerOrder", ORDER_EXPOSURE_QUERY, { ids: ["gid://shopify/Order/1"] }],
     ["disputeDetailsPerDispute", DISPUTE_DETAILS_QUERY, { ids: ["gid://shopify/ShopifyPaymentsDispute/1"] }],
     ["orderDisputesPerOrder", ORDER_DISPUTES_QUERY, { ids: ["gid://shopify/Order/1"] }],
+    ["disputeEvidence", DISPUTE_EVIDENCE_QUERY, { id: "gid://shopify/ShopifyPaymentsDispute/1" }],
+    ["disputeProofAdd", DISPUTE_PROOF_ADD_MUTATION, { id: "gid://shopify/ShopifyPaymentsDisputeEvidence/1", input: { uncategorizedText: "x" } }],
   ] as const)("%s", (name, query, variables) => {
     expect(QUERY_COSTS[name]).toBe(requestedQueryCost(query, variables));
   });

@@ -194,6 +194,24 @@ export type DisputeDetailsQuery = { nodes: Array<AdminTypes.Maybe<(
     & { amount: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'>, reasonDetails: Pick<AdminTypes.ShopifyPaymentsDisputeReasonDetails, 'reason'> }
   )>> };
 
+export type DisputeEvidenceQueryVariables = AdminTypes.Exact<{
+  id: AdminTypes.Scalars['ID']['input'];
+}>;
+
+
+export type DisputeEvidenceQuery = { node?: AdminTypes.Maybe<(
+    Pick<AdminTypes.ShopifyPaymentsDispute, 'id' | 'status'>
+    & { disputeEvidence: Pick<AdminTypes.ShopifyPaymentsDisputeEvidence, 'id' | 'submitted' | 'uncategorizedText'> }
+  )> };
+
+export type DisputeProofAddMutationVariables = AdminTypes.Exact<{
+  id: AdminTypes.Scalars['ID']['input'];
+  input: AdminTypes.ShopifyPaymentsDisputeEvidenceUpdateInput;
+}>;
+
+
+export type DisputeProofAddMutation = { disputeEvidenceUpdate?: AdminTypes.Maybe<{ disputeEvidence?: AdminTypes.Maybe<Pick<AdminTypes.ShopifyPaymentsDisputeEvidence, 'id' | 'uncategorizedText'>>, userErrors: Array<Pick<AdminTypes.DisputeEvidenceUpdateUserError, 'code' | 'field' | 'message'>> }> };
+
 interface GeneratedQueryTypes {
   "#graphql\n  query RefundReadback($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Refund {\n        id\n        createdAt\n        order {\n          id\n          name\n          refunds { id createdAt totalRefundedSet { presentmentMoney { amount currencyCode } } }\n        }\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundReadbackQuery, variables: RefundReadbackQueryVariables},
   "#graphql\n  query RefundTransactions($id: ID!, $after: String) {\n    node(id: $id) {\n      ... on Refund {\n        transactions(first: 50, after: $after) {\n          nodes { id kind status gateway errorCode processedAt }\n          pageInfo { hasNextPage endCursor }\n        }\n      }\n    }\n  }\n": {return: RefundTransactionsQuery, variables: RefundTransactionsQueryVariables},
@@ -210,12 +228,14 @@ interface GeneratedQueryTypes {
   "#graphql\n  query OrderExposure($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Order {\n        id\n        totalReceivedSet { presentmentMoney { amount currencyCode } }\n        disputes { id status initiatedAs }\n        refunds {\n          id\n          createdAt\n          totalRefundedSet { presentmentMoney { amount currencyCode } }\n          transactions(first: 5) { nodes { kind status gateway amountSet { presentmentMoney { amount currencyCode } } } }\n          refundLineItems(first: 10) { nodes { quantity lineItem { id quantity } } }\n        }\n      }\n    }\n  }\n": {return: OrderExposureQuery, variables: OrderExposureQueryVariables},
   "#graphql\n  query OrderDisputes($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Order { id disputes { id status } }\n    }\n  }\n": {return: OrderDisputesQuery, variables: OrderDisputesQueryVariables},
   "#graphql\n  query DisputeDetails($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on ShopifyPaymentsDispute {\n        id\n        status\n        amount { amount currencyCode }\n        reasonDetails { reason }\n        initiatedAt\n        evidenceDueBy\n        finalizedOn\n      }\n    }\n  }\n": {return: DisputeDetailsQuery, variables: DisputeDetailsQueryVariables},
+  "#graphql\n  query DisputeEvidence($id: ID!) {\n    node(id: $id) {\n      ... on ShopifyPaymentsDispute { id status disputeEvidence { id submitted uncategorizedText } }\n    }\n  }\n": {return: DisputeEvidenceQuery, variables: DisputeEvidenceQueryVariables},
 }
 
 interface GeneratedMutationTypes {
   "#graphql\n  mutation RefundCreate($input: RefundInput!, $idempotencyKey: String!) {\n    refundCreate(input: $input) @idempotent(key: $idempotencyKey) {\n      refund {\n        id\n        createdAt\n        totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        transactions(first: 5) { nodes { id kind status gateway } }\n      }\n      userErrors { field message }\n    }\n  }\n": {return: RefundCreateMutation, variables: RefundCreateMutationVariables},
   "#graphql\n  mutation FlowTriggerReceive($handle: String!, $payload: JSON!) {\n    flowTriggerReceive(handle: $handle, payload: $payload) {\n      userErrors {\n        field\n        message\n      }\n    }\n  }\n": {return: FlowTriggerReceiveMutation, variables: FlowTriggerReceiveMutationVariables},
   "#graphql\n  mutation BulkQueryRun($query: String!) {\n    bulkOperationRunQuery(query: $query, groupObjects: false) {\n      bulkOperation { id status }\n      userErrors { field message code }\n    }\n  }\n": {return: BulkQueryRunMutation, variables: BulkQueryRunMutationVariables},
+  "#graphql\n  mutation DisputeProofAdd($id: ID!, $input: ShopifyPaymentsDisputeEvidenceUpdateInput!) {\n    disputeEvidenceUpdate(id: $id, input: $input) {\n      disputeEvidence { id uncategorizedText }\n      userErrors { code field message }\n    }\n  }\n": {return: DisputeProofAddMutation, variables: DisputeProofAddMutationVariables},
 }
 declare module '@shopify/admin-api-client' {
   type InputMaybe<T> = AdminTypes.InputMaybe<T>;
