@@ -71,8 +71,8 @@ type StoredDispute = StoredExposure["order_disputes"]["disputes"][number];
 /** What an exposure alert may say, read from the exposure's row and its refund. */
 export interface ExposureFacts {
   order: string;
-  /** The refund's own amount. */
-  refund: { amount: string | null; currency: string | null };
+  /** The refund's own amount, and, for its proof, the day it was made (in the shop's time zone) and its card reference (ARN) once Shopify shows it. */
+  refund: { amount: string | null; currency: string | null; madeOn?: string | null; cardReference?: string | null };
   /** The money at risk twice as the latest read showed it; the refund's own amount when the read did not say. */
   atRisk: { amount: string | null; currency: string | null };
   classes: string[];
@@ -104,12 +104,12 @@ function overPaid(observed: StoredExposure | null): { amount: string; currency: 
 /** The facts of an exposure's row an alert names; its stored JSON is read at the door, a column it cannot read is nothing. */
 export function exposureFacts(
   exposure: { classes: string; reasons: string; atRisk: string | null; currency: string | null; observed: string | null },
-  refund: { amount: string | null; currency: string | null; order: string },
+  refund: { amount: string | null; currency: string | null; order: string; madeOn?: string | null; cardReference?: string | null },
 ): ExposureFacts {
   const observed = readStored(storedExposure, exposure.observed) ?? null;
   return {
     order: refund.order,
-    refund: { amount: refund.amount, currency: refund.currency },
+    refund: { amount: refund.amount, currency: refund.currency, madeOn: refund.madeOn ?? null, cardReference: refund.cardReference ?? null },
     atRisk:
       exposure.atRisk && exposure.currency ? { amount: exposure.atRisk, currency: exposure.currency } : { amount: refund.amount, currency: refund.currency },
     classes: readStored(storedStrings, exposure.classes) ?? [],
@@ -132,14 +132,21 @@ export function exposureHeadline(kind: ExposureAlert, facts: ExposureFacts, time
   return `${EXPOSURE_ALERTS[kind].title}: ${ANSWER}${by}`;
 }
 
+/** The refund's proof as a dispute asks for it, with what is known of it: "refunded $40.00 on 3 Dec 2026, card reference 7423…". */
+function proofOf(facts: ExposureFacts, refunded: string): string {
+  const { madeOn, cardReference } = facts.refund;
+  if (!madeOn) return "its date, amount and card reference";
+  return `refunded ${refunded} on ${madeOn}${cardReference ? `, card reference ${cardReference}` : " (the card reference is on the evidence page once Shopify shows it)"}`;
+}
+
 /** The alert's sentence in a merchant's words, naming the order and the money. */
 export function exposureSentence(kind: ExposureAlert, facts: ExposureFacts): string {
   const refunded = money(facts.refund.amount, facts.refund.currency);
   switch (kind) {
     case "CHARGEBACK_OPEN":
       return facts.reasons.includes("dispute_says_credit_not_processed")
-        ? `The customer disputes the charge on ${facts.order} saying the refund never came, but you refunded ${refunded} on it. Answer the dispute with this refund's proof: its date, amount and card reference.`
-        : `A chargeback is open on ${facts.order}, which you refunded ${refunded}: if it is lost, the customer is paid twice. Answer it with this refund's proof: its date, amount and card reference.`;
+        ? `The customer disputes the charge on ${facts.order} saying the refund never came, but you refunded ${refunded} on it. Answer the dispute with this refund's proof: ${proofOf(facts, refunded)}.`
+        : `A chargeback is open on ${facts.order}, which you refunded ${refunded}: if it is lost, the customer is paid twice. Answer it with this refund's proof: ${proofOf(facts, refunded)}.`;
     case "PAID_TWICE":
       return `A chargeback on ${facts.order} was lost after you refunded ${refunded} on it: the customer got ${money(facts.atRisk.amount, facts.atRisk.currency)} back twice, from you and from their bank.`;
     case "MORE_BACK_THAN_PAID": {

@@ -1,3 +1,4 @@
+import { dateTimeFormat } from "../intl/formats";
 import type { Exposure, Prisma, PrismaClient } from "@prisma/client";
 import { createOnce } from "../db/create-once";
 import { readStored, storedStrings } from "../db/stored-json";
@@ -22,6 +23,8 @@ import {
 import { DISPUTED_ORDER_FLOW_TRIGGER, disputedOrderFlowPayload } from "./flow-triggers";
 import type { AlertItem } from "./messages";
 
+const dayInWords = (at: Date, timeZone: string) => dateTimeFormat("en-GB", { timeZone, day: "numeric", month: "short", year: "numeric" }).format(at);
+
 const display = (amount: string | null, currency: string | null) => {
   const minor = amount && currency ? toMinorUnits(amount, currency) : undefined;
   return minor !== undefined && currency ? formatMoney(minor, currency) : amount;
@@ -33,13 +36,20 @@ const display = (amount: string | null, currency: string | null) => {
  */
 export function exposureItem(
   contract: Contract,
-  op: AlertedOperation,
+  op: AlertedOperation & { settlement?: { arn: string | null } | null },
   exposure: Exposure,
   kind: ExposureAlert,
   timeZone: string,
 ): { item: AlertItem; facts: ExposureFacts } {
   const base = alertItem(contract, op);
-  const facts = exposureFacts(exposure, { amount: base.row.amount, currency: base.row.currency, order: orderLabel(base.row) });
+  // The proof a dispute asks for: the refund's day where the shop is, and its card reference once Shopify showed it (its settlement, when loaded).
+  const facts = exposureFacts(exposure, {
+    amount: base.row.amount,
+    currency: base.row.currency,
+    order: orderLabel(base.row),
+    madeOn: dayInWords(op.startedAt, timeZone),
+    cardReference: op.settlement?.arn ?? null,
+  });
   const row = {
     ...base.row,
     amount: facts.atRisk.amount,

@@ -97,6 +97,9 @@ async function alertPasses() {
 const mailsOf = (shop: Shop) => mailbox.messages.filter((m) => m.subject?.includes(`· ${shop.name}:`));
 const slackOf = (shop: Shop) => slack.messages.filter((m) => m.body.text?.includes(`· ${shop.name}:`));
 const flowCallsOf = (shop: Shop, from: number) => h.app.shopify.flow.calls.slice(from).filter((c) => c.shop === shop.domain);
+/** The refund's day as the alert names it for its proof, in the shop's time zone. */
+const madeOn = (at: Date) => new Intl.DateTimeFormat("en-GB", { timeZone: ZONE, day: "numeric", month: "short", year: "numeric" }).format(at);
+
 const eventsOf = (shop: Shop) =>
   h.db.alertEvent.findMany({
     where: { shop: shop.domain },
@@ -134,7 +137,7 @@ describe("a chargeback on a refunded order", () => {
     );
     expect(mail.text).toContain(`• Chargeback open: answer the dispute with the refund's proof by ${due}: $100.00 on ${order.name}`);
     expect(mail.text).toContain(
-      `The customer disputes the charge on ${order.name} saying the refund never came, but you refunded $40.00 on it. Answer the dispute with this refund's proof: its date, amount and card reference.`,
+      `The customer disputes the charge on ${order.name} saying the refund never came, but you refunded $40.00 on it. Answer the dispute with this refund's proof: refunded $40.00 on ${madeOn(op.startedAt)} (the card reference is on the evidence page once Shopify shows it).`,
     );
     expect(mail.text).toContain(`Evidence: ${evidenceUrl(shop, op.id)}`);
     expect(mail.html).toContain(`href="${evidenceUrl(shop, op.id)}"`);
@@ -162,7 +165,7 @@ describe("a chargeback on a refunded order", () => {
     expect(mailsOf(shop).map((m) => m.subject)).toEqual(["Refund Verifier · chargeback-lost: 2 refunds need a look ($70.00)"]);
     expect(mailsOf(shop)[0].text).toContain(`• Chargeback open: answer the dispute with the refund's proof: $50.00 on ${lost.order.name}`);
     expect(mailsOf(shop)[0].text).toContain(
-      `A chargeback is open on ${lost.order.name}, which you refunded $50.00: if it is lost, the customer is paid twice. Answer it with this refund's proof: its date, amount and card reference.`,
+      `A chargeback is open on ${lost.order.name}, which you refunded $50.00: if it is lost, the customer is paid twice. Answer it with this refund's proof: refunded $50.00 on ${madeOn(lost.op.startedAt)} (the card reference is on the evidence page once Shopify shows it).`,
     );
 
     h.clock.ms += 5 * DAY;
