@@ -197,6 +197,20 @@ describe("the review queue", () => {
 });
 
 describe("more back than was paid", () => {
+  it("the one item of an order refunded twice, days apart and within the money paid: the second refund is at risk, the first is clear", async () => {
+    const order = h.shop.createOrder({ amount: "50.00", lineItems: [{ quantity: 1, price: "50.00" }] });
+    const line = order.lineItems[0].id;
+    const first = h.shop.createRefund(order.id, { amount: "20.00", lineItems: [{ lineItemId: line, quantity: 1 }] });
+    h.clock.ms += 2 * DAY;
+    const second = h.shop.createRefund(order.id, { amount: "20.00", lineItems: [{ lineItemId: line, quantity: 1 }] });
+    for (const refund of [first, second]) expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
+    await h.settle();
+    await h.worker.runExposures();
+    const [a, b] = [await operationFor(h.db, refundGid(first.id)), await operationFor(h.db, refundGid(second.id))];
+    expect(await judged(a.id)).toMatchObject({ status: "VERIFIED" });
+    expect(await judged(b.id)).toMatchObject({ status: "CONTRADICTED", reason: "item_refunded_past_quantity", classes: ["more back than paid"] });
+  });
+
   it("store credit, then days later a refund to the card past what was paid: both VERIFIED by created, at risk by the amount over", async () => {
     const order = h.shop.createOrder({ amount: "60.00" });
     const credit = h.shop.createRefund(order.id, { storeCredit: "60.00" });
