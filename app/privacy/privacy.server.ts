@@ -12,6 +12,8 @@ export async function stopObservingShop(db: PrismaClient, shop: string, now: Dat
     where: { shop, status: "PENDING" },
     data: { nextDueAt: null, ...UNCLAIMED, revision: { increment: 1 } },
   });
+  // Money at risk twice is no longer read for a shop that removed the app (its refunds' judgements stay until shop/redact).
+  await db.exposure.updateMany({ where: { shop, nextDueAt: { not: null } }, data: { nextDueAt: null, ...UNCLAIMED, revision: { increment: 1 } } });
   await db.session.deleteMany({ where: { shop } });
   // Settlements stay due: without a session they wait six hours at a time, resume on a reinstall,
   // and end not followed at their timeout (app/settlement/settle.server.ts).
@@ -88,6 +90,13 @@ export async function redactCustomerOrders(db: PrismaClient, shop: string, paylo
       data: { arn: null, observed: null, result: null, nextDueAt: null, ...UNCLAIMED, revision: { increment: 1 } },
     }),
   );
+  // The order as the exposure read it (its disputes' amounts and reasons) goes too, and it is read no more.
+  await writeInSlices(ids, (slice) =>
+    db.exposure.updateMany({
+      where: { operationId: { in: slice } },
+      data: { observed: null, result: null, nextDueAt: null, ...UNCLAIMED, revision: { increment: 1 } },
+    }),
+  );
   await writeInSlices(orders, (slice) => db.webhookDelivery.deleteMany({ where: { shop, orderGid: { in: slice } } }));
   await redactRefundRecordNotes(db, shop, orders);
   await db.complianceRequest.create({ data: { shop, topic: "customers/redact", detail: JSON.stringify({ orders, operations: ids.length }) } });
@@ -132,6 +141,8 @@ const DATA_REQUEST_FACTS = {
   decidedAt: true,
   // Where the money went, and the card network's reference a bank traces the refund with.
   settlement: { select: { status: true, money: true, arn: true, payoutStatus: true } },
+  // Whether its money is at risk twice (a chargeback on the order, more back than paid).
+  exposure: { select: { status: true, reason: true, atRisk: true, currency: true } },
 } as const;
 
 /** customers/data_request: what the app holds for the listed orders, kept for the merchant to hand over. */

@@ -60,7 +60,7 @@ describe("customers/data_request", () => {
     const detail = JSON.parse(request.detail);
     expect(detail.data_request_id).toBe("99");
     expect(detail.refunds).toHaveLength(1);
-    expect(detail.refunds[0]).toMatchObject({ refundGid: refundGid(refund.id), status: "VERIFIED", amount: "10.00" });
+    expect(detail.refunds[0]).toMatchObject({ refundGid: refundGid(refund.id), status: "VERIFIED", amount: "10.00", exposure: { status: "VERIFIED" } });
   });
 });
 
@@ -88,6 +88,10 @@ describe("customers/redact", () => {
     expect((await h.deliver(newDelivery("customers/redact", h.domain, body))).status).toBe(200);
     const gone = await operationFor(h.db, refundGid(redacted.refund.id));
     expect(gone.observations).toHaveLength(0);
+    expect(await h.db.exposure.findUniqueOrThrow({ where: { operationId: gone.id } })).toMatchObject({ observed: null, result: null, nextDueAt: null });
+    expect(
+      (await h.db.exposure.findUniqueOrThrow({ where: { operationId: (await operationFor(h.db, refundGid(kept.refund.id))).id } })).observed,
+    ).not.toBeNull();
     expect(gone.evaluations.every((e) => e.result === '{"redacted":true}')).toBe(true);
     expect(await h.db.webhookDelivery.count({ where: { orderGid: `gid://shopify/Order/${redacted.order.id}` } })).toBe(0);
     expect((await operationFor(h.db, refundGid(kept.refund.id))).observations.length).toBeGreaterThan(0);
@@ -137,8 +141,11 @@ describe("app/uninstalled, then shop/redact", () => {
     await h.worker.runOnce();
     const stopped = await operationFor(h.db, refundGid(pending.id));
     expect(stopped).toMatchObject({ status: "PENDING", nextDueAt: null });
+    // Its verified refund's money at risk twice is read no more either.
+    expect(await h.db.exposure.count({ where: { shop: domain, nextDueAt: { not: null } } })).toBe(0);
+    expect(await h.db.exposure.count({ where: { shop: domain } })).toBe(1);
     const requestsBefore = h.app.shopify.api(domain).stats.graphqlRequests;
-    h.clock.advance(3600_000);
+    h.clock.advance(2 * 24 * 3600_000);
     await h.worker.runOnce();
     expect(h.app.shopify.api(domain).stats.graphqlRequests).toBe(requestsBefore);
 
