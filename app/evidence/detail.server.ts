@@ -15,6 +15,8 @@ import { VERDICT_LABELS, money } from "../verdicts/words";
 import { moneyKnowledge } from "../settlement/money.server";
 import { moneyView } from "./money";
 import { exposureOfRefund } from "../exposure/page.server";
+import { disputeProofOf } from "../exposure/dispute-proof.server";
+import { refundProofFacts } from "../exposure/dispute-proof";
 
 /**
  * One step of a refund's story. `title` and `detail` are a merchant's words, shown on the page;
@@ -101,10 +103,11 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
   // Before the read-back named only the refund's own order, a refund Shopify recorded on another
   // order stored that order's name: such a name is not this order's, and it is asked for afresh.
   const storedName = recorded?.orderGid && recorded.orderGid !== op.orderGid && recorded.orderName === op.orderName ? null : op.orderName;
-  const [[row], followed, exposure] = await Promise.all([
+  const [[row], followed, exposure, disputeProof] = await Promise.all([
     withOrderNames(db, gateway, shop, [{ ...toRow(contract, op), orderName: storedName }]),
     moneyKnowledge(db, op, now),
     exposureOfRefund(db, shop, op.id),
+    disputeProofOf(db, gateway, shop, op.id),
   ]);
   const orderName = row.orderName;
   const lead = evidenceLead({
@@ -206,14 +209,11 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
     // What went back to the card: the Shopify Payments part of a refund split with a gift card or another gateway.
     money: moneyShown,
     // Money at risk twice (contract shopify.refund.exposure), with the refund's proof a dispute asks for.
+    // The proof's button, or why it cannot be sent, or Shopify's answer once it was.
     exposure: exposure && {
       ...exposure,
-      proof: {
-        amount: row.amount !== null && row.currency ? money(row.amount, row.currency) : null,
-        refundedAt: moneyShown.followed?.processedAt ?? op.startedAt.toISOString(),
-        references: moneyShown.followed?.references ?? [],
-        payout: moneyShown.followed?.payoutNumber || null,
-      },
+      proof: refundProofFacts(row.amount !== null && row.currency ? money(row.amount, row.currency) : null, op.startedAt.toISOString(), moneyShown.followed),
+      disputeProof,
     },
     apiVersions: apiVersionsOf(op.observations),
     now: now.toISOString(),

@@ -6,6 +6,8 @@ import { TitleBar } from "@shopify/app-bridge-react";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
 import { refundDetail } from "../../evidence/page.server";
 import { refundAction } from "../../review/actions.server";
+import { addProofAction } from "../../exposure/dispute-proof.server";
+import { ADD_PROOF_INTENT, disputeProofAt } from "../../exposure/dispute-proof";
 import db from "../../db.server";
 import { shopTimeZone } from "../../shops/profile.server";
 import { interactiveGateway } from "../../shopify/admin/interactive.server";
@@ -47,6 +49,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     detail.money.followed?.processedAt,
     detail.exposure?.proof.refundedAt,
     ...(detail.exposure?.disputes.map((d) => d.evidenceDueBy) ?? []),
+    disputeProofAt(detail.exposure?.disputeProof ?? null),
   ].filter((iso): iso is string => !!iso);
   const times = Object.fromEntries(instants.map((iso) => [iso, formatInstant(iso, timeZone)]));
   // The day the customer is told the money was sent is the shop's day, as every time on the page.
@@ -56,7 +59,12 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { session, sessionToken } = await authenticateAdmin(request);
-  const outcome = await refundAction(session.shop, params.id ?? "", await request.formData(), String(sessionToken?.sub ?? "unknown"), new Date());
+  const form = await request.formData();
+  // Adding the refund's proof to a dispute is the exposure's own action (its claim and Shopify's answer), not the review's.
+  const outcome =
+    form.get("intent") === ADD_PROOF_INTENT
+      ? await addProofAction(session.shop, params.id ?? "", form, new Date())
+      : await refundAction(session.shop, params.id ?? "", form, String(sessionToken?.sub ?? "unknown"), new Date());
   return json(outcome, { status: outcome.status });
 };
 

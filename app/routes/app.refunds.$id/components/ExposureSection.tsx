@@ -1,22 +1,87 @@
-import { Badge, BlockStack, Box, Card, InlineStack, Text } from "@shopify/polaris";
+import type { ReactNode } from "react";
+import { Form, useNavigation } from "@remix-run/react";
+import { Badge, BlockStack, Box, Button, Card, InlineStack, Text } from "@shopify/polaris";
 import type { ExposureView } from "../../../exposure/view";
+import { ADD_PROOF_INTENT, proofText, type DisputeProofView, type RefundProof } from "../../../exposure/dispute-proof";
 import { CopyButton } from "./CopyButton";
-import { Fact } from "./Fact";
 import { Instant } from "./Instant";
 
-export type ExposureSectionData = ExposureView & {
-  proof: { amount: string | null; refundedAt: string; references: string[]; payout: string | null };
-};
+export type ExposureSectionData = ExposureView & { proof: RefundProof; disputeProof: DisputeProofView | null };
 
-/** The lines a merchant pastes into a dispute's evidence: this refund's proof. */
-function proofText(proof: ExposureSectionData["proof"], times: Record<string, string>): string {
-  return [
-    `Refunded: ${proof.amount ?? "see the order"} on ${times[proof.refundedAt] ?? proof.refundedAt}`,
-    proof.references.length ? `Card reference (ARN): ${proof.references.join(", ")}` : null,
-    proof.payout ? `Shopify Payments payout: ${proof.payout}` : null,
-  ]
-    .filter(Boolean)
-    .join("\n");
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <BlockStack gap="050">
+      <Text as="span" variant="bodySm" tone="subdued">
+        {label}
+      </Text>
+      <div>{children}</div>
+    </BlockStack>
+  );
+}
+
+/** The proof sent from the app, or why it cannot be: the button where the shop granted it, else the permission it needs; then Shopify's answer. */
+function SendProof({ view, times }: { view: DisputeProofView | null; times: Record<string, string> }) {
+  const navigation = useNavigation();
+  const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === ADD_PROOF_INTENT;
+  if (!view) return null;
+  switch (view.kind) {
+    case "sendable":
+      return (
+        <Form method="post">
+          <input type="hidden" name="intent" value={ADD_PROOF_INTENT} />
+          <input type="hidden" name="revision" value={view.revision} />
+          <input type="hidden" name="dispute" value={view.disputeId} />
+          <BlockStack gap="100">
+            <InlineStack>
+              <Button submit variant="primary" loading={sending}>
+                Add the refund&apos;s proof to the dispute
+              </Button>
+            </InlineStack>
+            <Text as="p" tone="subdued">
+              Saves it in the dispute&apos;s evidence in Shopify, after anything already written there. It does not submit the evidence: you do that in Shopify
+              admin, with everything else the bank asks for.
+            </Text>
+          </BlockStack>
+        </Form>
+      );
+    case "not_granted":
+      return (
+        <Text as="p" tone="subdued">
+          {`The app cannot add it to the dispute for you: that needs the permission to ${view.missing.length > 1 ? "read Shopify Payments disputes and " : ""}write their evidence (${view.missing.join(", ")}), which this shop has not granted the app. Copy it and add it to the dispute's evidence in Shopify admin (Orders, the order, the chargeback).`}
+        </Text>
+      );
+    case "sending":
+      return (
+        <Text as="p">
+          {"Being added to the dispute's evidence since "}
+          <Instant iso={view.since} times={times} />.
+        </Text>
+      );
+    case "added":
+      return (
+        <div data-proof-answer="">
+          <Text as="p" fontWeight="semibold">
+            {"Added to the dispute's evidence on "}
+            <Instant iso={view.at} times={times} />.
+          </Text>
+          <Text as="p" tone="subdued">
+            Submit the evidence in Shopify admin (Orders, the order, the chargeback): the app does not submit it.
+          </Text>
+        </div>
+      );
+    case "refused":
+      return (
+        <div data-proof-answer="">
+          <Text as="p" tone="critical">
+            {view.answer}
+          </Text>
+          <Text as="p" tone="subdued">
+            {"Tried on "}
+            <Instant iso={view.at} times={times} />.
+          </Text>
+        </div>
+      );
+  }
 }
 
 /**
@@ -24,7 +89,7 @@ function proofText(proof: ExposureSectionData["proof"], times: Record<string, st
  * does about it, the order's disputes, and the refund's proof ready to paste into a dispute.
  */
 export function ExposureSection({ exposure, times }: { exposure: ExposureSectionData; times: Record<string, string> }) {
-  const { state, title, tone, reasons, atRisk, disputes, detailsGranted, proof } = exposure;
+  const { state, title, tone, reasons, atRisk, disputes, detailsGranted, proof, disputeProof } = exposure;
   const proofLines = proofText(proof, times);
   return (
     <div data-exposure-section="">
@@ -60,7 +125,7 @@ export function ExposureSection({ exposure, times }: { exposure: ExposureSection
               Shopify shows the app a dispute&apos;s amount, reason and due date only with the read_shopify_payments_disputes permission.
             </Text>
           ) : null}
-          {state === "at_risk" && disputes.some((d) => d.open) ? (
+          {(state === "at_risk" && disputes.some((d) => d.open)) || disputeProof?.kind === "added" || disputeProof?.kind === "refused" ? (
             <Box background="bg-surface-secondary" padding="300" borderRadius="200">
               <BlockStack gap="200">
                 <Text as="h3" variant="headingSm">
@@ -74,9 +139,13 @@ export function ExposureSection({ exposure, times }: { exposure: ExposureSection
                 <InlineStack>
                   <CopyButton text={proofLines} label="Copy the proof" accessibilityLabel="Copy the refund's proof for the dispute" />
                 </InlineStack>
-                <Text as="p" tone="subdued">
-                  Add it to the dispute&apos;s evidence in Shopify admin (Orders, the order, the chargeback).
-                </Text>
+                {disputeProof ? (
+                  <SendProof view={disputeProof} times={times} />
+                ) : (
+                  <Text as="p" tone="subdued">
+                    Add it to the dispute&apos;s evidence in Shopify admin (Orders, the order, the chargeback).
+                  </Text>
+                )}
               </BlockStack>
             </Box>
           ) : null}

@@ -1,0 +1,195 @@
+import type { PrismaClient } from "@prisma/client";
+import { z } from "zod";
+import db from "../db.server";
+import { readStored } from "../db/stored-json";
+import { moneyView } from "../evidence/money";
+import { fieldErrors as fieldErrorsOf } from "../forms/field-errors";
+import { moneyKnowledge } from "../settlement/money.server";
+import { DISPUTE_EVIDENCE_QUERY, DISPUTE_PROOF_ADD_MUTATION, QUERY_COSTS } from "../shopify/admin/documents";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { interactiveGateway } from "../shopify/admin/interactive.server";
+import { readGrantedScopes } from "../shopify/admin/settlement-reads.server";
+import { shopTimeZone } from "../shops/profile.server";
+import { formatInstant } from "../time/format";
+import { money } from "../verdicts/words";
+import { reasonFacts } from "../verdicts/rows.server";
+import {
+  ADD_PROOF_INTENT,
+  DISPUTE_PROOF_SCOPES,
+  missingProofScopes,
+  proofText,
+  refundProofFacts,
+  refusalWords,
+  withProof,
+  type DisputeProofView,
+} from "./dispute-proof";
+import { OPEN_DISPUTE, paymentsDisputeGid } from "./order-exposure";
+import { storedExposure } from "./view";
+
+/** A claim with no answer this long after it was made is taken to have died with its request: it may be claimed again (sending again adds nothing twice). */
+const CLAIM_LAPSES_MS = 2 * 60_000;
+
+const STALE = "This page is out of date. Reload it and try again.";
+const MAX_REVISION = 2_147_483_647;
+
+/** What the button posts: the dispute it showed and the exposure's revision, zod-parsed at the door. */
+const addProofForm = z.object({
+  intent: z.literal(ADD_PROOF_INTENT),
+  revision: z
+    .string({ required_error: STALE, invalid_type_error: STALE })
+    .trim()
+    .regex(/^\d{1,10}$/, STALE)
+    .transform(Number)
+    .refine((n) => n <= MAX_REVISION, STALE),
+  dispute: z
+    .string({ required_error: "Say which dispute the proof is for.", invalid_type_error: "Say which dispute the proof is for." })
+    .regex(/^gid:\/\/shopify\/OrderDisputeSummary\/\d{1,20}$/, "Say which dispute the proof is for."),
+});
+
+export type AddProofOutcome =
+  { ok: true; status: 200; message: string } | { ok: false; status: 403 | 409 | 422 | 503; message: string; fieldErrors?: Partial<Record<string, string>> };
+
+/** The stored exposure's disputes that are open now, as the page showed them. */
+function openDisputes(observed: string | null): string[] {
+  const stored = readStored(storedExposure, observed);
+  return (stored?.order_disputes.disputes ?? []).filter((d) => OPEN_DISPUTE.includes(d.status)).map((d) => d.id);
+}
+
+/** The scopes the shop granted, as Shopify says now; as its offline session last recorded them when Shopify does not answer. */
+async function grantedScopes(database: PrismaClient, gateway: ShopifyGateway, shop: string): Promise<string[]> {
+  const read = await readGrantedScopes(gateway, shop);
+  if (read.ok) return read.scopes;
+  const session = await database.session.findFirst({ where: { shop, isOnline: false }, select: { scope: true } });
+  return (session?.scope ?? "").split(",").filter(Boolean);
+}
+
+/**
+ * The proof's state for the evidence page: what Shopify answered once it was sent; else, for an
+ * exposure with an open dispute, the button (the shop granted what sending needs, asked of Shopify
+ * with its own token: 2 points, only for such a page) or the permissions missing. Null otherwise.
+ */
+export async function disputeProofOf(database: PrismaClient, gateway: ShopifyGateway, shop: string, operationId: string): Promise<DisputeProofView | null> {
+  const row = await database.exposure.findFirst({
+    where: { shop, operationId },
+    select: { status: true, observed: true, revision: true, proofSentAt: true, proofAnswer: true, proofAddedAt: true },
+  });
+  if (!row) return null;
+  if (row.proofAddedAt) return { kind: "added", at: row.proofAddedAt.toISOString() };
+  if (row.proofSentAt && row.proofAnswer) return { kind: "refused", answer: row.proofAnswer, at: row.proofSentAt.toISOString() };
+  if (row.proofSentAt) return { kind: "sending", since: row.proofSentAt.toISOString() };
+  const [disputeId] = openDisputes(row.observed);
+  if (row.status !== "CONTRADICTED" || !disputeId) return null;
+  const missing = missingProofScopes(await grantedScopes(database, gateway, shop));
+  return missing.length ? { kind: "not_granted", missing } : { kind: "sendable", disputeId, revision: row.revision };
+}
+
+/** The refund's proof as the evidence page shows it, in the shop's time zone: the text saved is the text the merchant saw. */
+async function proofTextOf(database: PrismaClient, gateway: ShopifyGateway, shop: string, operationId: string, now: Date): Promise<string | null> {
+  const op = await database.operation.findFirst({ where: { id: operationId, shop } });
+  if (!op) return null;
+  const followed = await moneyKnowledge(database, op, now);
+  const requested = reasonFacts(op).requested;
+  const proof = refundProofFacts(
+    requested.amount !== null && requested.currency ? money(requested.amount, requested.currency) : null,
+    op.startedAt.toISOString(),
+    moneyView(followed.knowledge, followed.settlement, null).followed,
+  );
+  const timeZone = await shopTimeZone(database, shop, { gateway, now });
+  return proofText(proof, { [proof.refundedAt]: formatInstant(proof.refundedAt, timeZone) });
+}
+
+const notFound = () => new Response("No such refund in this shop", { status: 404 });
+
+/** Why a second request found the proof claimed: it is on its way, or Shopify answered. */
+const alreadyWords = (row: { proofAddedAt: Date | null; proofAnswer: string | null }) =>
+  row.proofAddedAt
+    ? "The proof is already in the dispute's evidence: nothing was sent again."
+    : row.proofAnswer
+      ? `Shopify already answered: ${row.proofAnswer}`
+      : "The proof is being added to the dispute's evidence now: nothing was sent again.";
+
+/**
+ * "Add the refund's proof to the dispute": recorded first, then sent once. One request claims the
+ * exposure (proofSentAt set where it was null: a second click or a request at the same instant
+ * finds it set and sends nothing), reads the dispute's evidence (its id, and the text the merchant
+ * wrote, which is kept), saves the proof there with disputeEvidenceUpdate without submitting it
+ * (the merchant submits the evidence in Shopify admin), and stores Shopify's answer. Shopify not
+ * answering, or refusing the app's access, releases the claim to be tried again; a userError is
+ * Shopify's answer about the dispute and is kept.
+ */
+export async function addProofAction(shop: string, operationId: string, form: FormData, now: Date): Promise<AddProofOutcome> {
+  const parsed = addProofForm.safeParse(Object.fromEntries([...form.keys()].map((key) => [key, form.get(key)])));
+  if (!parsed.success) {
+    const fieldErrors = fieldErrorsOf(parsed.error, "intent");
+    return { ok: false, status: 422, message: Object.values(fieldErrors)[0] ?? "The form could not be read. Reload the page and try again.", fieldErrors };
+  }
+  const { revision, dispute } = parsed.data;
+  const row = await db.exposure.findFirst({ where: { shop, operationId } });
+  if (!row) throw notFound();
+  if (row.proofSentAt && (row.proofAnswer || now.getTime() - row.proofSentAt.getTime() < CLAIM_LAPSES_MS))
+    return { ok: false, status: 409, message: alreadyWords(row) };
+  if (row.revision !== revision) return { ok: false, status: 409, message: STALE };
+  if (!openDisputes(row.observed).includes(dispute))
+    return { ok: false, status: 409, message: "This dispute is not open on this refund's order any more. Reload the page." };
+
+  const gateway = interactiveGateway();
+  const text = await proofTextOf(db, gateway, shop, operationId, now);
+  if (!text) throw notFound();
+
+  // Recorded first: only the request that sets proofSentAt sends.
+  const claimed = await db.exposure.updateMany({
+    where: {
+      id: row.id,
+      shop,
+      revision,
+      proofAnswer: null,
+      OR: [{ proofSentAt: null }, { proofSentAt: { lt: new Date(now.getTime() - CLAIM_LAPSES_MS) } }],
+    },
+    data: { proofSentAt: now, proofSentTo: null, proofAddedAt: null },
+  });
+  if (claimed.count === 0) {
+    const current = await db.exposure.findFirst({ where: { id: row.id }, select: { proofAddedAt: true, proofAnswer: true, revision: true } });
+    return {
+      ok: false,
+      status: 409,
+      message: current && current.revision !== revision ? STALE : alreadyWords(current ?? { proofAddedAt: null, proofAnswer: null }),
+    };
+  }
+  const release = () => db.exposure.updateMany({ where: { id: row.id, proofSentAt: now, proofAnswer: null }, data: { proofSentAt: null } });
+  const notSent = async (status: 403 | 409 | 503, message: string): Promise<AddProofOutcome> => {
+    await release();
+    return { ok: false, status, message };
+  };
+  const noAccess = `Shopify refused the app access to this dispute's evidence: nothing was added. It needs the permissions ${missingWords()}; copy the proof into the dispute in Shopify admin instead.`;
+
+  const read = await gateway.request(shop, DISPUTE_EVIDENCE_QUERY, { id: paymentsDisputeGid(dispute) }, QUERY_COSTS.disputeEvidence, { waitThrottled: true });
+  if (!read.ok) return notSent(read.code === "ACCESS_DENIED" ? 403 : 503, read.code === "ACCESS_DENIED" ? noAccess : SHOPIFY_DID_NOT_ANSWER);
+  if (read.fieldErrors.some((e) => e.extensions?.code === "ACCESS_DENIED")) return notSent(403, noAccess);
+  const evidence = read.data.node && "disputeEvidence" in read.data.node ? read.data.node.disputeEvidence : null;
+  if (!evidence) return notSent(409, "Shopify does not show this dispute's evidence to the app: nothing was added. Reload the page.");
+
+  const sent = await gateway.request(
+    shop,
+    DISPUTE_PROOF_ADD_MUTATION,
+    { id: evidence.id, input: { uncategorizedText: withProof(evidence.uncategorizedText ?? null, text), submitEvidence: false } },
+    QUERY_COSTS.disputeProofAdd,
+  );
+  if (!sent.ok) return notSent(sent.code === "ACCESS_DENIED" ? 403 : 503, sent.code === "ACCESS_DENIED" ? noAccess : SHOPIFY_DID_NOT_ANSWER);
+  const payload = sent.data.disputeEvidenceUpdate;
+  if (!payload) return notSent(503, SHOPIFY_DID_NOT_ANSWER);
+  if (payload.userErrors.length) {
+    const answer = refusalWords(payload.userErrors);
+    await db.exposure.updateMany({ where: { id: row.id, proofSentAt: now }, data: { proofSentTo: evidence.id, proofAnswer: answer } });
+    return { ok: false, status: 409, message: answer };
+  }
+  await db.exposure.updateMany({
+    where: { id: row.id, proofSentAt: now },
+    data: { proofSentTo: evidence.id, proofAnswer: "Added to the dispute's evidence.", proofAddedAt: now },
+  });
+  return { ok: true, status: 200, message: SUBMIT_IN_ADMIN };
+}
+
+const SHOPIFY_DID_NOT_ANSWER = "Shopify did not answer: nothing was added to the dispute's evidence. Try again in a minute.";
+const SUBMIT_IN_ADMIN =
+  "Added to the dispute's evidence. Submit the evidence in Shopify admin (Orders, the order, the chargeback): the app saves it, it does not submit it.";
+const missingWords = () => DISPUTE_PROOF_SCOPES.join(" and ");
