@@ -36,6 +36,8 @@ export interface BrowserDemo {
   demo: Demo;
   /** The demo's database, to find what a screen should show and check what an action changed. */
   db: Db;
+  /** That database's URL: for a worker of the test's own on it (a pass run at once rather than on the app's schedule). */
+  databaseUrl: string;
   browser: Browser;
   /** Closes Chromium, stops the demo and drops its database. */
   stop(): Promise<void>;
@@ -64,7 +66,7 @@ export async function startBrowserDemo(
     started.db = createPrismaClient(database.url);
     if (settle !== "none") await untilDemoDecided(started.db, { dueOnly: settle === "due" });
     started.browser = await launchChromium();
-    return { demo: started.demo, db: started.db, browser: started.browser, stop };
+    return { demo: started.demo, db: started.db, databaseUrl: database.url, browser: started.browser, stop };
   } catch (error) {
     await stop();
     throw error;
