@@ -50,6 +50,7 @@ export function clearSearchAndFilters(setQuery: (query: string) => void, update:
     origin: undefined,
     money: undefined,
     money_days: undefined,
+    risk: undefined,
     review: undefined,
     range: undefined,
     from: undefined,
@@ -72,6 +73,10 @@ export function RefundFilters({ filters, appliedFilters, now, smDown, query, set
   return (
     <FilterBar smDown={smDown} sortOptions={SORT_OPTIONS} sort={filters.sort} update={update}>
       <Filters
+        // Polaris's Filters takes the pills it shows from the applied filters when it mounts (and when
+        // the number of filters changes), not when they change: a figure's link (money late, at risk
+        // twice) applies its filter by navigation, so the bar is mounted again when one of those does.
+        key={`${filters.moneyLate ? "money" : ""}|${filters.atRiskTwice ? "risk" : ""}`}
         queryValue={query}
         queryPlaceholder="Search by order name or number"
         onQueryChange={setQuery}
@@ -172,6 +177,19 @@ export function RefundFilters({ filters, appliedFilters, now, smDown, query, set
                 choices={[{ value: "late", label: `Not arrived after ${filters.moneyLate?.days ?? MONEY_LATE_DAYS} days` }]}
                 selected={filters.moneyLate ? ["late"] : []}
                 onChange={(v) => update({ money: v[0], money_days: undefined })}
+              />
+            ),
+          },
+          {
+            key: "risk",
+            label: "Money at risk",
+            filter: (
+              <ChoiceList
+                title="Money at risk"
+                titleHidden
+                choices={[{ value: "twice", label: "At risk twice: a chargeback, or more back than was paid" }]}
+                selected={filters.atRiskTwice ? ["twice"] : []}
+                onChange={(v) => update({ risk: v[0] })}
               />
             ),
           },

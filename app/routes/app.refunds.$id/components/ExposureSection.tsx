@@ -137,7 +137,7 @@ export function ExposureSection({ exposure, times }: { exposure: ExposureSection
                   </span>
                 </Text>
                 <InlineStack>
-                  <CopyButton text={proofLines} label="Copy the proof" accessibilityLabel="Copy the refund's proof for the dispute" />
+                  <CopyButton text={proofLines} label="Copy the proof" accessibilityLabel="Copy the proof of this refund for the dispute" />
                 </InlineStack>
                 {disputeProof ? (
                   <SendProof view={disputeProof} times={times} />
