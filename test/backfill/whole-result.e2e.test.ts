@@ -56,8 +56,12 @@ describe("a result file that ends before Shopify's count of its objects", () => 
     bulk.store.cutNext = 1; // the first download loses its last fifth
     await runBackfillPass(deps); // starts the bulk query
     h.clock.advance(10_000);
-    await runBackfillPass(deps); // reads the cut file
-    const short = await load(backfill.id);
+    // Reads the cut file: in turns (decision 012), so a loaded machine may need more than one pass to reach its end.
+    let short = await load(backfill.id);
+    for (let pass = 0; pass < 20 && !short.message; pass++) {
+      await runBackfillPass(deps);
+      short = await load(backfill.id);
+    }
     expect(short.state).toBe("reading");
     expect(short.message).toMatch(new RegExp(`^Shopify's result file ended after ${short.linesRead} of its ${short.objectCount} lines; reading the rest$`));
     expect(short.linesRead).toBeLessThan(short.objectCount);
