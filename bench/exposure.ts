@@ -11,12 +11,11 @@ import { reloadConfig } from "../app/config/env.server";
 import { DISPUTE_DETAILS_QUERY, ORDER_EXPOSURE_QUERY } from "../app/shopify/admin/documents";
 import { paymentsDisputeGid } from "../app/exposure/order-exposure";
 import { FakeShopify } from "../fake-shopify/server";
-import type { AdminApiStats } from "../fake-shopify/admin-api";
 import { requestedQueryCost } from "../fake-shopify/cost";
 import { refundWebhookBody } from "../fake-shopify/webhooks";
 import { TEST_APP } from "../test/support/credentials";
 import { installShop } from "../test/support/sessions";
-import { fakeShopifyAppEnv, migrate, root, row, scratchSqlite, type BenchRow } from "./support";
+import { fakeShopifyAppEnv, migrate, root, row, scratchSqlite, snapshotStats, statsSince, type BenchRow, type CountedStats } from "./support";
 
 const run = promisify(execFile);
 const quiet = pino({ enabled: false });
@@ -46,13 +45,7 @@ const ONE_ORDER_QUERY = `query OneOrderExposure($id: ID!) {\n  order(id: $id) {$
 const ONE_DISPUTE_QUERY = `query OneDisputeDetails($id: ID!) {\n  dispute(id: $id) {${selectionOf(DISPUTE_DETAILS_QUERY, "ShopifyPaymentsDispute")}}\n}`;
 
 /** What the fake Shopify counted for one side. */
-interface Side {
-  graphqlRequests: number;
-  requestedCost: number;
-  actualCost: number;
-  throttled: number;
-  byOperation: Record<string, number>;
-}
+type Side = CountedStats;
 
 interface Measured {
   count: number;
@@ -66,19 +59,7 @@ interface Measured {
   baseline: { first: Side; daily: Side };
 }
 
-type Counted = Pick<AdminApiStats, "graphqlRequests" | "requestedCost" | "actualCost" | "throttled" | "byOperation">;
-const snapshot = (stats: AdminApiStats): Counted => ({ ...stats, byOperation: { ...stats.byOperation } });
-function since(before: Counted, after: AdminApiStats): Side {
-  const byOperation: Record<string, number> = {};
-  for (const [name, n] of Object.entries(after.byOperation)) if (n - (before.byOperation[name] ?? 0)) byOperation[name] = n - (before.byOperation[name] ?? 0);
-  return {
-    graphqlRequests: after.graphqlRequests - before.graphqlRequests,
-    requestedCost: after.requestedCost - before.requestedCost,
-    actualCost: after.actualCost - before.actualCost,
-    throttled: after.throttled - before.throttled,
-    byOperation,
-  };
-}
+const since = statsSince;
 
 /**
  * 11. A shop's `count` refunds, VERIFIED by the app's read-back, 5 % of their orders disputed after
@@ -261,7 +242,7 @@ async function measure(count: number): Promise<Measured> {
     };
     const oneByOne = async (): Promise<Side> => {
       api.fillBucket();
-      const before = snapshot(api.stats);
+      const before = snapshotStats(api.stats);
       let [read, details] = [0, 0];
       for (const { gid } of orders) {
         const { order } = (await request(ONE_ORDER_QUERY, { id: gid })) as { order: { refunds: unknown[]; disputes: { id: string }[] } | null };
@@ -282,7 +263,7 @@ async function measure(count: number): Promise<Measured> {
 
     // The app's way: the worker's exposure pass opens every verified refund's exposure and judges it.
     api.fillBucket();
-    let before = snapshot(api.stats);
+    let before = snapshotStats(api.stats);
     const firstPasses = await exposeUntil(1);
     const appFirst = since(before, api.stats);
     const judgedFirst = await outcomes();
@@ -292,7 +273,7 @@ async function measure(count: number): Promise<Measured> {
     const latest = await db.exposure.aggregate({ _max: { nextDueAt: true } });
     virtualMs = Math.max(virtualMs, latest._max.nextDueAt!.getTime());
     api.fillBucket();
-    before = snapshot(api.stats);
+    before = snapshotStats(api.stats);
     const dailyPasses = await exposeUntil(2);
     const appDaily = since(before, api.stats);
     const judgedDaily = await outcomes();

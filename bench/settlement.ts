@@ -14,7 +14,7 @@ import type { AdminApiStats } from "../fake-shopify/admin-api";
 import { refundWebhookBody } from "../fake-shopify/webhooks";
 import { TEST_APP } from "../test/support/credentials";
 import { installShop } from "../test/support/sessions";
-import { fakeShopifyAppEnv, migrate, root, row, scratchSqlite, type BenchRow } from "./support";
+import { fakeShopifyAppEnv, migrate, root, row, scratchSqlite, snapshotStats, statsSince, type BenchRow, type CountedStats } from "./support";
 
 const run = promisify(execFile);
 const quiet = pino({ enabled: false });
@@ -38,15 +38,8 @@ const ONE_ENTRY_QUERY = `query PaymentsLedgerEntry($query: String!) {
 /** QUERY_COSTS.paymentsLedger's terms with first: 1: 2 for the connection, 3 for the entry, 1 for the account, 1 for pageInfo. */
 const ONE_ENTRY_COST = 7;
 
-/** What the fake Shopify counted for one side. */
-interface Side {
-  graphqlRequests: number;
-  requestedCost: number;
-  actualCost: number;
-  throttled: number;
-  byOperation: Record<string, number>;
-  settled: number;
-}
+/** What the fake Shopify counted for one side, and the refunds it settled. */
+type Side = CountedStats & { settled: number };
 
 interface Measured {
   count: number;
@@ -56,20 +49,7 @@ interface Measured {
   baseline: Side;
 }
 
-type Counted = Pick<AdminApiStats, "graphqlRequests" | "requestedCost" | "actualCost" | "throttled" | "byOperation">;
-const snapshot = (stats: AdminApiStats): Counted => ({ ...stats, byOperation: { ...stats.byOperation } });
-function since(before: Counted, after: AdminApiStats, settled: number): Side {
-  const byOperation: Record<string, number> = {};
-  for (const [name, n] of Object.entries(after.byOperation)) if (n - (before.byOperation[name] ?? 0)) byOperation[name] = n - (before.byOperation[name] ?? 0);
-  return {
-    graphqlRequests: after.graphqlRequests - before.graphqlRequests,
-    requestedCost: after.requestedCost - before.requestedCost,
-    actualCost: after.actualCost - before.actualCost,
-    throttled: after.throttled - before.throttled,
-    byOperation,
-    settled,
-  };
-}
+const since = (before: CountedStats, after: AdminApiStats, settled: number): Side => ({ ...statsSince(before, after), settled });
 
 /**
  * 9. A shop's `count` refunds through Shopify Payments, VERIFIED and with their payouts PAID,
@@ -191,7 +171,7 @@ async function measure(count: number): Promise<Measured> {
     // The app's way: the worker's settlement pass, on a full bucket, until it opens and reads nothing more.
     api.fillBucket();
     const worker = createWorker({ db, now: () => new Date(virtualMs), gateway: gateway(), workerId: "bench", logger: quiet });
-    const appBefore = snapshot(api.stats);
+    const appBefore = snapshotStats(api.stats);
     // Each pass's reads, as the fake counted them: a pass whose transaction read sent nothing (the
     // gateway deferred it while the bucket refilled) and still read the ledger is counted apart.
     const pass = { runs: 0, reading: 0, deciding: 0, ledgerPagesWithoutTransactions: 0 };
@@ -231,7 +211,7 @@ async function measure(count: number): Promise<Measured> {
         virtualMs += 1000;
       }
     };
-    const baselineBefore = snapshot(api.stats);
+    const baselineBefore = snapshotStats(api.stats);
     let paid = 0;
     for (const { transactionGids } of refunds) {
       const { nodes } = (await request(

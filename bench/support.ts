@@ -6,6 +6,7 @@ import pg from "pg";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TEST_APP } from "../test/support/credentials";
+import type { AdminApiStats } from "../fake-shopify/admin-api";
 
 export const root = new URL("..", import.meta.url).pathname;
 
@@ -156,5 +157,24 @@ export async function postgresDatabase(serverUrl: string, name: string) {
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     },
+  };
+}
+
+/** What the fake Shopify counted for one side of a part that compares Shopify's cost (parts 9 and 11). */
+export type CountedStats = Pick<AdminApiStats, "graphqlRequests" | "requestedCost" | "actualCost" | "throttled" | "byOperation">;
+
+/** The fake's counts now, to subtract later (its byOperation is kept and mutated by the fake). */
+export const snapshotStats = (stats: AdminApiStats): CountedStats => ({ ...stats, byOperation: { ...stats.byOperation } });
+
+/** What the fake counted since `before`: requests, points and throttled answers, and the operations sent. */
+export function statsSince(before: CountedStats, after: AdminApiStats): CountedStats {
+  const byOperation: Record<string, number> = {};
+  for (const [name, n] of Object.entries(after.byOperation)) if (n - (before.byOperation[name] ?? 0)) byOperation[name] = n - (before.byOperation[name] ?? 0);
+  return {
+    graphqlRequests: after.graphqlRequests - before.graphqlRequests,
+    requestedCost: after.requestedCost - before.requestedCost,
+    actualCost: after.actualCost - before.actualCost,
+    throttled: after.throttled - before.throttled,
+    byOperation,
   };
 }

@@ -1,3 +1,4 @@
+import type { ComponentProps } from "react";
 import { Banner, BlockStack, Card, InlineGrid, InlineStack, Link, Text } from "@shopify/polaris";
 import { VerdictBadge } from "../../../components/ui";
 import { VERDICT_LABELS } from "../../../verdicts/words";
@@ -56,12 +57,26 @@ export function Figures({ figures }: { figures: DashboardData["figures"] }) {
 export function MoneyLateFigure({ figures }: { figures: DashboardData["figures"] }) {
   const { count, days, link, shown } = figures.moneyLate;
   if (!shown) return null;
-  const words = `refund${count === 1 ? "" : "s"}: money not arrived after ${days} days`;
   return (
-    <Card background={count ? "bg-surface-caution" : undefined}>
+    <CountFigure
+      count={count}
+      words={`refund${count === 1 ? "" : "s"}: money not arrived after ${days} days`}
+      link={link}
+      id="figure-money-late"
+      background={count ? "bg-surface-caution" : undefined}
+    />
+  );
+}
+
+type CardBackground = ComponentProps<typeof Card>["background"];
+
+/** A count that opens the table of what it counts, then its words, in a card of its own. */
+function CountFigure({ count, words, link, id, background }: { count: number; words: string; link: string; id: string; background?: CardBackground }) {
+  return (
+    <Card background={background}>
       <Text as="p">
         <Link url={link} removeUnderline accessibilityLabel={`${count} ${words}, show them`}>
-          <Text as="span" variant="headingLg" id="figure-money-late">
+          <Text as="span" variant="headingLg" id={id}>
             {count}
           </Text>
         </Link>
@@ -80,18 +95,7 @@ export function AtRiskTwiceFigure({ figures }: { figures: DashboardData["figures
   const { count, amounts, link } = figures.atRiskTwice;
   if (!count) return null;
   const words = `refund${count === 1 ? "" : "s"}: money at risk twice${amounts.length ? ` (${amounts.join(", ")})` : ""}`;
-  return (
-    <Card background="bg-surface-critical">
-      <Text as="p">
-        <Link url={link} removeUnderline accessibilityLabel={`${count} ${words}, show them`}>
-          <Text as="span" variant="headingLg" id="figure-at-risk-twice">
-            {count}
-          </Text>
-        </Link>
-        {` ${words}`}
-      </Text>
-    </Card>
-  );
+  return <CountFigure count={count} words={words} link={link} id="figure-at-risk-twice" background="bg-surface-critical" />;
 }
 
 export function OutsideContractBanner({ figures }: { figures: DashboardData["figures"] }) {
