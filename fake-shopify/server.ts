@@ -6,6 +6,7 @@ import { AdminApi } from "./admin-api";
 import { FakeFlow } from "./flow";
 import { FakeShop } from "./shop";
 import { verifySessionToken } from "./session-token";
+import { associatedUser, type FakeStaffMember, type NewStaffMember } from "./staff";
 import { toWebRequest } from "./node-request";
 import { Gate } from "./gate";
 import { ADMIN_API_VERSION, resolveApiVersion } from "./versions";
@@ -56,11 +57,26 @@ export interface AppCredentials {
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
 
+/** Shopify's answer to a token exchange's `requested_token_type`. */
+const ONLINE_ACCESS_TOKEN = "urn:shopify:params:oauth:token-type:online-access-token";
+/** An online token lasts a day, less the second Shopify's answers take off (its documented `expires_in`). */
+const ONLINE_TOKEN_SECONDS = 86399;
+
+/** The user a session token's `sub` names: Shopify's user id, "42" (or its gid); undefined for anything else. */
+const userIdOfSubject = (sub: unknown) => (typeof sub === "string" ? /^(?:gid:\/\/shopify\/User\/)?([1-9]\d*)$/.exec(sub)?.[1] : undefined);
+
 /**
  * A simulated Shopify for any number of shops: the Admin GraphQL API at
  * /admin/api/{version}/graphql.json (SUPPORTED_API_VERSIONS; an older version falls forward to the
  * oldest supported one) and token exchange at /admin/oauth/access_token. Requests carry the shop
  * in Host or X-Forwarded-Host (the app's SHOPIFY_ADMIN_API_ORIGIN routing sets it).
+ *
+ * Token exchange answers an offline-token request with the shop's token, and an online-token
+ * request with a token for the session token's user and that user as the shop's staff knows them
+ * (`associated_user`, fake-shopify/staff.ts). A new shop's staff is one person, user 42 (the `sub`
+ * of every session token minted without another), its account owner; `addStaff` adds people. A
+ * user the fake does not know yet joins the staff when first exchanged for, as a member who is not
+ * the owner, with a name generated from their id: tests that act as users 101 or 303 need no setup.
  */
 export class FakeShopify {
   readonly shops = new Map<string, { shop: FakeShop; api: AdminApi }>();
@@ -141,6 +157,11 @@ export class FakeShopify {
   api(domain: string): AdminApi {
     this.shop(domain);
     return this.shops.get(domain)!.api;
+  }
+
+  /** Adds a person to the shop's staff, or changes one (a rename; `accountOwner: true` transfers the shop's ownership to them). */
+  addStaff(domain: string, member: NewStaffMember): FakeStaffMember {
+    return this.shop(domain).staff.add(member);
   }
 
   /** Accepts an access token the app already holds (a session stored by a test) as if the shop had issued it. */
@@ -253,6 +274,10 @@ export class FakeShopify {
     if (body.grant_type === "urn:ietf:params:oauth:grant-type:token-exchange") {
       const claims = verifySessionToken(body.subject_token ?? "", this.app.secret);
       if (!claims || claims.dest !== `https://${domain}`) return json({ error: "invalid_subject_token" }, 400);
+      if (body.requested_token_type === ONLINE_ACCESS_TOKEN) {
+        const userId = userIdOfSubject(claims.sub);
+        return userId ? this.onlineAccessToken(domain, userId) : json({ error: "invalid_subject_token" }, 400);
+      }
     } else if (body.grant_type !== "refresh_token") {
       return json({ error: "unsupported_grant_type" }, 400);
     }
@@ -263,6 +288,19 @@ export class FakeShopify {
       access_token: token,
       scope: this.app.scopes,
       ...(expiring ? { expires_in: 3600, refresh_token: `shprt_${randomBytes(16).toString("hex")}`, refresh_token_expires_in: 7_776_000 } : {}),
+    });
+  }
+
+  /** A token for one person of the shop's staff (`shpua_`), with who they are; it neither expires in an hour nor refreshes: `expiring` is for offline tokens. */
+  private onlineAccessToken(domain: string, userId: string): Response {
+    const token = `shpua_${randomBytes(16).toString("hex")}`;
+    this.grantAccessToken(domain, token);
+    return json({
+      access_token: token,
+      scope: this.app.scopes,
+      expires_in: ONLINE_TOKEN_SECONDS,
+      associated_user_scope: this.app.scopes,
+      associated_user: associatedUser(this.shop(domain).staff.memberSigningIn(userId)),
     });
   }
 

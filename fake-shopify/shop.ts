@@ -1,6 +1,7 @@
 import { createDispute, updateDispute, type CreateDisputeOptions, type DisputeChanges, type FakeDispute } from "./disputes";
 import { convertMinor, parseMinor, parseRate } from "./money";
 import { FakePayments } from "./payments";
+import { FakeStaff } from "./staff";
 
 export type TransactionKind = "AUTHORIZATION" | "CAPTURE" | "SALE" | "REFUND" | "VOID";
 export type TransactionStatus = "SUCCESS" | "FAILURE" | "ERROR" | "PENDING" | "AWAITING_RESPONSE" | "UNKNOWN";
@@ -127,6 +128,8 @@ export class FakeShop {
   readonly deniedRefunds = new Set<bigint>();
   /** Shopify Payments: balance transactions, payouts, ARNs of the refunds made through it. */
   readonly payments = new FakePayments(this);
+  /** The people of the shop's admin: who a session token's `sub` is, and whether they own the shop. */
+  readonly staff = new FakeStaff();
   /** Shopify Payments disputes (chargebacks and inquiries) on the shop's orders, by id. */
   readonly disputes = new Map<bigint, FakeDispute>();
   /** Called when a dispute is created or changes (the FakeShopify sends disputes/create or disputes/update). */
