@@ -10,7 +10,7 @@ import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { withOrderNames } from "../verdicts/order-names.server";
 import { evidenceLead, recordedRefundOf, type RelatedRefund } from "./lead";
 import { DUPLICATE_CHANNELS, parseDuplicates } from "../verdicts/duplicates";
-import { staffNames } from "../review/review.server";
+import { staffNames } from "../staff/identity.server";
 import { VERDICT_LABELS, money } from "../verdicts/words";
 import { moneyKnowledge } from "../settlement/money.server";
 import { moneyView } from "./money";

@@ -8,6 +8,7 @@ import { CLASSES, ORIGINS, parseFilters, type DashboardFilters } from "../verdic
 import { byMade, duplicateGroups, PAIR_CHANNELS, refundsNamed, type PairCandidate } from "./pairs";
 import { UNCLAIMED } from "../worker/claims.server";
 import { readInSlices } from "../db/slices";
+import { staffNames } from "../staff/identity.server";
 
 export type ReviewCode = "NOT_FOUND" | "INVALID_NOTE" | "CONFLICT";
 export type ReviewOutcome =
@@ -16,26 +17,6 @@ export type ReviewOutcome =
   | { ok: false; code: "NOT_FOUND" | "INVALID_NOTE"; message: string }
   /** A resolve that lost a race says who resolved it first, with their note. */
   | { ok: false; code: "CONFLICT"; message: string; resolvedBy?: string; resolvedNote?: string | null; resolvedAt?: string };
-
-/** The digits of a staff member's id: a session token's subject is "42" or "gid://shopify/User/42". */
-const userIdOf = (actor: string) => /(\d+)$/.exec(actor)?.[1];
-
-/**
- * People's names for actors (session-token subjects), where the app has one: an online session of
- * that user in this shop carries Shopify's first and last name. Else "Staff member 42".
- */
-export async function staffNames(db: PrismaClient, shop: string, actors: string[]): Promise<Map<string, string>> {
-  const ids = [...new Set(actors.map(userIdOf).filter((id): id is string => Boolean(id)))];
-  const sessions = await readInSlices(ids, (slice) =>
-    db.session.findMany({ where: { shop, userId: { in: slice.map((id) => BigInt(id)) } }, select: { userId: true, firstName: true, lastName: true } }),
-  );
-  const byId = new Map<string, string>();
-  for (const s of sessions) {
-    const name = [s.firstName, s.lastName].filter(Boolean).join(" ").trim();
-    if (name && s.userId !== null) byId.set(String(s.userId), name);
-  }
-  return new Map(actors.map((actor) => [actor, byId.get(userIdOf(actor) ?? "") ?? `Staff member ${userIdOf(actor) ?? actor}`]));
-}
 
 export interface Resolution {
   note: string | null;
