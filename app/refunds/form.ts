@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { fieldErrors as fieldErrorsOf } from "../forms/field-errors";
-import { currencyExponent, formatMoney, fromMinorUnits, toMinorUnits } from "../money/currency";
+import { formatMoney, toMinorUnits } from "../money/currency";
+import { parseAmount } from "../money/typed-amount";
 import { RISK_CODES } from "./risk";
 
 /**
@@ -11,51 +12,6 @@ import { RISK_CODES } from "./risk";
 
 /** A further refund on an order refunded in this window needs an explicit "yes, another refund". */
 export const RECENT_REFUND_WINDOW_MS = 10 * 60_000;
-
-export type AmountParse = { ok: true; amount: string; minor: bigint } | { ok: false; message: string };
-
-const example = (exponent: number) => (exponent === 0 ? "2500" : `25.${"0".repeat(exponent)}`);
-const decimalsMessage = (currency: string, exponent: number) =>
-  exponent === 0 ? `${currency} amounts have no decimals.` : `${currency} amounts have at most ${exponent} decimal${exponent === 1 ? "" : "s"}.`;
-
-/**
- * An amount a person typed, in `currency` (its exponent: USD 2, JPY 0, KWD 3). A comma is taken as
- * the decimal separator when that is unambiguous: one comma, no dot, and no more digits after it
- * than the currency has decimals ("10,50" USD is 10.50; "1,200" USD could be 1200 or 1.20, so it
- * is explained instead). Thousands separators are read when the other separator marks the decimals
- * ("1.000,50" and "1,000.50" are 1000.50). Without a currency (before the order is known) only what does not depend
- * on it is checked, and the amount is returned as typed, normalised to a dot.
- */
-export function parseAmount(raw: string, currency?: string): AmountParse {
-  const fail = (message: string): AmountParse => ({ ok: false, message });
-  const exponent = currency ? currencyExponent(currency) : undefined;
-  const text = raw.trim();
-  if (!text) return fail("Enter the amount to refund.");
-  if (/^[-−‒–]/.test(text)) return fail("Enter the amount without a minus sign: it is the money the customer gets back.");
-  // Thousands grouped with a dot and decimals after a comma ("1.000,50"), or grouped with a comma
-  // and decimals after a dot ("1,000.50"): both say one amount, whichever the person's locale.
-  const grouped = /^\d{1,3}(\.\d{3})+,\d+$/.test(text) ? text.replace(/\./g, "") : /^\d{1,3}(,\d{3})+\.\d+$/.test(text) ? text.replace(/,/g, "") : text;
-  let normalized = grouped;
-  if (grouped.includes(",")) {
-    const match = /^(\d+),(\d+)$/.exec(grouped);
-    if (!match || match[2].length > (exponent ?? 3)) {
-      return fail(
-        `Write the amount with a dot for decimals and without thousands separators, such as ${exponent === 0 ? "1200" : `1234.${"5".padEnd(exponent ?? 2, "0")}`}.`,
-      );
-    }
-    normalized = `${match[1]}.${match[2]}`;
-  }
-  if (/^\.\d+$/.test(normalized)) normalized = `0${normalized}`;
-  if (!/^\d+(\.\d+)?$/.test(normalized)) return fail(`Enter the amount as a number, such as ${example(exponent ?? 2)}.`);
-  const [whole, fraction = ""] = normalized.split(".");
-  if (whole.replace(/^0+/, "").length > 15) return fail("That amount is far larger than any order: check the number.");
-  if (/^0*$/.test(whole) && /^0*$/.test(fraction)) return fail("Enter an amount greater than zero.");
-  if (exponent === undefined || currency === undefined) return { ok: true, amount: normalized, minor: 0n };
-  if (fraction.length > exponent) return fail(decimalsMessage(currency, exponent));
-  const minor = toMinorUnits(normalized, currency);
-  if (minor === undefined) return fail(`Enter the amount as a number, such as ${example(exponent)}.`);
-  return { ok: true, amount: fromMinorUnits(minor, currency), minor };
-}
 
 /** The amount field as a zod schema for one currency: its output is the amount in the currency's digits ("10,5" → "10.50"). */
 export const refundAmountSchema = (currency: string) =>
@@ -111,7 +67,9 @@ export const refundActionSchema = z.discriminatedUnion("intent", [issueSchema, r
 });
 
 export type RefundAction = z.output<typeof refundActionSchema>;
-export type FieldErrors = Partial<Record<"amount" | "note" | "intent" | "recordId" | "revision" | "formToken" | "confirmRisk", string>>;
+export type FieldErrors = Partial<
+  Record<"amount" | "note" | "intent" | "recordId" | "revision" | "formToken" | "confirmRisk" | "confirmAnother" | "reason" | "limitsRevision", string>
+>;
 export type ParsedAction = { ok: true; data: RefundAction } | { ok: false; message: string; fieldErrors: FieldErrors };
 
 /** The posted form, parsed: malformed input is words for the field it concerns, never an exception. */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseAmount, parseRefundAction, refundAmountSchema, refundFormPath, safeBackPath, splitOverSources, overRefundMessage } from "../../app/refunds/form";
+import { parseAmount } from "../../app/money/typed-amount";
+import { parseRefundAction, refundAmountSchema, refundFormPath, safeBackPath, splitOverSources, overRefundMessage } from "../../app/refunds/form";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { startVerificationHarness, type VerificationHarness } from "../support/verification";
 
