@@ -1,7 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import { createOnce } from "../db/create-once";
-import { writeInSlices } from "../db/slices";
 import { leaseMs } from "../worker/claims.server";
 
 /** Verified refunds given their Exposure a shop and pass: the rest wait for the next pass. */
@@ -64,18 +63,4 @@ export async function readOrderAgain(db: PrismaClient, shop: string, orderGid: s
     data: { nextDueAt: now, claimedBy: null, claimedUntil: null, revision: { increment: 1 } },
   });
   return count;
-}
-
-/**
- * Refunds newly at risk of being paid twice go on the review queue, as a verdict that needs a
- * person does (their created verdict stays VERIFIED: Shopify recorded them as asked). One a person
- * resolved comes back when its exposure changes (a chargeback opened, then lost).
- */
-export async function putOnReviewQueue(db: PrismaClient, operationIds: string[]): Promise<void> {
-  await writeInSlices(operationIds, (slice) =>
-    db.operation.updateMany({
-      where: { id: { in: slice }, status: "VERIFIED", reviewState: { not: "open" } },
-      data: { reviewState: "open", revision: { increment: 1 } },
-    }),
-  );
 }

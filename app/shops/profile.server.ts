@@ -15,16 +15,25 @@ const unreadableAt = new Map<string, number>();
  * worker looks at every digest shop on every pass.
  */
 export async function shopTimeZone(db: PrismaClient, shop: string, ask?: { gateway: ShopifyGateway; now: Date }): Promise<string> {
-  const state = await db.shopState.findUnique({ where: { shop }, select: { ianaTimezone: true } });
-  if (state?.ianaTimezone) return state.ianaTimezone;
-  if (!ask || (unreadableAt.get(shop) ?? -Infinity) > ask.now.getTime() - ASK_AGAIN_AFTER_MS) return "UTC";
+  return (await shopProfile(db, shop, "ianaTimezone", ask)) ?? "UTC";
+}
+
+/** The shop's currency, the same way: what is stored, else Shopify's answer when `ask` names a gateway; null when unknown. */
+export async function shopCurrency(db: PrismaClient, shop: string, ask?: { gateway: ShopifyGateway; now: Date }): Promise<string | null> {
+  return shopProfile(db, shop, "shopCurrency", ask);
+}
+
+async function shopProfile(db: PrismaClient, shop: string, field: "ianaTimezone" | "shopCurrency", ask?: { gateway: ShopifyGateway; now: Date }) {
+  const state = await db.shopState.findUnique({ where: { shop }, select: { ianaTimezone: true, shopCurrency: true } });
+  if (state?.[field]) return state[field];
+  if (!ask || (unreadableAt.get(shop) ?? -Infinity) > ask.now.getTime() - ASK_AGAIN_AFTER_MS) return null;
   const answer = await loadShopProfile(ask.gateway, shop).catch(() => null);
   if (!answer?.ok) {
     unreadableAt.set(shop, ask.now.getTime());
-    return "UTC";
+    return null;
   }
   unreadableAt.delete(shop);
   const profile = { ianaTimezone: answer.data.ianaTimezone, shopCurrency: answer.data.currencyCode };
   await db.shopState.upsert({ where: { shop }, create: { shop, ...profile }, update: profile });
-  return profile.ianaTimezone;
+  return profile[field];
 }
