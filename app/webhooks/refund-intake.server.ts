@@ -59,6 +59,7 @@ export async function receiveRefundDelivery(request: WebhookRequest, now = new D
       refundCreatedAt: new Date(claim.createdAt),
       amount: claim.amount,
       currency: claim.currency,
+      staffUserId: claim.staffUserId,
       receivedAt: now,
     });
   } catch (error) {

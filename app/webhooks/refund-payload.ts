@@ -9,6 +9,8 @@ const refundWebhookSchema = z.object({
   order_id: shopifyNumberSchema,
   created_at: z.string().min(1),
   admin_graphql_api_id: shopifyGidSchema("Refund").optional(),
+  // The staff member who made it; null for a refund no person made (an app's, an automation's). Anything else is not a person's id: unknown.
+  user_id: shopifyNumberSchema.nullish().catch(null),
   transactions: z
     .array(
       z.object({
@@ -33,6 +35,8 @@ export interface DeliveredRefund {
   amount: string;
   currency: string | null;
   transactionStatuses: string[];
+  /** The Shopify user id of the staff member who made it, when the payload names one (the refund limits, decision 030). */
+  staffUserId: string | null;
 }
 
 export class RefundPayloadError extends Error {}
@@ -60,5 +64,6 @@ export function parseRefundWebhook(rawBody: string): DeliveredRefund {
     amount: sumDecimals(refundTransactions.map((t) => t.amount)),
     currency: currencies.length === 1 ? currencies[0] : null,
     transactionStatuses: refundTransactions.map((t) => (t.status ?? "").toUpperCase()),
+    staffUserId: refund.user_id ?? null,
   };
 }

@@ -18,7 +18,7 @@ describe("parseJsonKeepingLongIntegers", () => {
 });
 
 describe("parseRefundWebhook", () => {
-  const body = `{"id":890088186047892319,"order_id":820982911946154508,"created_at":"2025-10-01T14:53:52-04:00","admin_graphql_api_id":"gid://shopify/Refund/890088186047892319",
+  const body = `{"id":890088186047892319,"order_id":820982911946154508,"created_at":"2025-10-01T14:53:52-04:00","admin_graphql_api_id":"gid://shopify/Refund/890088186047892319","user_id":548380009,
     "transactions":[{"kind":"refund","status":"success","amount":"41.94","currency":"USD"},{"kind":"refund","status":"success","amount":"0.06","currency":"USD"},{"kind":"sale","status":"success","amount":"100.00","currency":"USD"}]}`;
 
   it("derives the bindings' facts: global ids from exact digits, the refund transactions' exact sum", () => {
@@ -29,7 +29,17 @@ describe("parseRefundWebhook", () => {
       amount: "42.00",
       currency: "USD",
       transactionStatuses: ["SUCCESS", "SUCCESS"],
+      staffUserId: "548380009",
     });
+  });
+
+  it("keeps who made the refund only as Shopify spells a user's id: null when no person did, null when it is anything else", () => {
+    const base = '{"id":1,"order_id":2,"created_at":"2025-10-01T14:53:52Z"';
+    expect(parseRefundWebhook(`${base},"user_id":null}`).staffUserId).toBeNull();
+    expect(parseRefundWebhook(`${base}}`).staffUserId).toBeNull();
+    expect(parseRefundWebhook(`${base},"user_id":"0042"}`).staffUserId).toBeNull();
+    expect(parseRefundWebhook(`${base},"user_id":{"id":7}}`).staffUserId).toBeNull();
+    expect(parseRefundWebhook(`${base},"user_id":"77"}`).staffUserId).toBe("77");
   });
 
   it("names the missing member of a payload that is not a refund", () => {
