@@ -23,6 +23,16 @@ const STATUS: Record<DomainCode, number> = {
   OPEN_CHARGEBACK: 409,
   STORE_CREDIT_REFUNDED: 409,
   REFUNDED_PAST_PAYMENT: 409,
+  // Over a limit: recorded and accepted, waiting for an approver; nothing went to Shopify.
+  AWAITING_APPROVAL: 202,
+  REQUEST_NOT_FOUND: 404,
+  OWN_REQUEST: 403,
+  NOT_APPROVER: 403,
+  ALREADY_DECIDED: 409,
+  REQUEST_EXPIRED: 410,
+  LIMITS_CHANGED: 409,
+  NOT_APPROVED: 409,
+  INVALID_REASON: 422,
   // Shopify did not answer, or ran nothing: a bad gateway for the person, not their mistake.
   SHOPIFY_UNAVAILABLE: 502,
   NOT_RUN: 502,

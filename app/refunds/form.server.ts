@@ -13,6 +13,7 @@ import { presentmentCurrency, refundableMinor } from "./plan";
 import { recordView, RevisionConflict } from "./records.server";
 import { resendRefund, settleWithoutRefund } from "./recover.server";
 import { orderRisks } from "./risk.server";
+import { approversInWords, approversOf } from "../guardrails/approvers.server";
 
 const notFound = (what: string) => new Response(`No such ${what} in this shop`, { status: 404 });
 
@@ -113,24 +114,34 @@ async function runRefundAction(shop: string, orderId: string, form: FormData, ac
     case "settle":
       return settleWithoutRefund(db, shop, input.recordId, input.revision, actor, now);
     case "issue":
-      return issueRefund(
-        db,
-        REFUND_CREATED,
-        gateway,
-        {
-          shop,
-          orderId: orderGid,
-          amount: input.amount,
-          note: input.note,
-          notify: input.notify,
-          confirmAnother: input.confirmAnother,
-          confirmRisk: input.confirmRisk,
-          formToken: input.formToken,
-          actor,
-        },
-        now,
+      return tellWhoApproves(
+        shop,
+        actor,
+        await issueRefund(
+          db,
+          REFUND_CREATED,
+          gateway,
+          {
+            shop,
+            orderId: orderGid,
+            amount: input.amount,
+            note: input.note,
+            notify: input.notify,
+            confirmAnother: input.confirmAnother,
+            confirmRisk: input.confirmRisk,
+            formToken: input.formToken,
+            actor,
+          },
+          now,
+        ),
       );
   }
+}
+
+/** A refund that went for approval says to whom: the people who can approve it, and where it waits for them. */
+async function tellWhoApproves(shop: string, actor: string, result: IssueResult): Promise<IssueResult> {
+  if (result.ok || result.code !== "AWAITING_APPROVAL") return result;
+  return { ...result, message: `${result.message} ${approversInWords(await approversOf(db, shop, actor))}` };
 }
 
 /** GET /app/api/refunds/:id: the record, read-only, for the current shop only. */

@@ -11,14 +11,16 @@ import { parseAmount } from "../money/typed-amount";
 import { allocate, presentmentCurrency, refundableMinor, type RefundTransactionInput } from "./plan";
 import { withOrderClaim } from "./order-claim.server";
 import { confirmedRiskCaptions, refundRisks, riskFacts, riskRefusalMessage, type RiskCode } from "./risk";
-import { AttemptLimitReached, MAX_ATTEMPTS_PER_ORDER, mintRecord, rewriteRecord, UNSETTLED_OUTCOMES } from "./records.server";
+import { AttemptLimitReached, MAX_ATTEMPTS_PER_ORDER, rewriteRecord, UNSETTLED_OUTCOMES } from "./records.server";
+import { mintUnderLimits } from "./limits-gate.server";
+import type { ApprovalCode } from "./approval.server";
 
 /** refundCreate calls the app makes by itself for one record, all with the record's key; past it, a person decides. */
 export const AUTOMATIC_CALLS_PER_RECORD = 5;
 /** A person may ask again with the same key a few more times than the app does by itself. */
 export const MAX_CALLS_PER_RECORD = 8;
 /** Calls made while the person waits: the first, then same-key retries 0.5 s and 1.5 s later. */
-const INLINE_CALLS = 3;
+export const INLINE_CALLS = 3;
 
 export type IssueCode =
   | "INVALID_AMOUNT"
@@ -36,6 +38,9 @@ export type IssueCode =
   | "RECENT_REFUND"
   | "IN_PROGRESS"
   | "INVALID_FORM"
+  // Over one of the shop's limits: recorded, waiting for an approver (app/refunds/approval.server.ts).
+  | "AWAITING_APPROVAL"
+  | ApprovalCode
   // Money at risk twice: the refund waits for "Yes, refund anyway" (./risk.ts).
   | RiskCode;
 /**
@@ -47,6 +52,9 @@ export type IssueResult =
   { ok: true; record: RefundRecord } | { ok: false; code: IssueCode; message: string; record?: RefundRecord; fieldErrors?: FieldErrors; risks?: RiskCode[] };
 
 type IssueFailure = Extract<IssueResult, { ok: false }>;
+/** A refund over a limit: its record waits for an approver; nothing went to Shopify. */
+export const awaitingApproval = (record: RefundRecord, message: string): IssueFailure => fail("AWAITING_APPROVAL", message, record);
+
 export const fail = (code: IssueCode, message: string, record?: RefundRecord, fieldErrors?: FieldErrors): IssueFailure => ({
   ok: false,
   code,
@@ -74,12 +82,17 @@ export async function unsettledRecord(db: PrismaClient, shop: string, orderId: s
 }
 
 /**
- * A refund on the order in the last ten minutes: one issued from the app (Shopify created it), or
+ * A refund on the order in the last ten minutes (or since `since`): one issued from the app (Shopify created it), or
  * any refund the app knows of by its refund's time: its verdict operation (webhook, sweep or app),
  * or a refunds/create delivery stored and not yet opened by the worker. Words for a person, or null.
  */
-export async function recentRefund(db: PrismaClient, shop: string, orderId: string, now: Date): Promise<{ at: Date; message: string } | null> {
-  const since = new Date(now.getTime() - RECENT_REFUND_WINDOW_MS);
+export async function recentRefund(
+  db: PrismaClient,
+  shop: string,
+  orderId: string,
+  now: Date,
+  since = new Date(now.getTime() - RECENT_REFUND_WINDOW_MS),
+): Promise<{ at: Date; message: string } | null> {
   const [record, operation, delivery] = await Promise.all([
     db.refundRecord.findFirst({ where: { shop, orderId, shopifyOutcome: "created", createdAt: { gte: since } }, orderBy: { createdAt: "desc" } }),
     db.operation.findFirst({ where: { shop, orderGid: orderId, startedAt: { gte: since } }, orderBy: { startedAt: "desc" } }),
@@ -168,6 +181,10 @@ function sameIntent(record: RefundRecord): IssueResult {
       return { ok: true, record };
     case "refused":
       return fail("USER_ERRORS", record.failureReason ?? `Shopify refused ${record.sysId}.`, record);
+    case "held":
+      return awaitingApproval(record, `${record.sysId} is waiting for approval: nothing was refunded yet.`);
+    case "not_sent":
+      return fail("NOT_APPROVED", record.failureReason ?? `${record.sysId} was not approved: nothing was refunded.`, record);
     case "key_conflict":
       return fail("KEY_CONFLICT", unsettledMessage(record), record);
     default:
@@ -203,8 +220,9 @@ async function issueHoldingOrder(db: PrismaClient, contract: LoadedContract, gat
   const confirmedBy = request.confirmAnother || risks.length ? (request.actor ?? null) : null;
   const parent = transactions[0]?.parentId ?? null;
   const note = request.note?.trim() || null;
-  const record = await mintAttempt(
+  const minted = await mintUnderLimits(
     db,
+    { shop: request.shop, actor: request.actor ?? null, order, amountMinor },
     {
       shop: request.shop,
       caption: `Refund of ${fromMinorUnits(amountMinor, currency)} ${currency} on ${order.name}`,
@@ -227,17 +245,11 @@ async function issueHoldingOrder(db: PrismaClient, contract: LoadedContract, gat
     },
     now,
   );
+  if (!minted.claimed) return fail("IN_PROGRESS", "Other refunds in this shop are being checked against its limits right now. Try again in a moment.");
+  const { record, approval } = minted.value;
   if (!record) return fail("ATTEMPT_LIMIT", new AttemptLimitReached().message);
+  if (approval) return awaitingApproval(record, approval.message);
   return callShopify(db, contract, gateway, record, now, INLINE_CALLS);
-}
-
-async function mintAttempt(...args: Parameters<typeof mintRecord>): Promise<RefundRecord | null> {
-  try {
-    return await mintRecord(...args);
-  } catch (error) {
-    if (error instanceof AttemptLimitReached) return null;
-    throw error;
-  }
 }
 
 /**
@@ -259,7 +271,7 @@ export async function callShopify(
   for (let call = 0; call < calls && current.calls < limit; call++) {
     if (call > 0) await gateway.sleep(500 * 3 ** (call - 1));
     const mayExist = current.shopifyOutcome === "unknown";
-    current = await rewriteRecord(db, current, { calls: { increment: 1 }, shopifyOutcome: "unknown" }, now);
+    current = await rewriteRecord(db, current, { calls: { increment: 1 }, shopifyOutcome: "unknown", sentAt: current.sentAt ?? now }, now);
     const outcome = await createRefund(gateway, current.shop, JSON.parse(current.refundInput ?? "{}"), current.id);
     switch (outcome.kind) {
       case "created":

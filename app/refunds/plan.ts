@@ -14,6 +14,11 @@ export function refundableMinor(order: OrderForRefund): bigint {
   return (amount && toMinorUnits(amount, presentmentCurrency(order))) || 0n;
 }
 
+/** What Shopify shows refunded on the order so far, in its presentment currency. */
+export function refundedMinor(order: OrderForRefund): bigint {
+  return toMinorUnits(order.totalRefundedSet.presentmentMoney.amount, presentmentCurrency(order)) ?? 0n;
+}
+
 export interface RefundTransactionInput {
   orderId: string;
   parentId: string;
@@ -45,4 +50,21 @@ export function allocate(order: OrderForRefund, amountMinor: bigint): { transact
     left -= take;
   }
   return { transactions, unallocated: left };
+}
+
+/**
+ * A refund of `amountMinor` (presentment currency) in the shop's currency, for its limits: exact
+ * when the order is in the shop's currency, else at the order's own rate (what Shopify can still
+ * refund, in both currencies), rounded up so that a limit is never passed by rounding. Undefined
+ * when Shopify gave no rate.
+ */
+export function amountInShopCurrency(order: OrderForRefund, amountMinor: bigint): bigint | undefined {
+  const currency = presentmentCurrency(order);
+  if (currency === order.currencyCode) return amountMinor;
+  const capacity = order.suggestedRefund?.maximumRefundableSet;
+  if (!capacity || capacity.shopMoney.currencyCode !== order.currencyCode || capacity.presentmentMoney.currencyCode !== currency) return undefined;
+  const shop = toMinorUnits(capacity.shopMoney.amount, order.currencyCode);
+  const presentment = toMinorUnits(capacity.presentmentMoney.amount, currency);
+  if (!shop || !presentment || shop <= 0n || presentment <= 0n) return undefined;
+  return (amountMinor * shop + presentment - 1n) / presentment;
 }

@@ -19,10 +19,13 @@ export const unsettledWhere = (now: Date, shop?: string) => ({
   ...(shop ? { shop } : {}),
 });
 
-/** Records minted and never sent, past the order claim's lease (all shops', or one's). */
+/**
+ * Records made ready to send and never sent, past the order claim's lease (all shops', or one's):
+ * by their last write, which is the mint or, for a request that waited, its approval.
+ */
 export const unsentWhere = (now: Date, shop?: string) => ({
   shopifyOutcome: "none",
-  createdAt: { lt: new Date(now.getTime() - ORDER_CLAIM_MS) },
+  updatedAt: { lt: new Date(now.getTime() - ORDER_CLAIM_MS) },
   ...(shop ? { shop } : {}),
 });
 

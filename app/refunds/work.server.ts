@@ -5,6 +5,7 @@ import { readRefunds, type ReadbackBody } from "../shopify/admin/refund-readback
 import type { ShopWork } from "../worker/runner.server";
 import { abandonUnsentRecords, recoverUnsettledRecords, unsentWhere, unsettledWhere } from "./recover.server";
 import { syncRecordStatus } from "./sync.server";
+import { heldWhere, settleRequests } from "./approval.server";
 
 /** Refunds issued in the app whose transactions still settle are read again this often. */
 const SETTLE_INTERVAL_MS = 60_000;
@@ -22,7 +23,8 @@ const settlingWhere = (now: Date, shop?: string) => ({
 });
 
 /**
- * Refunds issued in the app, as work for the runner, shop by shop: records minted and never sent
+ * Refunds issued in the app, as work for the runner, shop by shop: requests for approval past
+ * their day expire (and held records whose request was decided are settled), records minted and never sent
  * are abandoned, calls Shopify never answered are settled, and transactions still settling after
  * the verdict are followed (every minute). It claims nothing: every write to a record checks its
  * revision (decision 006), and a call sent again carries the record's idempotency key (decision 008).
@@ -36,16 +38,20 @@ export function issuedRefundsWork(options: IssuedRefundsOptions): ShopWork {
       const at = now();
       following = at.getTime() - lastSettleAt >= SETTLE_INTERVAL_MS;
       if (following) lastSettleAt = at.getTime();
-      const where = [unsentWhere(at), unsettledWhere(at), ...(following ? [settlingWhere(at)] : [])];
-      const rows = await db.refundRecord.findMany({ where: { OR: where }, select: { shop: true }, distinct: ["shop"], take: 100 });
-      return rows.map((row) => row.shop);
+      const where = [unsentWhere(at), unsettledWhere(at), heldWhere(at), ...(following ? [settlingWhere(at)] : [])];
+      const [rows, expiring] = await Promise.all([
+        db.refundRecord.findMany({ where: { OR: where }, select: { shop: true }, distinct: ["shop"], take: 100 }),
+        db.refundApproval.findMany({ where: { state: "waiting", expiresAt: { lte: at } }, select: { shop: true }, distinct: ["shop"], take: 100 }),
+      ]);
+      return [...new Set([...rows, ...expiring].map((row) => row.shop))];
     },
     async handle(shop, { db, now }) {
       const at = now();
+      const { expired, settled } = await settleRequests(db, shop, at);
       const abandoned = await abandonUnsentRecords(db, at, shop);
       const recovered = await recoverUnsettledRecords(db, options.contract, options.gateway, at, shop);
       const followed = following ? await followSettling(db, options.gateway, shop, at) : 0;
-      return abandoned || recovered || followed ? { abandoned, recovered, followed } : undefined;
+      return abandoned || recovered || followed || expired || settled ? { abandoned, recovered, followed, expired, settled } : undefined;
     },
   };
 }

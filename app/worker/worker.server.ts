@@ -15,6 +15,7 @@ import { nextDueTime, processDue, type RuntimeDeps } from "../verification/runti
 import { sweepWork } from "../verification/work.server";
 import { settlementPass } from "../settlement/work.server";
 import { exposurePass } from "../exposure/work.server";
+import { outsideRefundsWork } from "../guardrails/outside.server";
 import { deliveriesWaiting, INTAKE_BATCH, intakeWork } from "../verification/intake.server";
 import { sleepUnlessWoken } from "./wake";
 import { config } from "../config/env.server";
@@ -104,6 +105,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   const deps: RuntimeDeps = { ...helpers, contract: REFUND_CREATED, gateway, leaseMs, afterReadback: followReadback(database) };
   const intake = intakeWork(REFUND_CREATED);
   const issuedRefunds = issuedRefundsWork({ contract: REFUND_CREATED, gateway });
+  const outsideRefunds = outsideRefundsWork();
   const sweep = sweepWork({ contract: REFUND_CREATED, gateway, sweepIntervalMs: options.sweepIntervalMs });
   const backfill = backfillWork({ ...helpers, gateway, leaseMs, pollMs: config().BACKFILL_POLL_MS });
   const settle = settlementPass({ gateway, contract: REFUND_SETTLED, leaseMs });
@@ -145,6 +147,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     await step("issued refunds", () => runShopWork(issuedRefunds, helpers), undefined);
     const swept = await step("sweep", () => runShopWork(sweep, helpers), undefined);
     const opened = swept ? noteTotal(swept.notes, "opened") : 0;
+    await step("refunds over limits made outside the app", () => runShopWork(outsideRefunds, helpers), undefined);
     return { delivered, decided: pass.decided, opened };
   }
 

@@ -4,6 +4,7 @@ import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { BlockStack, Layout, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
+import { requireStaff } from "../../staff/required.server";
 import { refundFormAction, refundFormData } from "../../refunds/form.server";
 import { safeBackPath } from "../../refunds/form";
 import { useRefundForm } from "./hooks/useRefundForm";
@@ -24,7 +25,7 @@ export const loader: Loader = async ({ request, params }) => {
 };
 
 export const action: Action = async ({ request, params }) => {
-  const { session, sessionToken } = await authenticateAdmin(request);
+  const auth = await authenticateAdmin(request);
   const form = await request.formData().catch(() => null);
   if (!form)
     return json(
@@ -32,7 +33,7 @@ export const action: Action = async ({ request, params }) => {
       { status: 422 },
     );
   const intent = String(form.get("intent") ?? "");
-  const result = await refundFormAction(session.shop, params.orderId ?? "", form, String(sessionToken?.sub ?? "unknown"), new Date());
+  const result = await refundFormAction(auth.session.shop, params.orderId ?? "", form, requireStaff(auth).userId, new Date());
   return json(
     result.ok
       ? { ok: true as const, intent, sysId: result.record.sysId, message: successMessage(result.record) }

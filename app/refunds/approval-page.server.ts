@@ -1,0 +1,151 @@
+import type { PrismaClient, RefundApproval, RefundRecord } from "@prisma/client";
+import { z } from "zod";
+import type { LoadedContract } from "../contracts/load";
+import { parseStored, storedCaptions } from "../db/stored-json";
+import { fieldErrors } from "../forms/field-errors";
+import { breachesSentence, limitBreaches } from "../guardrails/limits";
+import { mayApprove, readLimits, recentRefunds, type Actor } from "../guardrails/limits.server";
+import { breachesOf, decidedBreachesOf, isExpired } from "../guardrails/requests.server";
+import { formatMoney } from "../money/currency";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { staffNames } from "../staff/identity.server";
+import { approversInWords, approversOf } from "../guardrails/approvers.server";
+import { approveRequest, declineRequest, MAX_REASON_LENGTH } from "./approval.server";
+import { fail, type IssueResult } from "./issue.server";
+import { RISK_CODES } from "./risk";
+
+const orderNameOf = (record: RefundRecord) => parseStored(storedCaptions, record.refCaptions, "RefundRecord.refCaptions")[0]?.caption ?? "the order";
+const legacyOrderId = (gid: string) => gid.replace(/^gid:\/\/shopify\/Order\//, "");
+
+/** One request as people see it: who asked, how much, which order, the limits, and how it ended. */
+async function requestView(db: PrismaClient, request: RefundApproval, record: RefundRecord, names: Map<string, string>, now: Date) {
+  const askedBy = names.get(request.askedBy) ?? `Staff member ${request.askedBy}`;
+  const decided = decidedBreachesOf(request);
+  return {
+    id: request.id,
+    state: request.state === "waiting" && isExpired(request, now) ? ("expired" as const) : (request.state as "waiting" | "approved" | "declined" | "expired"),
+    sysId: record.sysId,
+    amount: formatMoney(record.amountMinor, record.currency),
+    currency: record.currency,
+    orderName: orderNameOf(record),
+    orderId: legacyOrderId(record.orderId),
+    note: record.note,
+    askedBy,
+    askedByUserId: request.askedBy,
+    askedAt: request.askedAt.toISOString(),
+    expiresAt: request.expiresAt.toISOString(),
+    limits: breachesSentence(breachesOf(request), `${askedBy}'s`),
+    decidedBy: request.decidedBy ? (names.get(request.decidedBy) ?? `Staff member ${request.decidedBy}`) : null,
+    decidedAt: request.decidedAt?.toISOString() ?? null,
+    decisionNote: request.decisionNote,
+    limitsWhenDecided: decided === null ? null : decided.length ? breachesSentence(decided, `${askedBy}'s`) : "Within the shop's limits when it was decided.",
+    refund: { status: record.status, outcome: record.shopifyOutcome, refundRef: record.refundRef, failureReason: record.failureReason },
+  };
+}
+export type RequestView = Awaited<ReturnType<typeof requestView>>;
+
+/** The shop's requests still waiting, oldest first (the review queue's "Waiting for approval"). */
+export async function waitingRequests(db: PrismaClient, shop: string, now: Date): Promise<RequestView[]> {
+  const requests = await db.refundApproval.findMany({ where: { shop, state: "waiting", expiresAt: { gt: now } }, orderBy: { askedAt: "asc" }, take: 200 });
+  const records = new Map((await db.refundRecord.findMany({ where: { id: { in: requests.map((r) => r.recordId) } } })).map((r) => [r.id, r]));
+  const names = await staffNames(
+    db,
+    shop,
+    requests.map((r) => r.askedBy),
+  );
+  return Promise.all(
+    requests.flatMap((request) => (records.has(request.recordId) ? [requestView(db, request, records.get(request.recordId)!, names, now)] : [])),
+  );
+}
+
+/** The request page: the request, the limits as they stand now, and whether this person may decide it. */
+export async function approvalPage(db: PrismaClient, shop: string, id: string, viewer: Actor, now: Date) {
+  const request = await db.refundApproval.findFirst({ where: { id, shop } });
+  const record = request && (await db.refundRecord.findUnique({ where: { id: request.recordId } }));
+  if (!request || !record) throw new Response("There is no such refund request in this shop.", { status: 404 });
+  const names = await staffNames(db, shop, [request.askedBy, ...(request.decidedBy ? [request.decidedBy] : [])]);
+  const view = await requestView(db, request, record, names, now);
+  const limits = await readLimits(db, shop);
+  const shopCurrency = limits.currency || record.shopCurrency || record.currency;
+  const now_ = limitBreaches(
+    limits,
+    request.askedBy,
+    shopCurrency,
+    record.limitAmountMinor ?? 0n,
+    await recentRefunds(db, shop, request.askedBy, shopCurrency, now),
+  );
+  const mayDecide = view.state === "waiting" && request.askedBy !== viewer.userId && mayApprove(limits, viewer);
+  return {
+    request: view,
+    limitsNow: {
+      revision: limits.revision,
+      changed: limits.revision !== request.limitsRevision,
+      words: now_.length ? breachesSentence(now_, `${view.askedBy}'s`) : "It is within the shop's limits as they are now.",
+    },
+    approvers: approversInWords(await approversOf(db, shop, request.askedBy)),
+    viewer: {
+      mayDecide,
+      why: mayDecide
+        ? null
+        : view.state !== "waiting"
+          ? null
+          : request.askedBy === viewer.userId
+            ? "You asked for this refund: someone else approves or declines it."
+            : "Only the account owner or an approver the shop named can decide refund requests.",
+    },
+  };
+}
+
+const FORM_EXPIRED = "This form is out of date. Reload the page and try again.";
+const decisionSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("approve"),
+    note: z.string().max(MAX_REASON_LENGTH, `At most ${MAX_REASON_LENGTH} characters.`).default(""),
+    limitsRevision: z.coerce.number({ invalid_type_error: FORM_EXPIRED }).int(FORM_EXPIRED).min(0, FORM_EXPIRED),
+    confirmAnother: z
+      .string()
+      .optional()
+      .transform((value) => value === "yes"),
+    confirmRisk: z
+      .string()
+      .optional()
+      .transform((value) => (value ? value.split(",") : []))
+      .pipe(z.array(z.enum(RISK_CODES, { errorMap: () => ({ message: FORM_EXPIRED }) }))),
+  }),
+  z.object({ intent: z.literal("decline"), reason: z.string({ required_error: "Say why you decline it." }).default("") }),
+]);
+
+/** The request page's approve or decline, parsed at the door; the decision itself is approval.server's. */
+export async function approvalAction(
+  db: PrismaClient,
+  contract: LoadedContract,
+  gateway: ShopifyGateway,
+  shop: string,
+  id: string,
+  approver: Actor,
+  form: FormData,
+  now: Date,
+): Promise<IssueResult> {
+  const parsed = decisionSchema.safeParse(Object.fromEntries([...form.keys()].map((key) => [key, form.get(key)])));
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error, "intent");
+    return fail("INVALID_FORM", Object.values(errors)[0] ?? FORM_EXPIRED, undefined, errors);
+  }
+  const input = parsed.data;
+  if (input.intent === "decline") return declineRequest(db, { shop, requestId: id, approver, reason: input.reason }, now);
+  return approveRequest(
+    db,
+    contract,
+    gateway,
+    {
+      shop,
+      requestId: id,
+      approver,
+      note: input.note.trim() || null,
+      limitsRevision: input.limitsRevision,
+      confirmAnother: input.confirmAnother,
+      confirmRisk: input.confirmRisk,
+    },
+    now,
+  );
+}

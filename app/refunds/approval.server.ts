@@ -1,0 +1,232 @@
+import { randomUUID } from "node:crypto";
+import type { PrismaClient, RefundApproval, RefundRecord } from "@prisma/client";
+import type { LoadedContract } from "../contracts/load";
+import { dateTimeFormat } from "../intl/formats";
+import { breachesSentence, limitBreaches } from "../guardrails/limits";
+import { mayApprove, readLimits, recentRefunds, type Actor } from "../guardrails/limits.server";
+import { decide, isExpired, requestOf } from "../guardrails/requests.server";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { staffNames } from "../staff/identity.server";
+import { callShopify, fail, INLINE_CALLS, prepareRefund, recentRefund, unsettledRecord, type IssueResult } from "./issue.server";
+import { withOrderClaim } from "./order-claim.server";
+import { ORDER_CLAIM_MS } from "./order-claim.server";
+import { RevisionConflict, rewriteRecord } from "./records.server";
+import { confirmedRiskCaptions, refundRisks, riskFacts, riskRefusalMessage, type RiskCode } from "./risk";
+import { formatMoney, fromMinorUnits } from "../money/currency";
+import type { OrderForRefund } from "../shopify/admin/refunds.server";
+import { refundedMinor } from "./plan";
+
+export type ApprovalCode =
+  "REQUEST_NOT_FOUND" | "OWN_REQUEST" | "NOT_APPROVER" | "ALREADY_DECIDED" | "REQUEST_EXPIRED" | "LIMITS_CHANGED" | "NOT_APPROVED" | "INVALID_REASON";
+
+/** The longest reason an approver may give. */
+export const MAX_REASON_LENGTH = 500;
+
+const NO_SUCH_REQUEST = "There is no such refund request in this shop.";
+const atTime = (at: Date) => dateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(at) + " UTC";
+
+async function nameOf(db: PrismaClient, shop: string, userId: string | null): Promise<string> {
+  if (!userId) return "the app";
+  return (await staffNames(db, shop, [userId])).get(userId) ?? `Staff member ${userId}`;
+}
+
+/** Who decided a request, and how, in words: for the one who comes second, and for the record's failure reason. */
+async function decisionWords(db: PrismaClient, request: RefundApproval): Promise<string> {
+  if (request.state === "expired")
+    return `Nobody approved it within a day: it expired at ${atTime(request.expiresAt)}. Nothing was refunded; ask again if it is still due.`;
+  const by = await nameOf(db, request.shop, request.decidedBy);
+  const when = request.decidedAt ? ` at ${atTime(request.decidedAt)}` : "";
+  if (request.state === "declined") return `${by} declined it${when}: ${request.decisionNote ?? "no reason given"}. Nothing was refunded.`;
+  return `${by} approved it${when}.`;
+}
+
+/**
+ * Why this person may not decide this request now, or null: never the person who asked, only the
+ * account owner or an approver the shop named (read now: one removed since cannot), only while it
+ * waits and has not expired.
+ */
+async function refusal(db: PrismaClient, request: RefundApproval, approver: Actor, now: Date): Promise<IssueResult | null> {
+  if (request.askedBy === approver.userId) return fail("OWN_REQUEST", "You asked for this refund: someone else must approve or decline it.");
+  const limits = await readLimits(db, request.shop);
+  if (!mayApprove(limits, approver)) return fail("NOT_APPROVER", "Only the account owner or an approver the shop named can decide refund requests.");
+  if (request.state !== "waiting") return fail("ALREADY_DECIDED", await decisionWords(db, request));
+  if (isExpired(request, now))
+    return fail("REQUEST_EXPIRED", `This request expired at ${atTime(request.expiresAt)}: nothing was refunded. The person who asked can ask again.`);
+  return null;
+}
+
+export interface Approval {
+  shop: string;
+  requestId: string;
+  approver: Actor;
+  note: string | null;
+  /** The shop's limits revision the approver's page showed: the approval stands for the limits they saw. */
+  limitsRevision: number;
+  confirmAnother: boolean;
+  confirmRisk: RiskCode[];
+}
+
+/**
+ * Approves a request and issues its refund once, with the record's id as the idempotency key
+ * (decision 008), after checking again, holding the order's claim, what Shopify can still refund,
+ * whether the order was refunded since it was asked for, and its risks of paying twice.
+ */
+export async function approveRequest(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, approval: Approval, now: Date): Promise<IssueResult> {
+  const request = await requestOf(db, approval.shop, approval.requestId);
+  if (!request) return fail("REQUEST_NOT_FOUND", NO_SUCH_REQUEST);
+  const refused = await refusal(db, request, approval.approver, now);
+  if (refused) return refused;
+  const record = await db.refundRecord.findUniqueOrThrow({ where: { id: request.recordId } });
+  const claimed = await withOrderClaim(db, { shop: approval.shop, orderId: record.orderId, holder: randomUUID() }, () =>
+    approveHoldingOrder(db, contract, gateway, approval, request.id, now),
+  );
+  if (claimed.claimed) return claimed.value;
+  return fail("IN_PROGRESS", "A refund on this order is being issued right now. Wait a moment, then reload the page.");
+}
+
+async function approveHoldingOrder(
+  db: PrismaClient,
+  contract: LoadedContract,
+  gateway: ShopifyGateway,
+  approval: Approval,
+  id: string,
+  now: Date,
+): Promise<IssueResult> {
+  // Read again inside the claim: another approver may have decided it while this one waited.
+  const request = await db.refundApproval.findUniqueOrThrow({ where: { id } });
+  const refused = await refusal(db, request, approval.approver, now);
+  if (refused) return refused;
+  const record = await db.refundRecord.findUniqueOrThrow({ where: { id: request.recordId } });
+  const amount = fromMinorUnits(record.amountMinor, record.currency);
+  const plan = await prepareRefund(gateway, record.shop, record.orderId, amount);
+  if (!plan.ok) return plan;
+  const { order, transactions } = plan;
+  const limits = await readLimits(db, record.shop, order.currencyCode);
+  const inForce = limitBreaches(
+    limits,
+    request.askedBy,
+    order.currencyCode,
+    record.limitAmountMinor ?? 0n,
+    await recentRefunds(db, record.shop, request.askedBy, order.currencyCode, now),
+  );
+  if (limits.revision !== approval.limitsRevision) {
+    const now_ = inForce.length ? `Now: ${breachesSentence(inForce, "their")}` : "It is now within the shop's limits.";
+    return fail("LIMITS_CHANGED", `The shop's limits changed since you opened this request. ${now_} Look at it again, then decide.`);
+  }
+  const unsettled = await unsettledRecord(db, record.shop, record.orderId);
+  if (unsettled) return fail("OUTCOME_PENDING", `${unsettled.sysId} on this order has no answer from Shopify yet: approve this request once it is settled.`);
+  if (!approval.confirmAnother) {
+    const since = await refundedSinceAsked(db, record, request, order, now);
+    if (since) return fail("RECENT_REFUND", `${since} To approve it as another refund, confirm "Yes, another refund".`);
+  }
+  const facts = riskFacts(order);
+  const risks = refundRisks(facts, record.amountMinor);
+  const unconfirmed = risks.filter((risk) => !approval.confirmRisk.includes(risk));
+  if (unconfirmed.length) return { ok: false, code: unconfirmed[0], message: riskRefusalMessage(facts, record.amountMinor, unconfirmed), risks };
+  if (!(await decide(db, request, { state: "approved", decidedBy: approval.approver.userId, note: approval.note, limits: inForce }, now))) {
+    return fail("ALREADY_DECIDED", await decisionWords(db, await db.refundApproval.findUniqueOrThrow({ where: { id } })));
+  }
+  // Never sent, so its key was never used: the input is made again from the order as Shopify has it now.
+  const ready = await rewriteRecord(
+    db,
+    record,
+    {
+      shopifyOutcome: "none",
+      parentId: transactions[0]?.parentId ?? null,
+      refundInput: JSON.stringify({ orderId: order.id, currency: record.currency, note: record.note, notify: record.notify, transactions }),
+      refCaptions: JSON.stringify([
+        { id: order.id, caption: order.name },
+        ...transactions.map((t) => ({ id: t.parentId, caption: `${t.gateway} payment` })),
+        ...confirmedRiskCaptions(facts, risks),
+      ]),
+      ...(approval.confirmAnother || risks.length
+        ? { confirmedAnother: record.confirmedAnother || approval.confirmAnother, confirmedBy: approval.approver.userId }
+        : {}),
+    },
+    now,
+  );
+  return callShopify(db, contract, gateway, ready, now, INLINE_CALLS);
+}
+
+/**
+ * Whether the order was refunded since the request was asked for, in words: a refund the app knows
+ * of (issued in the app, or its webhook), or more refunded on the order in Shopify's own read.
+ */
+async function refundedSinceAsked(db: PrismaClient, record: RefundRecord, request: RefundApproval, order: OrderForRefund, now: Date): Promise<string | null> {
+  const known = await recentRefund(db, record.shop, record.orderId, now, request.askedAt);
+  if (known) return `${known.message} That was after this refund was asked for.`;
+  const more = refundedMinor(order) - request.orderRefundedMinor;
+  if (more <= 0n) return null;
+  return `Shopify shows ${formatMoney(more, record.currency)} more refunded on ${order.name} since this refund was asked for.`;
+}
+
+/** Declines a request with the approver's reason; its record is settled as not sent, with the reason for the person who asked. */
+export async function declineRequest(
+  db: PrismaClient,
+  decline: { shop: string; requestId: string; approver: Actor; reason: string },
+  now: Date,
+): Promise<IssueResult> {
+  const reason = decline.reason.trim();
+  if (!reason) return fail("INVALID_REASON", "Say why you decline it: the person who asked reads it.", undefined, { reason: "Say why you decline it." });
+  if (reason.length > MAX_REASON_LENGTH)
+    return fail("INVALID_REASON", `Keep the reason under ${MAX_REASON_LENGTH} characters.`, undefined, { reason: `At most ${MAX_REASON_LENGTH} characters.` });
+  const request = await requestOf(db, decline.shop, decline.requestId);
+  if (!request) return fail("REQUEST_NOT_FOUND", NO_SUCH_REQUEST);
+  const refused = await refusal(db, request, decline.approver, now);
+  if (refused) return refused;
+  if (!(await decide(db, request, { state: "declined", decidedBy: decline.approver.userId, note: reason, limits: null }, now))) {
+    return fail("ALREADY_DECIDED", await decisionWords(db, await db.refundApproval.findUniqueOrThrow({ where: { id: request.id } })));
+  }
+  const record = await settleHeldRecord(db, await db.refundApproval.findUniqueOrThrow({ where: { id: request.id } }), now);
+  return record ? { ok: true, record } : fail("ALREADY_DECIDED", "It was decided, and its refund record had already moved on.");
+}
+
+/**
+ * A held record whose request is no longer waiting: declined or expired, it is settled as not
+ * sent. Approved and still held means the app stopped between the approval and sending it: it is
+ * settled as not sent too, never sent later on its own (the approver is no longer there to see).
+ */
+async function settleHeldRecord(db: PrismaClient, request: RefundApproval, now: Date): Promise<RefundRecord | null> {
+  const record = await db.refundRecord.findUnique({ where: { id: request.recordId } });
+  if (!record || record.shopifyOutcome !== "held") return null;
+  const words =
+    request.state === "approved"
+      ? `${await decisionWords(db, request)} The app stopped before sending it to Shopify: nothing was refunded. Ask again if it is still due.`
+      : await decisionWords(db, request);
+  return rewriteRecord(db, record, { status: "failed", shopifyOutcome: "not_sent", failureReason: words, outcomeDetail: words }, now);
+}
+
+/** Held records a stopped process may have left behind: their request decided, or never written. */
+export const heldWhere = (now: Date, shop?: string) => ({
+  shopifyOutcome: "held",
+  updatedAt: { lt: new Date(now.getTime() - ORDER_CLAIM_MS) },
+  ...(shop ? { shop } : {}),
+});
+
+/** A held record whose request was never written (the app stopped between the two): not sent. */
+async function settleUnasked(db: PrismaClient, id: string, now: Date): Promise<RefundRecord> {
+  const words = "The app stopped while recording the request for approval: nothing was refunded. Ask again if it is still due.";
+  const record = await db.refundRecord.findUniqueOrThrow({ where: { id } });
+  return rewriteRecord(db, record, { status: "failed", shopifyOutcome: "not_sent", failureReason: words, outcomeDetail: words }, now);
+}
+
+/** Requests past their day, and held records a stopped process left behind, of one shop (the worker's approvals work). */
+export async function settleRequests(db: PrismaClient, shop: string, now: Date): Promise<{ expired: number; settled: number }> {
+  let expired = 0;
+  const due = await db.refundApproval.findMany({ where: { shop, state: "waiting", expiresAt: { lte: now } }, take: 200 });
+  for (const request of due) if (await decide(db, request, { state: "expired", decidedBy: null, note: null, limits: null }, now)) expired++;
+  const held = await db.refundRecord.findMany({ where: heldWhere(now, shop), select: { id: true }, take: 200 });
+  const requests = await db.refundApproval.findMany({ where: { recordId: { in: held.map((record) => record.id) } } });
+  const requestOfRecord = new Map(requests.map((request) => [request.recordId, request]));
+  let settled = 0;
+  for (const { id } of held) {
+    const request = requestOfRecord.get(id);
+    if (request?.state === "waiting") continue;
+    const record = await (request ? settleHeldRecord(db, request, now) : settleUnasked(db, id, now)).catch((error) => {
+      if (error instanceof RevisionConflict) return null;
+      throw error;
+    });
+    if (record) settled++;
+  }
+  return { expired, settled };
+}
