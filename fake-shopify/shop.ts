@@ -53,6 +53,8 @@ export interface FakeRefund {
   processedAt: Date;
   updatedAt: Date;
   note: string | null;
+  /** The staff member who made it in the admin or on POS (the REST payload's user_id); null for a refund made through the API. */
+  staffUserId: string | null;
   transactionIds: bigint[];
   /** Shopify's read replicas lag: until then, reads do not see the refund. */
   visibleAt: Date;
@@ -103,6 +105,8 @@ export interface CreateRefundOptions {
   processedAt?: Date;
   visibleAfterMs?: number;
   recordedAmount?: string;
+  /** Made by this staff member in the admin or on POS (a user id); by default no person (an app, an automation). */
+  staffUserId?: string;
 }
 
 /**
@@ -272,6 +276,7 @@ export class FakeShop {
       lineItems: options.lineItems,
       storeCreditMinor: options.storeCredit === undefined ? undefined : parseMinor(options.storeCredit, order.presentmentCurrency),
       note: options.note ?? null,
+      staffUserId: options.staffUserId ?? null,
       createdAt: options.createdAt,
       processedAt: options.processedAt,
       visibleAfterMs: options.visibleAfterMs,
@@ -299,6 +304,7 @@ export class FakeShop {
     fields: {
       transactions: { amountMinor: bigint; gateway: string; parentId: bigint | null; status: TransactionStatus; errorCode: string | null }[];
       note: string | null;
+      staffUserId?: string | null;
       createdAt?: Date;
       processedAt?: Date;
       visibleAfterMs?: number;
@@ -320,6 +326,7 @@ export class FakeShop {
       processedAt: fields.processedAt ?? createdAt,
       updatedAt: createdAt,
       note: fields.note,
+      staffUserId: fields.staffUserId ?? null,
       transactionIds: transactions.map((t) => t.id),
       visibleAt: new Date(createdAt.getTime() + (fields.visibleAfterMs ?? 0)),
       totalOverrideMinor: fields.totalOverrideMinor ?? null,

@@ -39,7 +39,7 @@ export function refundWebhookBody(shop: FakeShop, refund: FakeRefund): string {
   });
   return (
     `{"id":${refund.id},"order_id":${refund.orderId},"created_at":"${restTime(refund.createdAt)}","note":${JSON.stringify(refund.note)},` +
-    `"user_id":null,"processed_at":"${restTime(refund.processedAt)}","duties":[],"total_duties_set":${zero},"return":null,"restock":false,` +
+    `"user_id":${refund.staffUserId ?? "null"},"processed_at":"${restTime(refund.processedAt)}","duties":[],"total_duties_set":${zero},"return":null,"restock":false,` +
     `"additional_fees":[],"total_additional_fees_set":${zero},"refund_shipping_lines":[],"admin_graphql_api_id":"${gid("Refund", refund.id)}",` +
     `"order_adjustments":[],"refund_line_items":[${refundLineItems.join(",")}],"transactions":[${transactions.join(",")}]}`
   );
