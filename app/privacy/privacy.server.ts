@@ -47,12 +47,15 @@ export async function redactShop(db: PrismaClient, shop: string): Promise<void> 
   await db.flowTriggerUsage.deleteMany({ where: { shop } });
   await db.backfillLine.deleteMany({ where: { backfill: { shop } } });
   await db.backfill.deleteMany({ where: { shop } });
+  await db.limitBreach.deleteMany({ where: { shop } });
   await db.evaluation.deleteMany({ where: { operation: { shop } } });
   await db.observation.deleteMany({ where: { operation: { shop } } });
   await db.operation.deleteMany({ where: { shop } });
   // The triggers took each operation out of its rollup row; the rows themselves (zero now) go too.
   await db.verdictRollup.deleteMany({ where: { shop } });
   await db.shopifyBucket.deleteMany({ where: { shop } });
+  await db.refundApproval.deleteMany({ where: { shop } });
+  await db.refundLimits.deleteMany({ where: { shop } });
   await db.refundRecord.deleteMany({ where: { shop } });
   await db.orderRefundClaim.deleteMany({ where: { shop } });
   await db.webhookDelivery.deleteMany({ where: { shop } });
@@ -99,6 +102,7 @@ export async function redactCustomerOrders(db: PrismaClient, shop: string, paylo
   );
   await writeInSlices(orders, (slice) => db.webhookDelivery.deleteMany({ where: { shop, orderGid: { in: slice } } }));
   await redactRefundRecordNotes(db, shop, orders);
+  await redactApprovalNotes(db, shop, orders);
   await db.complianceRequest.create({ data: { shop, topic: "customers/redact", detail: JSON.stringify({ orders, operations: ids.length }) } });
   return ids.length;
 }
@@ -126,6 +130,24 @@ async function redactRefundRecordNotes(db: PrismaClient, shop: string, orders: s
       data: { note: REDACTED, refundInput: input, revision: randomUUID(), revisionNum: { increment: 1 } },
     });
   }
+}
+
+/**
+ * An approver's note or reason to decline is free text that may name the customer: it goes from
+ * the requests on those orders, and from the words a declined refund's record repeats it in.
+ */
+async function redactApprovalNotes(db: PrismaClient, shop: string, orders: string[]): Promise<void> {
+  const records = await readInSlices(orders, (slice) => db.refundRecord.findMany({ where: { shop, orderId: { in: slice } }, select: { id: true } }));
+  const ids = records.map((r) => r.id);
+  await writeInSlices(ids, (slice) =>
+    db.refundApproval.updateMany({ where: { recordId: { in: slice }, decisionNote: { not: null } }, data: { decisionNote: REDACTED } }),
+  );
+  await writeInSlices(ids, (slice) =>
+    db.refundRecord.updateMany({
+      where: { id: { in: slice }, shopifyOutcome: "not_sent" },
+      data: { failureReason: REDACTED, outcomeDetail: REDACTED, revision: randomUUID(), revisionNum: { increment: 1 } },
+    }),
+  );
 }
 
 /** What a data request lists of each refund on the orders it names. */
