@@ -16,9 +16,6 @@ import { formatMoney, fromMinorUnits } from "../money/currency";
 import type { OrderForRefund } from "../shopify/admin/refunds.server";
 import { refundedMinor } from "./plan";
 
-export type ApprovalCode =
-  "REQUEST_NOT_FOUND" | "OWN_REQUEST" | "NOT_APPROVER" | "ALREADY_DECIDED" | "REQUEST_EXPIRED" | "LIMITS_CHANGED" | "NOT_APPROVED" | "INVALID_REASON";
-
 /** The longest reason an approver may give. */
 export const MAX_REASON_LENGTH = 500;
 

@@ -13,7 +13,6 @@ import { withOrderClaim } from "./order-claim.server";
 import { confirmedRiskCaptions, refundRisks, riskFacts, riskRefusalMessage, type RiskCode } from "./risk";
 import { AttemptLimitReached, MAX_ATTEMPTS_PER_ORDER, rewriteRecord, UNSETTLED_OUTCOMES } from "./records.server";
 import { mintUnderLimits } from "./limits-gate.server";
-import type { ApprovalCode } from "./approval.server";
 
 /** refundCreate calls the app makes by itself for one record, all with the record's key; past it, a person decides. */
 export const AUTOMATIC_CALLS_PER_RECORD = 5;
@@ -21,6 +20,10 @@ export const AUTOMATIC_CALLS_PER_RECORD = 5;
 export const MAX_CALLS_PER_RECORD = 8;
 /** Calls made while the person waits: the first, then same-key retries 0.5 s and 1.5 s later. */
 export const INLINE_CALLS = 3;
+
+/** What deciding a refund request can come to besides an issue's outcomes (app/refunds/approval.server.ts). */
+export type ApprovalCode =
+  "REQUEST_NOT_FOUND" | "OWN_REQUEST" | "NOT_APPROVER" | "ALREADY_DECIDED" | "REQUEST_EXPIRED" | "LIMITS_CHANGED" | "NOT_APPROVED" | "INVALID_REASON";
 
 export type IssueCode =
   | "INVALID_AMOUNT"
