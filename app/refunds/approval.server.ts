@@ -94,22 +94,19 @@ async function approveHoldingOrder(
   const refused = await refusal(db, request, approval.approver, now);
   if (refused) return refused;
   const record = await db.refundRecord.findUniqueOrThrow({ where: { id: request.recordId } });
+  // The limits as they are now, in their own currency: before Shopify is asked anything, an approval given for other limits is asked again.
+  const limits = await readLimits(db, record.shop);
+  const recent = await recentRefunds(db, record.shop, request.askedBy, limits.currency, now);
+  const inForce = limitBreaches(limits, request.askedBy, limits.currency, record.limitAmountMinor ?? 0n, recent);
+  if (limits.revision !== approval.limitsRevision) {
+    const whose = `${await nameOf(db, record.shop, request.askedBy)}'s`;
+    const words = inForce.length ? `Now: ${breachesSentence(inForce, whose)}` : "It is now within the shop's limits.";
+    return fail("LIMITS_CHANGED", `The shop's limits changed since you opened this request. ${words} Look at it again, then decide.`);
+  }
   const amount = fromMinorUnits(record.amountMinor, record.currency);
   const plan = await prepareRefund(gateway, record.shop, record.orderId, amount);
   if (!plan.ok) return plan;
   const { order, transactions } = plan;
-  const limits = await readLimits(db, record.shop, order.currencyCode);
-  const inForce = limitBreaches(
-    limits,
-    request.askedBy,
-    order.currencyCode,
-    record.limitAmountMinor ?? 0n,
-    await recentRefunds(db, record.shop, request.askedBy, order.currencyCode, now),
-  );
-  if (limits.revision !== approval.limitsRevision) {
-    const now_ = inForce.length ? `Now: ${breachesSentence(inForce, "their")}` : "It is now within the shop's limits.";
-    return fail("LIMITS_CHANGED", `The shop's limits changed since you opened this request. ${now_} Look at it again, then decide.`);
-  }
   const unsettled = await unsettledRecord(db, record.shop, record.orderId);
   if (unsettled) return fail("OUTCOME_PENDING", `${unsettled.sysId} on this order has no answer from Shopify yet: approve this request once it is settled.`);
   if (!approval.confirmAnother) {
