@@ -14,3 +14,6 @@ export function adminAppUrl(shop: string, path = ""): string {
 }
 
 export const evidencePath = (operationId: string) => `/refunds/${operationId}`;
+
+/** A refund request's page, where an approver approves or declines it (app/routes/app.approvals.$id). */
+export const approvalPath = (requestId: string) => `/approvals/${requestId}`;

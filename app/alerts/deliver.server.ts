@@ -1,6 +1,7 @@
 import type { AlertDelivery, Prisma, PrismaClient } from "@prisma/client";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { receiveFlowTrigger } from "../shopify/admin/flow.server";
+import { askNoLongerDue } from "./approval-sends.server";
 import { postToSlack, sendEmail, type SendOutcome } from "./channels.server";
 import type { AlertMessage } from "./messages";
 import { alertsSecretKey, isCurrentSeal, openSecret, sealSecret } from "../crypto/secret-box.server";
@@ -26,13 +27,14 @@ export function messageDelivery(
   settings: AlertSettingsView,
   channel: Channel,
   message: AlertMessage,
-  fields: { kind: string; dedupeKey: string; eventCount?: number; now: Date },
+  // `to`: an email's own recipients (a refund request goes to its approvers), rather than the shop's alert recipients.
+  fields: { kind: string; dedupeKey: string; eventCount?: number; now: Date; to?: string[] },
 ): Prisma.AlertDeliveryCreateInput {
   return {
     shop,
     kind: fields.kind,
     channel,
-    target: channel === "email" ? settings.emailRecipients.join(", ") : (settings.slackHint ?? "Slack"),
+    target: channel === "email" ? (fields.to ?? settings.emailRecipients).join(", ") : (settings.slackHint ?? "Slack"),
     subject: message.subject,
     body: message.text,
     payload: JSON.stringify(channel === "email" ? { html: message.html } : message.slack),
@@ -40,6 +42,31 @@ export function messageDelivery(
     dedupeKey: fields.dedupeKey,
     nextAttemptAt: fields.now,
     createdAt: fields.now,
+  };
+}
+
+/** One Flow call for the delivery log, titled `subject` there; `dedupeKey` makes it once. */
+export function flowTriggerDelivery(
+  shop: string,
+  trigger: { handle: string },
+  subject: string,
+  payload: Record<string, string | number>,
+  { kind, dedupeKey, now }: { kind: string; dedupeKey: string; now: Date },
+): Prisma.AlertDeliveryCreateInput {
+  return {
+    shop,
+    kind,
+    channel: "flow",
+    target: trigger.handle,
+    subject,
+    body: Object.entries(payload)
+      .map(([key, value]) => `${key}: ${value}`)
+      .join("\n"),
+    payload: JSON.stringify(payload),
+    eventCount: 1,
+    dedupeKey,
+    nextAttemptAt: now,
+    createdAt: now,
   };
 }
 
@@ -127,9 +154,11 @@ export function deliveryWork(gateway: ShopifyGateway, limit = 50): InOrderWork<"
   };
 }
 
-async function sendUnlessUninstalled(gateway: ShopifyGateway, { db }: Helpers, delivery: AlertDelivery): Promise<SendOutcome & { free?: boolean }> {
+async function sendUnlessUninstalled(gateway: ShopifyGateway, { db, now }: Helpers, delivery: AlertDelivery): Promise<SendOutcome & { free?: boolean }> {
   const state = await db.shopState.findUnique({ where: { shop: delivery.shop }, select: { uninstalledAt: true } });
   if (state?.uninstalledAt) return { kind: "failed", error: "Not sent: the app was uninstalled." };
+  const decided = await askNoLongerDue(db, delivery, now());
+  if (decided) return { kind: "failed", error: decided };
   return send(gateway, db, delivery);
 }
 

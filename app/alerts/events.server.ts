@@ -10,6 +10,7 @@ import { withOperationOrderNames } from "../verdicts/order-names.server";
 import { orderLabel, upperFirst, DUPLICATE_REASONS, reasonInWords, money } from "../verdicts/words";
 import { DUPLICATE_CHANNELS, duplicateOfInWords, parseDuplicates } from "../verdicts/duplicates";
 import { adminAppUrl, evidencePath } from "./admin-links.server";
+import { flowTriggerDelivery } from "./deliver.server";
 import { flowPayload, flowTriggerFor } from "./flow-triggers";
 import type { AlertItem } from "./messages";
 import { ALERT_VERDICTS } from "./settings-form";
@@ -53,21 +54,11 @@ export function flowCall(
   now: Date,
   dedupeKey = `flow:${eventId}`,
 ): Prisma.AlertDeliveryCreateInput {
-  return {
-    shop,
+  return flowTriggerDelivery(shop, trigger, `${trigger.name}: ${money(item.row.amount, item.row.currency)} on ${orderLabel(item.row)}`, payload, {
     kind: "flow",
-    channel: "flow",
-    target: trigger.handle,
-    subject: `${trigger.name}: ${money(item.row.amount, item.row.currency)} on ${orderLabel(item.row)}`,
-    body: Object.entries(payload)
-      .map(([key, value]) => `${key}: ${value}`)
-      .join("\n"),
-    payload: JSON.stringify(payload),
-    eventCount: 1,
     dedupeKey,
-    nextAttemptAt: now,
-    createdAt: now,
-  };
+    now,
+  });
 }
 
 /** The Flow call a verdict owes, when the shop has an enabled workflow on its trigger. */
@@ -95,6 +86,8 @@ function flowDelivery(contract: Contract, op: AlertedOperation, eventId: string,
 export interface ShopAlertState {
   settings: AlertSettingsView;
   enabled: Set<string>;
+  /** The shop removed the app: nobody there hears anything more from it. */
+  uninstalled: boolean;
 }
 
 /** Each shop's alert state, read once a pass. */
@@ -107,6 +100,7 @@ export function shopAlertStates(db: PrismaClient): (shop: string) => Promise<Sho
       const usage = state?.uninstalledAt ? [] : await db.flowTriggerUsage.findMany({ where: { shop, enabled: true }, select: { definitionId: true } });
       // A shop that removed the app hears nothing more; its events are kept for the record.
       known = {
+        uninstalled: Boolean(state?.uninstalledAt),
         settings: state?.uninstalledAt ? { ...DEFAULT_ALERT_SETTINGS, verdicts: [] } : await alertSettings(db, shop),
         enabled: new Set(usage.map((u) => u.definitionId)),
       };

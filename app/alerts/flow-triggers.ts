@@ -20,12 +20,18 @@ export const MONEY_FLOW_TRIGGERS = [{ alert: "PAYOUT_FAILED", handle: "refund-pa
  */
 export const DISPUTED_ORDER_FLOW_TRIGGER = { handle: "refund-on-disputed-order", name: "Refund on a disputed order" } as const;
 
+/**
+ * The app's Flow trigger on a refund asked for in the app that went over one of the shop's limits
+ * (decision 030): started once per request, when it starts waiting for approval (app/alerts/approval-events.server.ts).
+ */
+export const APPROVAL_FLOW_TRIGGER = { handle: "refund-waiting-for-approval", name: "Refund waiting for approval" } as const;
+
 export type FlowTrigger = (typeof FLOW_TRIGGERS)[number];
 export type MoneyFlowTrigger = (typeof MONEY_FLOW_TRIGGERS)[number];
-type AnyFlowTrigger = FlowTrigger | MoneyFlowTrigger | typeof DISPUTED_ORDER_FLOW_TRIGGER;
+type AnyFlowTrigger = FlowTrigger | MoneyFlowTrigger | typeof DISPUTED_ORDER_FLOW_TRIGGER | typeof APPROVAL_FLOW_TRIGGER;
 
 /** Every trigger the app has: what its extensions deploy, the alerts page lists and Flow's lifecycle callback may name. */
-export const ALL_FLOW_TRIGGERS: readonly AnyFlowTrigger[] = [...FLOW_TRIGGERS, ...MONEY_FLOW_TRIGGERS, DISPUTED_ORDER_FLOW_TRIGGER];
+export const ALL_FLOW_TRIGGERS: readonly AnyFlowTrigger[] = [...FLOW_TRIGGERS, ...MONEY_FLOW_TRIGGERS, DISPUTED_ORDER_FLOW_TRIGGER, APPROVAL_FLOW_TRIGGER];
 
 export function flowTriggerFor(verdict: string): FlowTrigger | undefined {
   return FLOW_TRIGGERS.find((trigger) => trigger.verdict === verdict);
@@ -134,5 +140,33 @@ export function disputedOrderFlowPayload(refund: DisputedRefund): Record<string,
     "refund id": refund.refundGid,
     origin: refund.origin,
     "evidence url": refund.evidenceUrl,
+  };
+}
+
+/** What "Refund waiting for approval" tells a workflow: the refund asked for, who asked, the limits it went over, until when, and where to decide it. */
+export interface WaitingRefund {
+  orderGid: string;
+  orderName: string;
+  /** A decimal string in `currency` (never a float). */
+  amount: string;
+  currency: string;
+  askedBy: string;
+  /** The limits it went over, in words (app/guardrails/limits.ts breachesSentence). */
+  limits: string;
+  expiresAt: Date;
+  requestUrl: string;
+}
+
+/** The payload of "Refund waiting for approval" (extensions/flow-refund-waiting-for-approval): the keys are its fields. */
+export function approvalFlowPayload(refund: WaitingRefund): Record<string, string | number> {
+  return {
+    order_id: flowResourceId(refund.orderGid),
+    "order name": refund.orderName,
+    amount: refund.amount,
+    "currency code": refund.currency,
+    "asked by": refund.askedBy,
+    limits: refund.limits,
+    "expires at": refund.expiresAt.toISOString(),
+    "request url": refund.requestUrl,
   };
 }

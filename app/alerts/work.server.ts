@@ -1,6 +1,7 @@
 import type { Contract } from "../contracts/schema";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import type { Helpers } from "../worker/runner.server";
+import { askApprovers, tellAskers } from "./approval-events.server";
 import { deliverDue } from "./deliver.server";
 import { queueDueDigests } from "./digest.server";
 import { openAlertEvents } from "./events.server";
@@ -11,14 +12,17 @@ import { groupInstantAlerts, type GroupingTiming } from "./grouping.server";
 export interface AlertPassResult {
   events: number;
   messages: number;
+  /** Messages about refund requests: asking their approvers, telling the person who asked. */
+  approvals: number;
   digests: number;
   delivered: number;
   failed: number;
 }
 
 /**
- * One round of the alert work, in order: verdicts, settlements and exposures that need a person become events (and Flow calls), events become
- * grouped messages, the digest is queued at its hour, and whatever is due is sent.
+ * One round of the alert work, in order: verdicts, settlements and exposures that need a person become events (and Flow calls), refund
+ * requests become messages to their approvers and decisions to the person who asked, events become grouped messages, the digest is
+ * queued at its hour, and whatever is due is sent.
  */
 export async function runAlertPasses(deps: Helpers & { gateway: ShopifyGateway; contract: Contract; grouping: GroupingTiming }): Promise<AlertPassResult> {
   // Each stage on its own: one that fails (a database hiccup) must not hold up the others' sends.
@@ -36,8 +40,11 @@ export async function runAlertPasses(deps: Helpers & { gateway: ShopifyGateway; 
   // Verified refunds whose money is at risk twice (contract shopify.refund.exposure): a chargeback open or lost, more back than paid.
   const exposureEvents = await stage("exposure events", () => openExposureAlertEvents(deps.db, deps.gateway, deps.contract, deps.now()), 0);
   const events = verdictEvents + moneyEvents + exposureEvents;
+  // Refunds over a limit waiting for approval: their approvers are asked, and the person who asked hears of a decline or an expiry.
+  const asked = await stage("approval requests", () => askApprovers(deps.db, deps.now()), 0);
+  const told = await stage("approval decisions", () => tellAskers(deps.db, deps.now()), 0);
   const messages = await stage("grouping", () => groupInstantAlerts(deps.db, deps.contract, deps.now(), deps.grouping), 0);
   const digests = await stage("digest", () => queueDueDigests(deps.db, deps.gateway, deps.contract, deps.now()), 0);
   const sent = await stage("delivery", () => deliverDue(deps.gateway, deps), { delivered: 0, failed: 0 });
-  return { events, messages, digests, ...sent };
+  return { events, messages, approvals: asked + told, digests, ...sent };
 }

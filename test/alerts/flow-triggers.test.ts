@@ -3,7 +3,9 @@ import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import {
   ALL_FLOW_TRIGGERS,
+  APPROVAL_FLOW_TRIGGER,
   DISPUTED_ORDER_FLOW_TRIGGER,
+  approvalFlowPayload,
   FLOW_TRIGGERS,
   MONEY_FLOW_TRIGGERS,
   disputedOrderFlowPayload,
@@ -26,6 +28,17 @@ const refund = {
   evidenceUrl: "https://admin.shopify.com/store/s/apps/k/refunds/op",
 };
 
+const waitingRefund = {
+  orderGid: "gid://shopify/Order/9007199254740993",
+  orderName: "#1340",
+  amount: "180.00",
+  currency: "EUR",
+  askedBy: "Sam Lee",
+  limits: "€180.00 is over the shop's limit of €100.00 per refund.",
+  expiresAt: new Date("2026-12-04T15:00:00Z"),
+  requestUrl: "https://admin.shopify.com/store/s/apps/k/approvals/req",
+};
+
 describe("the Flow trigger extensions", () => {
   it("are the app's triggers: handles of at most 30 characters, names in 'object + past-tense verb' style, API 2026-10", () => {
     const deployed = loadFlowTriggers();
@@ -41,6 +54,7 @@ describe("the Flow trigger extensions", () => {
       "flow-refund-unverifiable",
       "flow-refund-payout-failed",
       "flow-refund-on-disputed-order",
+      "flow-refund-waiting-for-approval",
     ]) {
       expect(readFileSync(`extensions/${folder}/shopify.extension.toml`, "utf8")).toMatch(/^api_version = "2026-10"$/m);
     }
@@ -72,6 +86,13 @@ describe("the Flow trigger extensions", () => {
     expect(flow.receive("s.myshopify.com", DISPUTED_ORDER_FLOW_TRIGGER.handle, flowPayload(refund), new Date())).toContainEqual({
       field: ["payload", "dispute status"],
       message: "Missing required field: dispute status",
+    });
+    // "Refund waiting for approval" names the refund asked for, who asked, the limits, the expiry and the request's page.
+    const waiting = approvalFlowPayload(waitingRefund);
+    expect(flow.receive("s.myshopify.com", APPROVAL_FLOW_TRIGGER.handle, waiting, new Date())).toEqual([]);
+    expect(flow.receive("s.myshopify.com", APPROVAL_FLOW_TRIGGER.handle, flowPayload(refund), new Date())).toContainEqual({
+      field: ["payload", "asked by"],
+      message: "Missing required field: asked by",
     });
     expect(flow.receive("s.myshopify.com", "refund-failed-at-gateway", { ...flowPayload(refund), extra: 1 }, new Date())).toEqual([
       { field: ["payload", "extra"], message: "Unknown field: extra" },
@@ -107,6 +128,20 @@ describe("the Flow trigger extensions", () => {
       "dispute reason": "CREDIT_NOT_PROCESSED",
       "evidence due by": "2026-05-08T16:00:00.000Z",
     });
+  });
+
+  it("'Refund waiting for approval' keeps the amount a decimal string with its currency, the expiry an instant in UTC, and an order id above 2^53 exact", () => {
+    expect(approvalFlowPayload(waitingRefund)).toEqual({
+      order_id: "9007199254740993",
+      "order name": "#1340",
+      amount: "180.00",
+      "currency code": "EUR",
+      "asked by": "Sam Lee",
+      limits: "€180.00 is over the shop's limit of €100.00 per refund.",
+      "expires at": "2026-12-04T15:00:00.000Z",
+      "request url": "https://admin.shopify.com/store/s/apps/k/approvals/req",
+    });
+    expect(flowTriggerByDefinitionId("Refund waiting for approval")?.handle).toBe("refund-waiting-for-approval");
   });
 
   it("the lifecycle callback extension points at the app's route; Flow may name a trigger by handle or title", () => {

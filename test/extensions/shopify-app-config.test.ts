@@ -54,6 +54,7 @@ describe("the app's configuration, as Shopify's CLI reads it", () => {
       "flow-refund-on-disputed-order",
       "flow-refund-payout-failed",
       "flow-refund-unverifiable",
+      "flow-refund-waiting-for-approval",
     ]);
     for (const { folder, config } of triggers) {
       for (const field of config.settings?.fields ?? []) {

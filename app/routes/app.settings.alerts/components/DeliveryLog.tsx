@@ -26,7 +26,14 @@ const STATUS = {
   failed: { label: "Not delivered", tone: "critical" },
   uncertain: { label: "May not have arrived", tone: "warning" },
 } as const;
-const KINDS: Record<string, string> = { instant: "Alert", digest: "Daily digest", flow: "Flow trigger", test: "Test" };
+const KINDS: Record<string, string> = {
+  instant: "Alert",
+  digest: "Daily digest",
+  flow: "Flow trigger",
+  test: "Test",
+  approval: "Refund waiting for approval",
+  "approval decision": "Refund request decided",
+};
 const CHANNELS: Record<string, string> = { email: "Email", slack: "Slack", flow: "Shopify Flow" };
 
 /**
