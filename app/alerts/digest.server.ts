@@ -11,12 +11,16 @@ import { ALERT_ITEM_OBSERVATIONS, alertItem, shopNameOf } from "./events.server"
 import { digestMessage, type DigestSummary } from "./messages";
 import { EXPOSURE_ALERTS, isExposureAlert } from "./exposure-alerts";
 import { isMoneyAlert, MONEY_ALERTS } from "./money";
+import { breachStaffNames, overLimitItem } from "./over-limit-events.server";
 import { channelsOf, settingsView } from "./settings-view";
 
 /** The hour (0-23) of an instant on the clocks of a time zone. */
 export function hourIn(instant: Date, timeZone: string): number {
   return Number(dateTimeFormat("en-US", { timeZone, hour: "numeric", hourCycle: "h23" }).format(instant)) % 24;
 }
+
+/** Refunds over a limit the digest puts in words; the rest it counts. */
+const OVER_LIMIT_LISTED = 5;
 
 async function countsBetween(db: PrismaClient, shop: string, from: Date, to: Date): Promise<Record<string, number>> {
   const rows = await db.operation.groupBy({ by: ["status"], where: { shop, startedAt: { gte: from, lt: to } }, _count: { _all: true } });
@@ -27,7 +31,8 @@ async function countsBetween(db: PrismaClient, shop: string, from: Date, to: Dat
 export async function digestSummary(db: PrismaClient, contract: Contract, shop: string, today: string, timeZone: string): Promise<DigestSummary> {
   const day = addDays(today, -1);
   const [dayStart, dayEnd, previousStart] = [startOfDay(day, timeZone), startOfDay(today, timeZone), startOfDay(addDays(today, -2), timeZone)];
-  const [counts, previousCounts, atRisk, openReviews, oldest, moneyProblems, atRiskTwice] = await Promise.all([
+  const ofTheDay = { shop, createdAt: { gte: dayStart, lt: dayEnd } };
+  const [counts, previousCounts, atRisk, openReviews, oldest, moneyProblems, atRiskTwice, overLimitCount, overLimit] = await Promise.all([
     countsBetween(db, shop, dayStart, dayEnd),
     countsBetween(db, shop, previousStart, dayStart),
     db.operation.groupBy({ by: ["currency"], where: { shop, reviewState: "open", amountMinor: { not: null } }, _sum: { amountMinor: true } }),
@@ -49,7 +54,16 @@ export async function digestSummary(db: PrismaClient, contract: Contract, shop: 
       where: { shop, verdict: { in: Object.keys(EXPOSURE_ALERTS) }, decidedAt: { gte: dayStart, lt: dayEnd } },
       _count: { _all: true },
     }),
+    // Refunds made outside the app over a limit that day: counted, the first few in words.
+    db.limitBreach.count({ where: ofTheDay }),
+    db.limitBreach.findMany({
+      where: ofTheDay,
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      take: OVER_LIMIT_LISTED,
+      include: { operation: { include: { observations: ALERT_ITEM_OBSERVATIONS } } },
+    }),
   ]);
+  const staff = await breachStaffNames(db, shop, overLimit);
   return {
     shopName: shopNameOf(shop),
     day,
@@ -60,6 +74,7 @@ export async function digestSummary(db: PrismaClient, contract: Contract, shop: 
     oldestOpen: oldest ? alertItem(contract, oldest) : null,
     moneyProblems: moneyProblems.flatMap((m) => (isMoneyAlert(m.verdict) ? [{ headline: MONEY_ALERTS[m.verdict], count: m._count._all }] : [])),
     atRiskTwice: atRiskTwice.flatMap((m) => (isExposureAlert(m.verdict) ? [{ headline: EXPOSURE_ALERTS[m.verdict].title, count: m._count._all }] : [])),
+    overLimit: { count: overLimitCount, listed: overLimit.map((breach) => overLimitItem(contract, breach.operation, breach, staff).row.reasonText) },
     links: { dashboard: adminAppUrl(shop), reviewQueue: adminAppUrl(shop, "/review") },
   };
 }

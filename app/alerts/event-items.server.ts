@@ -1,4 +1,4 @@
-import type { Exposure, Settlement } from "@prisma/client";
+import type { Exposure, LimitBreach, Settlement } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
 import { ALERT_ITEM_OBSERVATIONS, alertItem, type AlertedOperation } from "./events.server";
 import { exposureItem } from "./exposure-events.server";
@@ -6,19 +6,32 @@ import { EXPOSURE_ALERTS, isExposureAlert } from "./exposure-alerts";
 import type { AlertItem } from "./messages";
 import { moneyItem } from "./money-events.server";
 import { isMoneyAlert, MONEY_ALERTS } from "./money";
+import { overLimitItem } from "./over-limit-events.server";
+import { isOverLimitAlert } from "./over-limit-alerts";
 
-/** An operation as an alert's message reads it: with its settlement and its exposure, when the caller loaded them (EVENT_ITEM_INCLUDE). */
-export type SettledOperation = AlertedOperation & { settlement?: Settlement | null; exposure?: Exposure | null };
+/** An operation as an alert's message reads it: with its settlement, its exposure and its limit breach, when the caller loaded them (EVENT_ITEM_INCLUDE). */
+export type SettledOperation = AlertedOperation & { settlement?: Settlement | null; exposure?: Exposure | null; limitBreach?: LimitBreach | null };
 
-/** What writing an event's message reads of it: its operation's duplicates observation, its settlement and its exposure. */
-export const EVENT_ITEM_INCLUDE = { operation: { include: { observations: ALERT_ITEM_OBSERVATIONS, settlement: true, exposure: true } } } as const;
+/** What writing an event's message reads of it: its operation's duplicates observation, its settlement, its exposure and its limit breach. */
+export const EVENT_ITEM_INCLUDE = {
+  operation: { include: { observations: ALERT_ITEM_OBSERVATIONS, settlement: true, exposure: true, limitBreach: true } },
+} as const;
 
 /**
  * An event's item in a message: a money alert's from its settlement, an at-risk-twice alert's from
- * its exposure (its due date in the shop's `timeZone`), any other from its operation's verdict.
+ * its exposure (its due date in the shop's `timeZone`), an over-limit alert's from its breach (who
+ * made it, by `staff`: app/alerts/over-limit-events.server.ts breachStaffNames), any other from its
+ * operation's verdict.
  */
-export function eventItem(contract: Contract, event: { verdict: string; operation: SettledOperation }, now: Date, timeZone = "UTC"): AlertItem {
+export function eventItem(
+  contract: Contract,
+  event: { verdict: string; operation: SettledOperation },
+  now: Date,
+  timeZone = "UTC",
+  staff: ReadonlyMap<string, string> = new Map(),
+): AlertItem {
   const { settlement, exposure } = event.operation;
+  if (isOverLimitAlert(event.verdict)) return overLimitItem(contract, event.operation, event.operation.limitBreach ?? null, staff);
   if (isExposureAlert(event.verdict)) {
     if (exposure) return exposureItem(contract, event.operation, exposure, event.verdict, timeZone).item;
     // Its exposure gone meanwhile: still what happened, never the operation's own verdict.

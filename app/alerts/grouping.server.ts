@@ -8,6 +8,7 @@ import { shopNameOf } from "./events.server";
 import { shopTimeZone } from "../shops/profile.server";
 import { EVENT_ITEM_INCLUDE, eventItem } from "./event-items.server";
 import { instantAlert } from "./messages";
+import { breachStaffNames } from "./over-limit-events.server";
 import { alertSettings } from "./settings.server";
 import { channelsOf } from "./settings-view";
 import { config } from "../config/env.server";
@@ -43,9 +44,14 @@ async function writeGroup(db: PrismaClient, contract: Contract, shop: string, gr
   let messages = 0;
   if (events.length && channels.length) {
     const timeZone = await shopTimeZone(db, shop);
+    const staff = await breachStaffNames(
+      db,
+      shop,
+      events.map((event) => event.operation.limitBreach),
+    );
     const message = instantAlert(
       shopNameOf(shop),
-      events.map((event) => eventItem(contract, event, now, timeZone)),
+      events.map((event) => eventItem(contract, event, now, timeZone, staff)),
       { reviewQueue: adminAppUrl(shop, "/review") },
       timeZone,
     );

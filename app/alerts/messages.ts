@@ -5,6 +5,7 @@ import { formatMoney, toMinorUnits } from "../money/currency";
 import { formatInstant } from "../time/format";
 import { AT_RISK_CHOICE } from "./exposure-alerts";
 import { MONEY_CHOICE } from "./money";
+import { OVER_LIMIT } from "./over-limit-alerts";
 
 /** One refund in an alert: its dashboard row and where its evidence page is in Shopify admin. */
 export interface AlertItem {
@@ -140,6 +141,8 @@ export interface DigestSummary {
   moneyProblems?: { headline: string; count: number }[];
   /** Refunds whose money came to be at risk twice that day, by what puts it at risk (at-risk-twice alerts of the day). */
   atRiskTwice?: { headline: string; count: number }[];
+  /** Refunds made outside the app that went over a limit that day: how many, and the first few in words (who, how much, which limit). */
+  overLimit?: { count: number; listed: string[] };
   links: { dashboard: string; reviewQueue: string };
 }
 
@@ -148,6 +151,16 @@ const DIGEST_VERDICTS = [...FINAL_VERDICTS, "PENDING"];
 function change(now: number, before: number): string {
   if (now === before) return "same as the day before";
   return `${Math.abs(now - before)} ${now > before ? "more" : "fewer"} than the day before`;
+}
+
+function overLimitLines(overLimit: DigestSummary["overLimit"]): string[] {
+  if (!overLimit?.count) return [];
+  const more = overLimit.count - overLimit.listed.length;
+  return [
+    `Refunds over a limit made outside the app: ${overLimit.count}.`,
+    ...overLimit.listed.map((sentence) => `Over a limit: ${sentence}`),
+    ...(more > 0 ? [`…and ${more} more over a limit in the review queue.`] : []),
+  ];
 }
 
 /** The daily digest: counts per verdict, money at risk per currency, the review queue and its oldest item, the change since the day before. */
@@ -168,6 +181,7 @@ export function digestMessage(summary: DigestSummary, timeZone: string): AlertMe
     ...(verdictLines.length ? verdictLines : ["No refunds that day."]),
     ...(moneyCount ? [`Refunds whose money did not settle: ${moneyCount} (${tallied(new Map(moneyProblems.map((m) => [m.headline, m.count])))}).`] : []),
     ...(twiceCount ? [`Refunds whose money is at risk twice: ${twiceCount} (${tallied(new Map(twice.map((m) => [m.headline, m.count])))}).`] : []),
+    ...overLimitLines(summary.overLimit),
     `Money at risk (refunds waiting for review): ${atRisk}.`,
     `Review queue: ${plural(summary.openReviews, "open item")}.`,
     ...(oldest && summary.oldestOpen ? [`Oldest open: ${oldest.head}, decided ${oldest.when}. Evidence: ${summary.oldestOpen.evidenceUrl}`] : []),
@@ -189,11 +203,12 @@ export function digestMessage(summary: DigestSummary, timeZone: string): AlertMe
 
 /** "Send a test alert": proves the channel works, and says what will arrive there. */
 export function testAlert(shopName: string, verdicts: string[], links: { settings: string }): AlertMessage {
-  const found = verdicts.filter((v) => v !== MONEY_CHOICE && v !== AT_RISK_CHOICE).map((v) => VERDICT_LABELS[v]?.toLowerCase() ?? v);
+  const found = verdicts.filter((v) => v !== MONEY_CHOICE && v !== AT_RISK_CHOICE && v !== OVER_LIMIT).map((v) => VERDICT_LABELS[v]?.toLowerCase() ?? v);
   const kinds = [
     ...(found.length ? [`found ${found.join(", ")}`] : []),
     ...(verdicts.includes(MONEY_CHOICE) ? ["whose money did not settle (a payout failed, a refund reversed or never settled)"] : []),
     ...(verdicts.includes(AT_RISK_CHOICE) ? ["whose money is at risk twice (a chargeback on the refunded order, more back than paid)"] : []),
+    ...(verdicts.includes(OVER_LIMIT) ? ["made outside the app over one of your refund limits"] : []),
   ];
   const what = kinds.length ? `Refunds ${kinds.join(" and refunds ")}` : "Refunds found no verdicts (none are chosen)";
   const subject = `Refund Verifier · ${shopName}: test alert`;

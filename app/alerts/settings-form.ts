@@ -2,18 +2,22 @@ import { z } from "zod";
 import { fieldErrors } from "../forms/field-errors";
 import { AT_RISK_CHOICE } from "./exposure-alerts";
 import { MONEY_CHOICE } from "./money";
+import { OVER_LIMIT } from "./over-limit-alerts";
 
 export const ALERT_VERDICTS = ["CONTRADICTED", "FAILED", "UNVERIFIABLE"] as const;
 /**
  * What a shop chooses to be alerted of: the verdicts that need a person, "MONEY" (money problems:
- * a verified refund whose money did not settle, app/alerts/money.ts) and "AT_RISK_TWICE" (a
+ * a verified refund whose money did not settle, app/alerts/money.ts), "AT_RISK_TWICE" (a
  * verified refund whose order has a chargeback or gave back more than was paid,
- * app/alerts/exposure-alerts.ts). The last is a choice of its own, not Contradicted's: a shop that
- * silences its duplicates and wrong amounts must not miss a chargeback's due date.
+ * app/alerts/exposure-alerts.ts) and "OVER_LIMIT" (a refund made outside the app over one of the
+ * shop's refund limits, app/alerts/over-limit-alerts.ts). Each of the last two is a choice of its
+ * own, not Contradicted's: a shop that silences its duplicates and wrong amounts must not miss a
+ * chargeback's due date, nor a refund past its limits. A refund waiting for approval is no choice
+ * at all: its approvers are asked whatever is ticked (app/alerts/approval-events.server.ts).
  */
-export const ALERT_CHOICES = [...ALERT_VERDICTS, MONEY_CHOICE, AT_RISK_CHOICE] as const;
+export const ALERT_CHOICES = [...ALERT_VERDICTS, MONEY_CHOICE, AT_RISK_CHOICE, OVER_LIMIT] as const;
 /** Choices the form offered only later: on for a shop that saved its settings before they existed. */
-export const LATER_CHOICES: readonly string[] = [MONEY_CHOICE, AT_RISK_CHOICE];
+export const LATER_CHOICES: readonly string[] = [MONEY_CHOICE, AT_RISK_CHOICE, OVER_LIMIT];
 export const DELIVERY_MODES = ["instant", "digest", "both"] as const;
 export const MAX_RECIPIENTS = 20;
 /** Where Slack's incoming webhooks live; the demo and the tests point it at a local receiver. */
@@ -82,7 +86,9 @@ function schema(slackOrigin: string) {
     removeSlack: z.enum(["on"]).optional().transform(Boolean),
     verdicts: z
       .array(
-        z.enum(ALERT_CHOICES, { errorMap: () => ({ message: "Choose among Contradicted, Failed, Unverifiable, Money problems and Money at risk twice." }) }),
+        z.enum(ALERT_CHOICES, {
+          errorMap: () => ({ message: "Choose among Contradicted, Failed, Unverifiable, Money problems, Money at risk twice and Refunds over a limit." }),
+        }),
       )
       .default([]),
     delivery: z.enum(DELIVERY_MODES, { errorMap: () => ({ message: "Choose instant alerts, a daily digest or both." }) }),

@@ -58,7 +58,7 @@ export function channelsOf(settings: AlertSettingsView): Channel[] {
   return [...(settings.emailRecipients.length ? (["email"] as const) : []), ...(settings.slackConfigured ? (["slack"] as const) : [])];
 }
 
-/** The choice that sends an event: its verdict's own, or the one its kind of alert goes by ("Money problems", "Money at risk twice"). */
+/** The choice that sends an event: its verdict's own (OVER_LIMIT's too), or the one its kind of alert goes by ("Money problems", "Money at risk twice"). */
 function choiceOf(verdict: string): string {
   if (isMoneyAlert(verdict)) return MONEY_CHOICE;
   if (isExposureAlert(verdict)) return AT_RISK_CHOICE;

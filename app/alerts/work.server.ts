@@ -7,6 +7,7 @@ import { queueDueDigests } from "./digest.server";
 import { openAlertEvents } from "./events.server";
 import { openExposureAlertEvents } from "./exposure-events.server";
 import { openMoneyAlertEvents } from "./money-events.server";
+import { openOverLimitAlertEvents } from "./over-limit-events.server";
 import { groupInstantAlerts, type GroupingTiming } from "./grouping.server";
 
 export interface AlertPassResult {
@@ -20,9 +21,9 @@ export interface AlertPassResult {
 }
 
 /**
- * One round of the alert work, in order: verdicts, settlements and exposures that need a person become events (and Flow calls), refund
- * requests become messages to their approvers and decisions to the person who asked, events become grouped messages, the digest is
- * queued at its hour, and whatever is due is sent.
+ * One round of the alert work, in order: verdicts, settlements, exposures and refunds made over a limit that need a person become
+ * events (and Flow calls), refund requests become messages to their approvers and decisions to the person who asked, events become
+ * grouped messages, the digest is queued at its hour, and whatever is due is sent.
  */
 export async function runAlertPasses(deps: Helpers & { gateway: ShopifyGateway; contract: Contract; grouping: GroupingTiming }): Promise<AlertPassResult> {
   // Each stage on its own: one that fails (a database hiccup) must not hold up the others' sends.
@@ -39,7 +40,9 @@ export async function runAlertPasses(deps: Helpers & { gateway: ShopifyGateway; 
   const moneyEvents = await stage("money events", () => openMoneyAlertEvents(deps.db, deps.gateway, deps.contract, deps.now()), 0);
   // Verified refunds whose money is at risk twice (contract shopify.refund.exposure): a chargeback open or lost, more back than paid.
   const exposureEvents = await stage("exposure events", () => openExposureAlertEvents(deps.db, deps.gateway, deps.contract, deps.now()), 0);
-  const events = verdictEvents + moneyEvents + exposureEvents;
+  // Refunds made outside the app that went over one of the shop's limits (LimitBreach, decision 030).
+  const overLimitEvents = await stage("over-limit events", () => openOverLimitAlertEvents(deps.db, deps.gateway, deps.now()), 0);
+  const events = verdictEvents + moneyEvents + exposureEvents + overLimitEvents;
   // Refunds over a limit waiting for approval: their approvers are asked, and the person who asked hears of a decline or an expiry.
   const asked = await stage("approval requests", () => askApprovers(deps.db, deps.now()), 0);
   const told = await stage("approval decisions", () => tellAskers(deps.db, deps.now()), 0);

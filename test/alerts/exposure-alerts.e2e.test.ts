@@ -64,7 +64,7 @@ function saveSettings(shop: Shop, fields: Record<string, string | string[]>) {
   return shop.asStaff(dataPath("/app/settings/alerts", ROUTE), { method: "POST", body: form });
 }
 
-const EVERY_CHOICE = ["CONTRADICTED", "FAILED", "UNVERIFIABLE", "MONEY", "AT_RISK_TWICE"];
+const EVERY_CHOICE = ["CONTRADICTED", "FAILED", "UNVERIFIABLE", "MONEY", "AT_RISK_TWICE", "OVER_LIMIT"];
 
 /** A refund of `amount` on a new order of 100.00, delivered, VERIFIED, its exposure judged clear. */
 async function verifiedRefund(shop: Shop, amount: string) {

@@ -33,7 +33,7 @@ describe("the alert settings form", () => {
         emailRecipients: "Not an email address: nobody, @x.",
         delivery: "Choose instant alerts, a daily digest or both.",
         digestHour: "Choose an hour from 0 to 23.",
-        verdicts: "Choose among Contradicted, Failed, Unverifiable, Money problems and Money at risk twice.",
+        verdicts: "Choose among Contradicted, Failed, Unverifiable, Money problems, Money at risk twice and Refunds over a limit.",
       },
     });
   });

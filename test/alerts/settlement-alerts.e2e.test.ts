@@ -60,7 +60,7 @@ function saveSettings(shop: Shop, fields: Record<string, string | string[]>) {
   return shop.asStaff(dataPath("/app/settings/alerts", ROUTE), { method: "POST", body: form });
 }
 
-const EVERY_CHOICE = ["CONTRADICTED", "FAILED", "UNVERIFIABLE", "MONEY", "AT_RISK_TWICE"];
+const EVERY_CHOICE = ["CONTRADICTED", "FAILED", "UNVERIFIABLE", "MONEY", "AT_RISK_TWICE", "OVER_LIMIT"];
 
 /** A refund of `amount` on a new order paid through `gateway`, delivered and VERIFIED at the created level. */
 async function verifiedRefund(shop: Shop, amount: string, gateway = "shopify_payments") {

@@ -20,6 +20,12 @@ const VERDICT_CHOICES = [
     value: "AT_RISK_TWICE",
     helpText: "A refunded order has a chargeback open or lost, or its refunds (store credit too) give back more than the customer paid.",
   },
+  {
+    label: "Refunds over a limit",
+    value: "OVER_LIMIT",
+    helpText:
+      "Someone refunded more than your refund limits allow in Shopify admin, on POS or through another app, where the app cannot stop it. Refunds waiting for approval go to their approvers whatever you choose here.",
+  },
 ];
 const DELIVERY_CHOICES = [
   { label: "Instant", value: "instant", helpText: "Verdicts decided close together arrive as one message, within about two minutes." },
