@@ -20,6 +20,10 @@ const shopify = shopifyApp({
   authPathPrefix: "/auth",
   sessionStorage: new SealedSessionStorage(new PrismaSessionStorage(prisma), sessionKeys()),
   distribution: AppDistribution.AppStore,
+  // Who makes a request, as Shopify says it: a staff member's first request is exchanged for an
+  // online token too, whose session names them and says whether they own the shop (app/staff/,
+  // decision 029). Background work reads with the shop's offline session (unauthenticated.admin).
+  useOnlineTokens: true,
   hooks: {
     // A reinstall after app/uninstalled: observing starts again for the shop.
     afterAuth: async ({ session }) => {

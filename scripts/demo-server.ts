@@ -256,7 +256,8 @@ async function untilBulkReadStarted(api: AdminApi): Promise<void> {
 
 /**
  * Installs the app in a simulated shop the way the admin does: an embedded request with a session
- * token, which the app exchanges for an offline token. Shopify sends webhooks only after that.
+ * token (staff member 42's, the shop's owner), which the app exchanges for the shop's offline token
+ * and that person's online one. Shopify sends webhooks only after that.
  */
 export async function installApp(appUrl: string, shop: string): Promise<void> {
   const host = Buffer.from(`admin.shopify.com/store/${shop.split(".")[0]}`).toString("base64url");

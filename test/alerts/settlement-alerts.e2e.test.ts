@@ -9,7 +9,7 @@ import { startAlertsHarness, type AlertsHarness } from "../support/alerts";
 import { TEST_APP } from "../support/credentials";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import type { Mailbox } from "../support/mailbox";
-import { installShop } from "../support/sessions";
+import { installShop, staffSignedIn } from "../support/sessions";
 import type { SlackReceiver } from "../support/slack-receiver";
 import { refundGid, type VerificationHarness } from "../support/verification";
 
@@ -45,6 +45,8 @@ type Shop = Awaited<ReturnType<typeof newShop>>;
 async function newShop(name: string) {
   const domain = `${name}.myshopify.com`;
   await installShop(h.db, h.app.shopify, domain);
+  // Its staff member 42 uses the app already: their requests (asStaff) exchange no token, which would write the offline session anew.
+  await staffSignedIn(h.db, h.app.shopify, domain);
   await h.db.session.updateMany({ where: { shop: domain }, data: { scope: WITH_PAYOUTS } });
   const shop = h.app.shopify.shop(domain);
   const deliver = (refund: FakeRefund) => h.deliver(newDelivery("refunds/create", domain, refundWebhookBody(shop, refund), h.clock.now()));

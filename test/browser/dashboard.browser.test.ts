@@ -28,10 +28,8 @@ beforeAll(async () => {
   storeUrl = (shop, path = "") => `${origin}/store/${shop.replace(".myshopify.com", "")}/apps/refund-verifier${path}`;
   demo.shopify.addShop(NEW_SHOP, "USD");
   await installApp(demo.appUrl, NEW_SHOP);
-  // A colleague whose online session the app has seen: their name is known.
-  await db.session.create({
-    data: { id: "online_303", shop: SHOP, state: "", isOnline: true, accessToken: "online-token", userId: 303n, firstName: "Ada", lastName: "Lovelace" },
-  });
+  // A colleague, as Shopify knows her: the app learns her name from her online session, at her first request.
+  demo.shopify.addStaff(SHOP, { id: "303", firstName: "Ada", lastName: "Lovelace" });
   // axe-core needs a page of its own context.
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: CHROME_UA })).newPage();
   app = page.frameLocator("#app-frame");

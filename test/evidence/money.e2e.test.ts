@@ -13,14 +13,25 @@ const WITH_PAYOUTS = "read_orders,write_orders,read_shopify_payments_accounts,re
 const NO_SCOPE = "no-payouts-shop.myshopify.com";
 const NO_ACCOUNT = "no-account-shop.myshopify.com";
 
+/**
+ * Staff member 42 opens the app in the shop: their first request's token exchange stores the shop's
+ * offline session with the scopes the fake answers (the app's own). What the shop granted besides is
+ * written after it, as the app records Shopify's answer (app/shops/scopes.server.ts).
+ */
+async function openedBy42(domain: string) {
+  expect((await embeddedFetch(h.app.url, domain)(dataPath("/app/settings/alerts", "routes/app.settings.alerts"))).status).toBe(200);
+}
+
 beforeAll(async () => {
   h = await startVerificationHarness("money-page-shop.myshopify.com");
-  await h.db.session.updateMany({ where: { shop: h.domain }, data: { scope: WITH_PAYOUTS } });
+  await openedBy42(h.domain);
+  await h.db.session.updateMany({ where: { shop: h.domain, isOnline: false }, data: { scope: WITH_PAYOUTS } });
   await installShop(h.db, h.app.shopify, NO_SCOPE);
   // Shopify answers that this shop did not grant the payouts scope (the app asks it; its session says the same).
   h.app.shopify.shop(NO_SCOPE).grantedScopes.delete("read_shopify_payments_payouts");
   await installShop(h.db, h.app.shopify, NO_ACCOUNT);
-  await h.db.session.updateMany({ where: { shop: NO_ACCOUNT }, data: { scope: WITH_PAYOUTS } });
+  await openedBy42(NO_ACCOUNT);
+  await h.db.session.updateMany({ where: { shop: NO_ACCOUNT, isOnline: false }, data: { scope: WITH_PAYOUTS } });
   h.app.shopify.shop(NO_ACCOUNT).payments.account = "none";
 });
 afterAll(async () => h.close());

@@ -2,6 +2,7 @@ import { Prisma } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
 import { installShop } from "../support/sessions";
+import { dataPath, embeddedFetch } from "../support/embedded";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 
 let h: VerificationHarness;
@@ -135,6 +136,9 @@ describe("app/uninstalled, then shop/redact", () => {
     const pending = shop.createRefund(order.id, { amount: "5.00", visibleAfterMs: 3600_000 });
     await h.deliver(newDelivery("refunds/create", domain, refundWebhookBody(shop, pending)));
 
+    // A staff member opened the app: their online session goes with the shop's offline one.
+    expect((await embeddedFetch(h.app.url, domain, "303")(dataPath("/app", "routes/app._index"))).status).toBe(200);
+    expect(await h.db.session.count({ where: { shop: domain, isOnline: true, userId: 303n } })).toBe(1);
     await h.app.shopify.uninstall(domain);
     expect(await h.db.session.count({ where: { shop: domain } })).toBe(0);
     // The delivery stored before the uninstall is opened as uninstall leaves every pending refund: not due.
@@ -164,12 +168,13 @@ describe("app/uninstalled, then shop/redact", () => {
       new Date(),
     );
     await h.db.reviewEvent.create({ data: { operationId: stopped.id, shop: domain, action: "recheck", actor: "42" } });
-    // A history backfill asked for after the uninstall (from the CLI), with a line still staged.
+    // A history backfill asked for after the uninstall (from the CLI), with a line still staged; beside it the
+    // install's, asked when the staff member's request first authenticated, stopped by the uninstall.
     const { requestBackfill } = await import("../../app/backfill/request.server");
     const { backfill } = await requestBackfill(h.db, domain, 30, "cli", new Date());
     await h.db.backfillLine.create({ data: { backfillId: backfill.id, line: 0, kind: "refund", agreementGid: "gid://shopify/SalesAgreement/1", data: "{}" } });
     const before = await rowsFor(domain);
-    expect([before.RefundRecord, before.ReviewEvent, before.Backfill, before.BackfillLine]).toEqual([1, 1, 1, 1]);
+    expect([before.RefundRecord, before.ReviewEvent, before.Backfill, before.BackfillLine]).toEqual([1, 1, 2, 1]);
 
     expect((await h.deliver(newDelivery("shop/redact", domain, `{"shop_id":1,"shop_domain":"${domain}"}`))).status).toBe(200);
     const left = await rowsFor(domain);

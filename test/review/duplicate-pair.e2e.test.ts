@@ -30,14 +30,9 @@ beforeAll(async () => {
   h = await startVerificationHarness("pair-shop.myshopify.com");
   asAda = embeddedFetch(h.app.url, h.domain, "303");
   asGrace = embeddedFetch(h.app.url, h.domain, "404");
-  for (const [id, firstName, lastName] of [
-    [303n, "Ada", "Lovelace"],
-    [404n, "Grace", "Hopper"],
-  ] as const) {
-    await h.db.session.create({
-      data: { id: `online_${id}`, shop: h.domain, state: "", isOnline: true, accessToken: "online-token", userId: id, firstName, lastName },
-    });
-  }
+  // Shopify names them: the app learns their names from their online sessions, at their first request.
+  h.app.shopify.addStaff(h.domain, { id: "303", firstName: "Ada", lastName: "Lovelace" });
+  h.app.shopify.addStaff(h.domain, { id: "404", firstName: "Grace", lastName: "Hopper" });
 });
 afterAll(async () => h.close());
 

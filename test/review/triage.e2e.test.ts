@@ -68,9 +68,8 @@ describe("the review queue", () => {
   });
 
   it("the evidence page names the person who resolved it, as the queue does", async () => {
-    await h.db.session.create({
-      data: { id: "online_303", shop: h.domain, state: "", isOnline: true, accessToken: "online-token", userId: 303n, firstName: "Ada", lastName: "Lovelace" },
-    });
+    // Shopify names staff member 303; the app learns it from their online session, at their first request.
+    h.app.shopify.addStaff(h.domain, { id: "303", firstName: "Ada", lastName: "Lovelace" });
     const item = (await queue()).items[0];
     const answer = await embeddedFetch(
       h.app.url,

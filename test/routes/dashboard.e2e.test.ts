@@ -17,6 +17,9 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   h = await startVerificationHarness("dash-shop.myshopify.com");
   await installShop(h.db, h.app.shopify, OTHER);
+  // The shop's staff as Shopify knows them: the app learns their names at their first request (their online session).
+  h.app.shopify.addStaff(h.domain, { id: "101", firstName: "Grace", lastName: "Hopper" });
+  h.app.shopify.addStaff(h.domain, { id: "303", firstName: "Ada", lastName: "Lovelace" });
   asShop = embeddedFetch(h.app.url, h.domain, "101");
   asOther = embeddedFetch(h.app.url, OTHER, "202");
   const scenarios: [string, string, Parameters<typeof h.shop.createRefund>[1]][] = [
@@ -226,10 +229,6 @@ describe("the review queue", () => {
         body: new URLSearchParams({ intent: "resolve", id: item.id, revision: String(item.revision), note }),
       });
     const second = embeddedFetch(h.app.url, h.domain, "303");
-    // Staff member 303 has an online session in the app: their name is known; 101's is not.
-    await h.db.session.create({
-      data: { id: "online_303", shop: h.domain, state: "", isOnline: true, accessToken: "online-token", userId: 303n, firstName: "Ada", lastName: "Lovelace" },
-    });
     const [a, b] = await Promise.all([resolve(asShop, "Refunded by hand at the gateway"), resolve(second, "Called the customer")]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const conflict = await (a.status === 409 ? a : b).json();
@@ -237,8 +236,8 @@ describe("the review queue", () => {
     const events = await h.db.reviewEvent.findMany({ where: { operationId: item.id } });
     expect(events).toHaveLength(1);
     expect(["101", "303"]).toContain(events[0].actor);
-    // The loser is told who won, by name where the app has one, and what they wrote.
-    expect(conflict.resolvedBy).toBe(events[0].actor === "303" ? "Ada Lovelace" : "Staff member 101");
+    // The loser is told who won, by the name Shopify gave them, and what they wrote.
+    expect(conflict.resolvedBy).toBe(events[0].actor === "303" ? "Ada Lovelace" : "Grace Hopper");
     expect(conflict.resolvedNote).toBe(events[0].note);
     const resolved = await (await asShop(dataPath("/app/review?view=resolved", "routes/app.review"))).json();
     expect(resolved.view).toBe("resolved");
@@ -318,7 +317,7 @@ describe("CSV export of resolutions", () => {
       recorded_amount: "21.0",
       recorded_currency: "USD",
       resolution_note: "Refunded the extra 1.00, note to the customer",
-      resolved_by: "Staff member 101",
+      resolved_by: "Grace Hopper",
     });
   });
 });

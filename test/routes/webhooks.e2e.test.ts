@@ -5,6 +5,7 @@ import { waitFor } from "../support/wait";
 import { startTestApp, type TestApp } from "../support/app-server";
 import { installShop } from "../support/sessions";
 import { TEST_APP } from "../support/credentials";
+import { dataPath, embeddedFetch } from "../support/embedded";
 import { deliveryHeaders, newDelivery, refundWebhookBody, sendDelivery, shopWebhookBody, TOPIC_PATHS } from "../../fake-shopify/webhooks";
 
 const SHOP = "webhook-shop.myshopify.com";
@@ -119,10 +120,13 @@ describe("POST /webhooks/refunds/create", () => {
 });
 
 describe("POST /webhooks/app/uninstalled", () => {
-  it("deletes the shop's sessions, and a second delivery is harmless", async () => {
+  it("deletes the shop's sessions, its staff members' online ones too, and a second delivery is harmless", async () => {
     const shop = "leaving-shop.myshopify.com";
     await installShop(db, app.shopify, shop);
-    expect(await db.session.count({ where: { shop } })).toBe(1);
+    // Two staff members opened the app: each has an online session beside the shop's offline one.
+    for (const userId of ["42", "303"]) expect((await embeddedFetch(app.url, shop, userId)(dataPath("/app", "routes/app._index"))).status).toBe(200);
+    const sessions = await db.session.findMany({ where: { shop }, select: { isOnline: true, userId: true } });
+    expect(sessions.map((s) => `${s.isOnline ? "online" : "offline"} ${s.userId ?? ""}`.trim()).sort()).toEqual(["offline", "online 303", "online 42"]);
     app.shopify.revokeAccessTokens(shop); // the merchant removed the app
     const delivery = newDelivery("app/uninstalled", shop, shopWebhookBody(app.shopify.shop(shop)));
     for (let i = 0; i < 2; i++) {

@@ -7,7 +7,7 @@ import { installApp, startAppProcess } from "../../scripts/demo-server";
 import { TEST_APP } from "../support/credentials";
 import { createTestDatabase } from "../support/database";
 import { dataPath, embeddedFetch } from "../support/embedded";
-import { installShop, sealedAsV1, storedTokens } from "../support/sessions";
+import { installShop, sealedAsV1, storedSessionTokens, storedTokens } from "../support/sessions";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { SealedSessionStorage } from "../../app/shopify/sealed-session-storage.server";
 import { SecretKeyError } from "../../app/crypto/secret-box.server";
@@ -45,6 +45,22 @@ afterAll(async () => {
 
 const dashboard = (shop: string) => embeddedFetch(app.url, shop)(dataPath("/app", "routes/app._index"));
 
+/**
+ * Staff member 42 opens the app in the shop for the first time (a page that reads nothing from
+ * Shopify): token exchange stores the shop's offline session and their online one. A test then
+ * writes the offline row as an older app left it; their next request exchanges nothing.
+ */
+async function openedOnce(shop: string): Promise<void> {
+  if (!shopify.shops.has(shop)) shopify.addShop(shop);
+  expect((await embeddedFetch(app.url, shop)(dataPath("/app/settings/alerts", "routes/app.settings.alerts"))).status).toBe(200);
+}
+
+/** A page that reads Shopify with the shop's offline session every time: the refund form reads its order. */
+function refundForm(shop: string) {
+  const order = shopify.shop(shop).createOrder({ amount: "10.00" });
+  return embeddedFetch(app.url, shop)(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"));
+}
+
 describe("the shops' tokens in the database", () => {
   it("are sealed when a shop installs, by their own key: the row holds no token", async () => {
     await installApp(app.url, SHOP);
@@ -58,10 +74,27 @@ describe("the shops' tokens in the database", () => {
     expect((await dashboard(SHOP)).status).toBe(200);
   });
 
+  it("a staff member's online session is sealed as the shop's offline one: its row holds no token, sealed for its own row", async () => {
+    // installApp's request is staff member 42's: the app exchanged its session token for their online token too.
+    const online = await storedSessionTokens(db, `${SHOP}_42`);
+    expect(online.stored.accessToken).not.toMatch(/shpua_|shpat_/);
+    expect(online.accessToken).toMatch(/^shpua_/);
+    expect(online.refreshToken).toBeNull();
+    expect((await storedSessionTokens(db, `${SHOP}_42`, "d3".repeat(32))).accessToken).toBeNull();
+    // Copied into the shop's offline row, it does not open there.
+    const offline = await db.session.findUniqueOrThrow({ where: { id: `offline_${SHOP}` } });
+    await db.session.update({ where: { id: offline.id }, data: { accessToken: online.stored.accessToken } });
+    const storage = new SealedSessionStorage(new PrismaSessionStorage(db), { current: Buffer.from(TEST_APP.sessionSecretKey, "hex") });
+    await expect(storage.loadSession(offline.id)).rejects.toThrow(SecretKeyError);
+    await db.session.update({ where: { id: offline.id }, data: { accessToken: offline.accessToken } });
+    expect((await storage.loadSession(`${SHOP}_42`))?.accessToken).toBe(online.accessToken);
+  });
+
   it("a row stored in plaintext before sealing existed is sealed the first time the app reads it", async () => {
+    await openedOnce(OLD_ROW);
     const plain = await installShop(db, shopify, OLD_ROW);
     expect((await storedTokens(db, OLD_ROW)).stored.accessToken).toBe(plain);
-    expect((await dashboard(OLD_ROW)).status).toBe(200);
+    expect((await refundForm(OLD_ROW)).status).toBe(200);
     const tokens = await storedTokens(db, OLD_ROW);
     expect(tokens.stored.accessToken).not.toContain("shpat_");
     expect(tokens.accessToken).toBe(plain);
@@ -78,10 +111,11 @@ describe("the shops' tokens in the database", () => {
   });
 
   it("a token sealed before tokens were bound to their session (v1) still opens, and is sealed again, bound, the first time it is read", async () => {
+    await openedOnce(LEGACY_ROW);
     const plain = await installShop(db, shopify, LEGACY_ROW);
     const legacy = sealedAsV1(plain, Buffer.from(TEST_APP.sessionSecretKey, "hex"));
     await db.session.update({ where: { id: `offline_${LEGACY_ROW}` }, data: { accessToken: legacy } });
-    expect((await dashboard(LEGACY_ROW)).status).toBe(200);
+    expect((await refundForm(LEGACY_ROW)).status).toBe(200);
     const tokens = await storedTokens(db, LEGACY_ROW);
     expect(tokens.stored.accessToken).toMatch(/^v2:/);
     expect(tokens.accessToken).toBe(plain);
@@ -90,9 +124,12 @@ describe("the shops' tokens in the database", () => {
   it("after a key rotation (the old key as SESSION_SECRET_KEY_PREVIOUS), they still work, and are sealed again with the new key", async () => {
     await app.stop();
     app = await start({ SESSION_SECRET_KEY: NEW_KEY, SESSION_SECRET_KEY_PREVIOUS: TEST_APP.sessionSecretKey });
-    expect((await dashboard(SHOP)).status).toBe(200);
+    // The request reads staff member 42's online session; the refund form reads Shopify with the shop's offline one.
+    expect((await refundForm(SHOP)).status).toBe(200);
     expect((await storedTokens(db, SHOP, NEW_KEY)).accessToken).toMatch(/^shpat_/);
     expect((await storedTokens(db, SHOP)).accessToken).toBeNull();
+    expect((await storedSessionTokens(db, `${SHOP}_42`, NEW_KEY)).accessToken).toMatch(/^shpua_/);
+    expect((await storedSessionTokens(db, `${SHOP}_42`)).accessToken).toBeNull();
   });
 });
 

@@ -27,9 +27,43 @@ export async function installShop(db: PrismaClient, shopify: FakeShopify, domain
   return accessToken;
 }
 
+/**
+ * A staff member (user 42 unless named) who opened the app in the shop earlier today: their online
+ * session as Shopify's library stores it after the fake's token exchange (who they are, from the fake
+ * shop's staff; a token the fake accepts; Shopify's day to live). Their requests exchange nothing until
+ * it expires: the shop's offline session stays as the test wrote it, and no hook runs as on an install.
+ */
+export async function staffSignedIn(db: PrismaClient, shopify: FakeShopify, domain: string, userId = "42"): Promise<void> {
+  const member = shopify.shop(domain).staff.memberSigningIn(userId);
+  const accessToken = `shpua_test_${domain.split(".")[0]}_${userId}`;
+  shopify.grantAccessToken(domain, accessToken);
+  const row = {
+    shop: domain,
+    state: "",
+    isOnline: true,
+    scope: TEST_APP.scopes,
+    accessToken,
+    expires: new Date(Date.now() + 86399_000),
+    userId: BigInt(member.id),
+    firstName: member.firstName,
+    lastName: member.lastName,
+    email: member.email,
+    accountOwner: member.accountOwner,
+    locale: member.locale,
+    collaborator: member.collaborator,
+    emailVerified: true,
+  };
+  await db.session.upsert({ where: { id: `${domain}_${userId}` }, update: row, create: { id: `${domain}_${userId}`, ...row } });
+}
+
 /** The shop's offline tokens as the database holds them, and opened with the test app's session key (null: not sealed with it). */
-export async function storedTokens(db: PrismaClient, domain: string, key = TEST_APP.sessionSecretKey) {
-  const row = await db.session.findUniqueOrThrow({ where: { id: `offline_${domain}` } });
+export function storedTokens(db: PrismaClient, domain: string, key = TEST_APP.sessionSecretKey) {
+  return storedSessionTokens(db, `offline_${domain}`, key);
+}
+
+/** One session's tokens (an online session's id is `${shop}_${userId}`) as the database holds them, and opened as storedTokens opens them. */
+export async function storedSessionTokens(db: PrismaClient, sessionId: string, key = TEST_APP.sessionSecretKey) {
+  const row = await db.session.findUniqueOrThrow({ where: { id: sessionId } });
   const open = (value: string | null, field: string) => {
     if (!value) return null;
     try {
