@@ -51,7 +51,10 @@ describe("a staff member's request", () => {
   });
 
   it("by another staff member stores theirs: not the owner; the directory lists the owner first", async () => {
+    const exchanges = tokenExchanges();
     expect((await asAda(dataPath("/app/review", "routes/app.review"))).status).toBe(200);
+    // What a person's first request costs: the library exchanges their session token for the shop's offline token, then for theirs.
+    expect(tokenExchanges() - exchanges).toBe(2);
     expect(await onlineRow("303")).toMatchObject({ isOnline: true, userId: 303n, firstName: "Ada", lastName: "Lovelace", accountOwner: false });
     expect(await staffDirectory(h.db, h.domain)).toEqual([
       { userId: "42", name: "Dana Whitfield", accountOwner: true, email: "dana.whitfield@example.com" },
