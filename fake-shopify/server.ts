@@ -57,7 +57,7 @@ export interface AppCredentials {
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
 
-/** Shopify's answer to a token exchange's `requested_token_type`. */
+/** The `requested_token_type` with which a token exchange asks for a user's online token (the offline one's ends in offline-access-token). */
 const ONLINE_ACCESS_TOKEN = "urn:shopify:params:oauth:token-type:online-access-token";
 /** An online token lasts a day, less the second Shopify's answers take off (its documented `expires_in`). */
 const ONLINE_TOKEN_SECONDS = 86399;
