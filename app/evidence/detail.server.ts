@@ -17,6 +17,7 @@ import { moneyView } from "./money";
 import { exposureOfRefund } from "../exposure/page.server";
 import { disputeProofOf } from "../exposure/dispute-proof.server";
 import { refundProofFacts } from "../exposure/dispute-proof";
+import { limitsAuditOf, type ApprovalAudit } from "./limits-audit.server";
 
 /**
  * One step of a refund's story. `title` and `detail` are a merchant's words, shown on the page;
@@ -103,12 +104,14 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
   // Before the read-back named only the refund's own order, a refund Shopify recorded on another
   // order stored that order's name: such a name is not this order's, and it is asked for afresh.
   const storedName = recorded?.orderGid && recorded.orderGid !== op.orderGid && recorded.orderName === op.orderName ? null : op.orderName;
-  const [[row], followed, exposure, disputeProof] = await Promise.all([
+  const [[row], followed, exposure, disputeProof, audits] = await Promise.all([
     withOrderNames(db, gateway, shop, [{ ...toRow(contract, op), orderName: storedName }]),
     moneyKnowledge(db, op, now),
     exposureOfRefund(db, shop, op.id),
     disputeProofOf(db, gateway, shop, op.id),
+    limitsAuditOf(db, shop, [op], now),
   ]);
+  const limits = audits.get(op.id) ?? null;
   const orderName = row.orderName;
   const lead = evidenceLead({
     contract,
@@ -172,6 +175,7 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
       technical: `review ${r.action} by ${r.actor}`,
       tone: "info" as const,
     })),
+    ...(limits?.approval ? approvalSteps(limits.approval) : []),
   ].sort((a, b) => a.at.localeCompare(b.at));
 
   const moneyShown = moneyView(
@@ -215,9 +219,33 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
       proof: refundProofFacts(row.amount !== null && row.currency ? money(row.amount, row.currency) : null, op.startedAt.toISOString(), moneyShown.followed),
       disputeProof,
     },
+    // Refund limits (decision 030): the request it waited on before it was sent, or the limit it went over, made outside the app.
+    limits,
     apiVersions: apiVersionsOf(op.observations),
     now: now.toISOString(),
   };
+}
+
+/** The request a refund over a limit waited on, as steps of its story: asked, then approved (a refund that was sent was approved). */
+function approvalSteps(approval: ApprovalAudit): TimelineEntry[] {
+  const asked: TimelineEntry = {
+    at: approval.askedAt,
+    kind: "review",
+    title: `Asked for approval by ${approval.askedBy}`,
+    detail: approval.over,
+    technical: `refund approval ${approval.requestId} asked`,
+    tone: "info",
+  };
+  if (!approval.decidedAt || !approval.decidedBy) return [asked];
+  const decided: TimelineEntry = {
+    at: approval.decidedAt,
+    kind: "review",
+    title: `${approval.state === "approved" ? "Approved" : "Declined"} by ${approval.decidedBy}`,
+    detail: approval.note ?? "",
+    technical: `refund approval ${approval.requestId} ${approval.state}`,
+    tone: "info",
+  };
+  return [asked, decided];
 }
 
 /** Which Admin API versions served the evidence, per channel (the latest observation of each). */

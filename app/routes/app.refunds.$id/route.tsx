@@ -21,6 +21,7 @@ import { KeepWhole } from "./components/KeepWhole";
 import { TechnicalDetails } from "./components/TechnicalDetails";
 import { MoneySection } from "./components/MoneySection";
 import { ExposureSection } from "./components/ExposureSection";
+import { LimitsSection } from "./components/LimitsSection";
 import { customerSentenceIn } from "../../evidence/money";
 
 export const links = () => [{ rel: "stylesheet", href: conditionStyles }];
@@ -50,6 +51,8 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     detail.exposure?.proof.refundedAt,
     ...(detail.exposure?.disputes.map((d) => d.evidenceDueBy) ?? []),
     disputeProofAt(detail.exposure?.disputeProof ?? null),
+    detail.limits?.approval?.askedAt,
+    detail.limits?.approval?.decidedAt,
   ].filter((iso): iso is string => !!iso);
   const times = Object.fromEntries(instants.map((iso) => [iso, formatInstant(iso, timeZone)]));
   // The day the customer is told the money was sent is the shop's day, as every time on the page.
@@ -182,6 +185,7 @@ export default function RefundDetail() {
                 </Text>
               </BlockStack>
             </Card>
+            {detail.limits ? <LimitsSection limits={detail.limits} times={times} /> : null}
             {detail.money.shown ? <MoneySection money={detail.money} times={times} /> : null}
             {detail.exposure ? <ExposureSection exposure={detail.exposure} times={times} /> : null}
             <Card>
