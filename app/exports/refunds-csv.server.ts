@@ -10,13 +10,19 @@ import { knownPaymentsAccess } from "../settlement/access.server";
 import { moneyHeadline, type MoneyKnowledge } from "../settlement/words";
 import { knowledgeOf, payoutNumber, payoutStatusLabel, referencesOf, type SettlementFacts } from "../settlement/words";
 import { EXPOSURE_FACTS, exposureReasons, moneyAtRiskTwiceInWords, type ExposureCells } from "./exposure-cells";
+import { limitsAuditOf, type LimitsAudit } from "../evidence/limits-audit.server";
+import type { ApprovalState } from "../guardrails/requests.server";
 
-/** What a row's cells may say besides the row: its resolution, its settlement (where its money is) and what the app knows of that, its exposure (money at risk twice). */
+/**
+ * What a row's cells may say besides the row: its resolution, its settlement (where its money is) and what the app knows of that, its exposure (money at
+ * risk twice), and refund limits (the request it waited on, or the limit it went over, made outside the app).
+ */
 interface RowFacts {
   resolution: Resolution | undefined;
   settlement: SettlementFacts | undefined;
   money: MoneyKnowledge;
   exposure: ExposureCells | undefined;
+  limits: LimitsAudit | undefined;
 }
 type Column = [header: string, value: (row: RefundRow, facts: RowFacts) => unknown];
 
@@ -51,7 +57,17 @@ const RAW: Column[] = [
   ["exposure_reasons", (_, { exposure }) => exposureReasons(exposure)],
   ["at_risk_amount", (_, { exposure }) => exposure?.atRisk],
   ["at_risk_currency", (_, { exposure }) => exposure?.currency],
+  ["asked_by", (_, { limits }) => limits?.approval?.askedBy],
+  ["approval", (_, { limits }) => limits?.approval?.state],
+  ["approved_or_declined_by", (_, { limits }) => limits?.approval?.decidedBy],
+  ["decided_at", (_, { limits }) => limits?.approval?.decidedAt],
+  ["approval_note", (_, { limits }) => limits?.approval?.note],
+  ["limits", (_, { limits }) => limits?.approval?.over],
+  ["over_limit", (_, { limits }) => limits?.overLimit?.sentence],
 ];
+
+/** A request for approval's state for people, in the screens' words (the raw file has the state itself). */
+const APPROVAL_LABELS: Record<ApprovalState, string> = { waiting: "Waiting for approval", approved: "Approved", declined: "Declined", expired: "Expired" };
 
 const matchedBy = (r: RefundRow) => (r.correlation === "fingerprint" ? "order and amount only" : "refund id");
 
@@ -93,6 +109,13 @@ function peopleColumns(timeZone: string): Column[] {
     ["Matched by", (r) => matchedBy(r)],
     ["Order ID", (r) => `gid://shopify/Order/${r.orderId}`],
     ["Refund ID", (r) => `gid://shopify/Refund/${r.refundId}`],
+    ["Asked for approval by", (_, { limits }) => limits?.approval?.askedBy],
+    ["Approval", (_, { limits }) => (limits?.approval ? APPROVAL_LABELS[limits.approval.state] : "")],
+    ["Approved or declined by", (_, { limits }) => limits?.approval?.decidedBy],
+    ["Approval decided", (_, { limits }) => (limits?.approval?.decidedAt ? localTimestamp(limits.approval.decidedAt, timeZone) : "")],
+    ["Approval note", (_, { limits }) => limits?.approval?.note],
+    ["Limits it went over", (_, { limits }) => limits?.approval?.over],
+    ["Over a limit", (_, { limits }) => limits?.overLimit?.sentence],
   ];
 }
 
@@ -128,7 +151,8 @@ const SETTLEMENT_FACTS = {
 /**
  * The filtered list as CSV, streamed a page at a time; amounts are exact decimals. For people it
  * starts with a byte order mark, so that Excel reads it as UTF-8 (€, names with accents). Each
- * page's settlements and exposures are read in one query each, and the shop's access to its payouts once.
+ * page's settlements and exposures are read in one query each, its refund limits' audit in a few, and
+ * the shop's access to its payouts once.
  */
 export function exportCsv(
   db: PrismaClient,
@@ -153,7 +177,7 @@ export function exportCsv(
       }
       const page = await listRefunds(db, contract, shop, { ...filters, after, before: undefined, pageSize: 500 }, gateway);
       const ids = page.rows.map((r) => r.id);
-      const [resolved, settlements, exposures] = await Promise.all([
+      const [resolved, settlements, exposures, limits] = await Promise.all([
         resolutions(
           db,
           shop,
@@ -161,6 +185,12 @@ export function exportCsv(
         ),
         db.settlement.findMany({ where: { shop, operationId: { in: ids } }, select: SETTLEMENT_FACTS }),
         db.exposure.findMany({ where: { shop, operationId: { in: ids } }, select: EXPOSURE_FACTS }),
+        limitsAuditOf(
+          db,
+          shop,
+          page.rows.map((r) => ({ id: r.id, refundGid: `gid://shopify/Refund/${r.refundId}` })),
+          now,
+        ),
       ]);
       const settlementOf = new Map(settlements.map((s) => [s.operationId, s]));
       const exposureOf = new Map(exposures.map((e) => [e.operationId, e]));
@@ -171,6 +201,7 @@ export function exportCsv(
           settlement,
           money: knowledgeOf(settlement, r.status, access, now),
           exposure: exposureOf.get(r.id),
+          limits: limits.get(r.id),
         };
         return columns.map(([, value]) => csvCell(value(r, facts))).join(",");
       });

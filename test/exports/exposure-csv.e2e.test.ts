@@ -57,10 +57,11 @@ describe("the CSV says whether a refund's money is at risk twice", () => {
     expect(byRefund(rows, wrong, "Refund ID")!["Money at risk twice"]).toBe("");
   });
 
-  it("raw: exposure_status, exposure_reasons, at_risk_amount and at_risk_currency, at the end, every row as wide as the header", async () => {
+  it("raw: exposure_status, exposure_reasons, at_risk_amount and at_risk_currency, after the payout's columns (the refund limits' follow), every row as wide as the header", async () => {
     const text = await (await asShop("/app/refunds.csv?range=all&format=raw")).text();
     const lines = readCsv(text);
-    expect(lines[0].slice(-4)).toEqual(["exposure_status", "exposure_reasons", "at_risk_amount", "at_risk_currency"]);
+    const at = lines[0].indexOf("exposure_status");
+    expect(lines[0].slice(at - 1, at + 5)).toEqual(["payout_status", "exposure_status", "exposure_reasons", "at_risk_amount", "at_risk_currency", "asked_by"]);
     for (const line of lines) expect(line).toHaveLength(lines[0].length);
     const rows = csvRecords(text);
     // The engine's words as it stored them: a clear refund's are the conditions that held.

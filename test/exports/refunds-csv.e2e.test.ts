@@ -60,9 +60,20 @@ describe("the CSV says where the money is", () => {
     expect(byRefund(rows, wrong, "Refund ID")).toMatchObject({ Money: "Not followed", "Card reference (ARN)": "", Payout: "", "Payout status": "" });
   });
 
-  it("raw: settlement_status, money, arn, payout_id and payout_status, after the columns before them (the exposure's four follow)", async () => {
+  it("raw: settlement_status, money, arn, payout_id and payout_status, after the columns before them (the exposure's four follow, then the refund limits')", async () => {
     const text = await (await asShop("/app/refunds.csv?range=all&format=raw")).text();
-    expect(readCsv(text)[0].slice(-9, -4)).toEqual(["settlement_status", "money", "arn", "payout_id", "payout_status"]);
+    const header = readCsv(text)[0];
+    const at = header.indexOf("settlement_status");
+    expect(header.slice(at - 2, at + 6)).toEqual([
+      "resolution_note",
+      "resolved_by",
+      "settlement_status",
+      "money",
+      "arn",
+      "payout_id",
+      "payout_status",
+      "exposure_status",
+    ]);
     const rows = csvRecords(text);
     expect(byRefund(rows, paid.refund, "refund_id")).toMatchObject({
       settlement_status: "VERIFIED",
