@@ -9,6 +9,8 @@ import { byMade, duplicateGroups, PAIR_CHANNELS, refundsNamed, type PairCandidat
 import { UNCLAIMED } from "../worker/claims.server";
 import { readInSlices } from "../db/slices";
 import { staffNames } from "../staff/identity.server";
+import { waitingRequests } from "../refunds/approval-page.server";
+import { overLimitsOf } from "../evidence/limits-audit.server";
 
 export type ReviewCode = "NOT_FOUND" | "INVALID_NOTE" | "CONFLICT";
 export type ReviewOutcome =
@@ -361,19 +363,21 @@ export async function reviewPage(
       })),
     });
   }
-  // A verified refund on the queue is there because its money is at risk twice: it says why.
-  const atRisk = await atRiskTwiceOf(
-    db,
-    shop,
-    items.filter((item) => item.status === "VERIFIED").map((item) => item.id),
-  );
+  // A verified refund on the queue is there because its money is at risk twice, or because it was made outside the app over a limit: it says why.
+  const verified = items.filter((item) => item.status === "VERIFIED").map((item) => item.id);
+  const [atRisk, overLimit] = await Promise.all([atRiskTwiceOf(db, shop, verified), overLimitsOf(db, shop, verified)]);
   const shown = items.map((item) => {
     const risk = atRisk.get(item.id);
+    const over = overLimit.get(item.id);
+    const riskText = risk ? (risk.atRisk ? `${risk.atRisk} at risk twice. ${risk.reasonText}` : risk.reasonText) : null;
     return {
       ...item,
       atRiskTwice: Boolean(risk),
-      reasonText: risk ? (risk.atRisk ? `${risk.atRisk} at risk twice. ${risk.reasonText}` : risk.reasonText) : item.reasonText,
+      overLimit: Boolean(over),
+      reasonText: [over?.sentence, riskText].filter(Boolean).join(" ") || item.reasonText,
     };
   });
-  return { view, items: shown, pageInfo: page.pageInfo, total: pairTotal, counts, filters, now: now.toISOString(), timeZone };
+  // Refunds over a limit waiting for an approver: above the list of what needs review, oldest (first to expire) first.
+  const waiting = view === "open" ? await waitingRequests(db, shop, now) : [];
+  return { view, items: shown, waiting, pageInfo: page.pageInfo, total: pairTotal, counts, filters, now: now.toISOString(), timeZone };
 }

@@ -15,6 +15,7 @@ import { ReviewItem } from "./components/ReviewItem";
 import { QueueTabs } from "./components/QueueTabs";
 import { QueueFilters, clearQueueFilters } from "./components/QueueFilters";
 import { EmptyQueue } from "./components/EmptyQueue";
+import { WaitingForApproval } from "./components/WaitingForApproval";
 import { ResultsPagination } from "../../dashboard/list-controls";
 import type { Action, Loader } from "./types";
 
@@ -45,7 +46,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
   actionResult && typeof actionResult === "object" && (actionResult as { status?: number }).status === 409 ? false : defaultShouldRevalidate;
 
 export default function ReviewQueue() {
-  const { view, items, now, timeZone, pageInfo, total, counts, filters } = useLoaderData<typeof loader>();
+  const { view, items, waiting, now, timeZone, pageInfo, total, counts, filters } = useLoaderData<typeof loader>();
   const smDown = useNarrowScreen();
   const { update, page, query, setQuery } = useUrlFilters(filters.query);
   const filtering = filters.verdicts.length > 0 || filters.classes.length > 0 || Boolean(filters.query);
@@ -64,6 +65,7 @@ export default function ReviewQueue() {
     >
       <TitleBar title="Review queue" />
       <BlockStack gap="300">
+        <WaitingForApproval waiting={waiting} now={now} timeZone={timeZone} smDown={smDown} />
         <Card padding="0">
           <QueueTabs view={view} counts={counts} smDown={smDown} update={update} />
           <QueueFilters filters={filters} smDown={smDown} query={query} setQuery={setQuery} update={update} />

@@ -27,6 +27,7 @@ export const ReviewItem = memo(function ReviewItem({ item, now, timeZone }: { it
               </Link>
               <VerdictBadge status={item.status} />
               {item.atRiskTwice ? <Badge tone="critical">At risk twice</Badge> : null}
+              {item.overLimit ? <Badge tone="warning">Over a limit</Badge> : null}
               <Text as="span">{item.amountDisplay ? `${item.amountDisplay} ${item.currency ?? ""}` : ""}</Text>
             </InlineStack>
             {/* The refund's own date first: a history item decided minutes ago may be a refund of two months ago. */}
