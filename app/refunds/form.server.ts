@@ -14,6 +14,8 @@ import { recordView, RevisionConflict } from "./records.server";
 import { resendRefund, settleWithoutRefund } from "./recover.server";
 import { orderRisks } from "./risk.server";
 import { approversInWords, approversOf } from "../guardrails/approvers.server";
+import { approvalsOfRecords } from "../evidence/limits-audit.server";
+import { shopTimeZone } from "../shops/profile.server";
 
 const notFound = (what: string) => new Response(`No such ${what} in this shop`, { status: 404 });
 
@@ -39,6 +41,14 @@ export async function refundFormData(shop: string, orderId: string, now = new Da
   const unsettled = await unsettledRecord(db, shop, order.id);
   const recent = await recentRefund(db, shop, order.id, now);
   const risks = await orderRisks(db, interactiveGateway(), shop, order, now);
+  // A refund over a limit waited on a request: the attempts say who decided it, when (in the shop's time zone) and why.
+  const approvals = await approvalsOfRecords(
+    db,
+    shop,
+    records.map((r) => r.id),
+    now,
+  );
+  const timeZone = await shopTimeZone(db, shop, { gateway: interactiveGateway(), now });
   const received = order.totalReceivedSet.presentmentMoney;
   const paidMinor = received.currencyCode === currency ? toMinorUnits(received.amount, currency) : undefined;
   // Where the money goes: the order's payments Shopify can still refund, newest first (as allocate takes them).
@@ -75,8 +85,10 @@ export async function refundFormData(shop: string, orderId: string, now = new Da
         operationId: op?.id ?? null,
         amount: fromMinorUnits(r.amountMinor, r.currency),
         shopAmount: r.shopAmountMinor !== null && r.shopCurrency ? fromMinorUnits(r.shopAmountMinor, r.shopCurrency) : null,
+        approval: approvals.get(r.id) ?? null,
       };
     }),
+    timeZone,
     unsettledSysId: unsettled?.sysId ?? null,
     // One per rendering of the form: submitting it twice (a double click, a retry) is one refund.
     formToken: randomUUID(),

@@ -1,7 +1,8 @@
-import { Form, Link as RemixLink } from "@remix-run/react";
+import { Form, Link as RemixLink, useLoaderData } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, InlineStack, Text } from "@shopify/polaris";
 import { VerdictBadge, adminOrderUrl } from "../../../components/ui";
-import type { Order, RefundFormData } from "../types";
+import type { Loader, Order, RefundFormData } from "../types";
+import { ApprovalOfRecord, approvalBadgeOf } from "./ApprovalOfRecord";
 
 /** What Shopify did with a refund issued here, in words (the record's status names it in the engine's). */
 const STATUS = {
@@ -10,8 +11,19 @@ const STATUS = {
   failed: { tone: "critical", label: "Not refunded" },
 } as const;
 
+/** Outcomes a record's request words (ApprovalOfRecord): the record's own failure reason and detail would say it again, in UTC. */
+const saidByItsRequest = (record: { shopifyOutcome: string }) => record.shopifyOutcome === "held" || record.shopifyOutcome === "not_sent";
+
+/** The record's badge: the request's state for a refund over a limit, else what Shopify did with it. */
+function RecordBadge({ record }: { record: RefundFormData["records"][number] }) {
+  const badge = approvalBadgeOf(record) ?? STATUS[record.status as keyof typeof STATUS] ?? { tone: undefined, label: record.status };
+  return <Badge tone={badge.tone}>{badge.label}</Badge>;
+}
+
 /** Every refund issued from the app on this order, with what Shopify answered and what can still be done. */
 export function RefundAttempts({ order, records, busy }: { order: Order; records: RefundFormData["records"]; busy: boolean }) {
+  // The shop's time zone, for the times a request says: the page's own data (the records may be newer, read again while one is checked).
+  const { timeZone } = useLoaderData<Loader>();
   return (
     <Card>
       <BlockStack gap="300">
@@ -37,7 +49,7 @@ export function RefundAttempts({ order, records, busy }: { order: Order; records
                 {record.shopAmount && record.shopCurrency !== record.currency ? (
                   <Text as="span" tone="subdued">{`(${record.shopAmount} ${record.shopCurrency})`}</Text>
                 ) : null}
-                <Badge tone={STATUS[record.status as keyof typeof STATUS]?.tone}>{STATUS[record.status as keyof typeof STATUS]?.label ?? record.status}</Badge>
+                <RecordBadge record={record} />
                 {record.verdict && record.verdict.status !== "PENDING" ? <VerdictBadge status={record.verdict.status} /> : null}
                 {record.verdict?.status === "PENDING" ? (
                   <Text as="span" tone="subdued">
@@ -46,13 +58,14 @@ export function RefundAttempts({ order, records, busy }: { order: Order; records
                 ) : null}
               </InlineStack>
             </div>
-            {record.failureReason ? (
+            {record.failureReason && !saidByItsRequest(record) ? (
               <Text as="p" variant="bodySm" tone="subdued">
                 {record.failureReason}
               </Text>
             ) : null}
+            <ApprovalOfRecord record={record} timeZone={timeZone} />
             {record.operationId ? <RemixLink to={`/app/refunds/${record.operationId}`}>Evidence</RemixLink> : null}
-            {record.outcomeDetail && record.shopifyOutcome !== "refused" ? (
+            {record.outcomeDetail && record.shopifyOutcome !== "refused" && !saidByItsRequest(record) ? (
               <Text as="p" variant="bodySm" tone="subdued">
                 {record.outcomeDetail}
               </Text>

@@ -1,6 +1,7 @@
+import { useLoaderData } from "@remix-run/react";
 import { Banner } from "@shopify/polaris";
 import { isRiskCode } from "../../../refunds/risk";
-import type { ActionResult, RefundFormData } from "../types";
+import type { ActionResult, Loader, RefundFormData } from "../types";
 import type { Review } from "../hooks/useRefundForm";
 
 interface Props {
@@ -19,7 +20,9 @@ export function RefundBanners({ result, review, unsettledSysId, duplicateOnOrder
   const banner = result && !fieldErrorShown && !askedInConfirmation ? result : null;
   return (
     <>
-      {banner ? (
+      {banner && !banner.ok && banner.code === "AWAITING_APPROVAL" ? (
+        <AwaitingApproval message={banner.message} />
+      ) : banner ? (
         <Banner
           tone={
             banner.ok
@@ -47,5 +50,26 @@ export function RefundBanners({ result, review, unsettledSysId, duplicateOnOrder
         </Banner>
       ) : null}
     </>
+  );
+}
+
+/**
+ * Over one of the shop's limits: not an error. The refund was recorded and went for approval; the
+ * server's message says why and who can approve it, and the banner opens the request.
+ */
+function AwaitingApproval({ message }: { message: string }) {
+  // The page's data was read again after the action: the request's record is on it (the message starts with its RF- number).
+  const { records } = useLoaderData<Loader>();
+  const record = records.find((r) => r.approval && message.startsWith(`${r.sysId} `));
+  return (
+    <div data-awaiting-approval="">
+      <Banner
+        tone="info"
+        title="Sent for approval: nothing was refunded yet"
+        action={record?.approval ? { content: `Open the request for ${record.sysId}`, url: `/app/approvals/${record.approval.requestId}` } : undefined}
+      >
+        <p>{message}</p>
+      </Banner>
+    </div>
   );
 }

@@ -26,7 +26,8 @@ export function useRefundForm(order: Order, result: ActionResult, formToken: str
   // Each answer of the action once: a refund sent resets the form; a refused amount is shown on its field.
   useEffect(() => {
     if (!result) return;
-    if (result.ok && result.intent === "issue") {
+    // Sent, or recorded and gone for approval: either way this form's refund is asked for, and the form starts afresh.
+    if ((result.ok || result.code === "AWAITING_APPROVAL") && result.intent === "issue") {
       setAmount("");
       setNote("");
       setNotify(false);
