@@ -8,6 +8,9 @@ import { authenticateAdmin } from "../shopify/admin-auth.server";
 import { NotFoundPage } from "../components/ui";
 import { config } from "../config/env.server";
 import { narrowScreenLikely } from "../http/device";
+import db from "../db.server";
+import { shopTimeZone } from "../shops/profile.server";
+import { interactiveGateway } from "../shopify/admin/interactive.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
@@ -17,11 +20,13 @@ export const meta: MetaFunction = ({ error, location }) => [
 ];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  await authenticateAdmin(request);
-  return { apiKey: config().SHOPIFY_API_KEY, appBridgeUrl: config().APP_BRIDGE_URL, narrowLikely: narrowScreenLikely(request.headers) };
+  const { session } = await authenticateAdmin(request);
+  // The shop's time zone for screens whose own data does not carry it (the request page): once stored, one read of the shop's row.
+  const timeZone = await shopTimeZone(db, session.shop, { gateway: interactiveGateway(), now: new Date() });
+  return { apiKey: config().SHOPIFY_API_KEY, appBridgeUrl: config().APP_BRIDGE_URL, narrowLikely: narrowScreenLikely(request.headers), timeZone };
 };
 
-type LayoutData = { apiKey: string; appBridgeUrl?: string; narrowLikely: boolean };
+type LayoutData = { apiKey: string; appBridgeUrl?: string; narrowLikely: boolean; timeZone: string };
 
 /** The embedded frame every screen lives in: App Bridge, Polaris, the app's navigation and the main landmark. */
 function Shell({ data, children }: { data: LayoutData | undefined; children: React.ReactNode }) {
@@ -33,6 +38,7 @@ function Shell({ data, children }: { data: LayoutData | undefined; children: Rea
         </Link>
         <Link to="/app/review">Review queue</Link>
         <Link to="/app/settings/alerts">Alerts</Link>
+        <Link to="/app/settings/limits">Refund limits</Link>
       </NavMenu>
       <main>{children}</main>
     </AppProvider>

@@ -1,7 +1,8 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, InlineStack, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
-import { adminOrderUrl } from "../../../components/ui";
+import { Instant, adminOrderUrl } from "../../../components/ui";
+import { useNarrowScreen } from "../../../components/useNarrowScreen";
 import type { ApprovalLoaderData, DecisionAnswer } from "../types";
 
 const STATE_BADGE = {
@@ -11,16 +12,24 @@ const STATE_BADGE = {
   expired: { tone: undefined, label: "Expired" },
 } as const;
 
-const when = (iso: string) => new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
+/** The shop's time zone, as every screen shows times: the app layout's data (this page's own does not carry it); UTC until it is known. */
+function useShopTimeZone(): string {
+  return useRouteLoaderData<{ timeZone?: string }>("routes/app")?.timeZone ?? "UTC";
+}
 
+/** One fact of the request: a `<div>` holding its `<dt>` and `<dd>`, the only grouping a `<dl>` allows (axe: definition-list). */
 function Line({ label, children }: { label: string; children: React.ReactNode }) {
   return (
-    <BlockStack gap="050">
-      <Text as="dt" variant="bodySm" tone="subdued">
-        {label}
-      </Text>
-      <Text as="dd">{children}</Text>
-    </BlockStack>
+    <div>
+      <dt>
+        <Text as="span" variant="bodySm" tone="subdued">
+          {label}
+        </Text>
+      </dt>
+      <dd style={{ margin: 0 }}>
+        <Text as="span">{children}</Text>
+      </dd>
+    </div>
   );
 }
 
@@ -32,87 +41,112 @@ function confirmationsOf(answer: DecisionAnswer | undefined) {
   };
 }
 
+/** Approve (with an optional note) or decline (with a reason the person who asked reads); on a phone each button is the card's width. */
 function Decide({ data, answer }: { data: ApprovalLoaderData; answer: DecisionAnswer | undefined }) {
   const navigation = useNavigation();
+  const narrow = useNarrowScreen();
   const posting = navigation.state === "submitting" ? String(navigation.formData?.get("intent") ?? "") : "";
   const [note, setNote] = useState("");
   const [reason, setReason] = useState("");
   const confirm = confirmationsOf(answer);
   const declineError = answer && !answer.ok && answer.intent === "decline" && answer.code === "INVALID_REASON" ? answer.message : undefined;
+  const buttonRow = narrow ? undefined : ("start" as const);
   return (
-    <Card>
-      <BlockStack gap="400">
-        <Text as="h2" variant="headingMd">
-          Your decision
-        </Text>
-        <Form method="post">
-          <input type="hidden" name="intent" value="approve" />
-          <input type="hidden" name="limitsRevision" value={data.limitsNow.revision} />
-          {confirm.another && <input type="hidden" name="confirmAnother" value="yes" />}
-          {confirm.risks.length > 0 && <input type="hidden" name="confirmRisk" value={confirm.risks.join(",")} />}
-          <BlockStack gap="200">
-            <TextField label="Note (optional)" name="note" value={note} onChange={setNote} autoComplete="off" maxLength={500} />
-            <InlineStack align="start">
-              <Button submit variant="primary" loading={posting === "approve"} disabled={Boolean(posting)}>
-                {confirm.another
-                  ? "Yes, another refund: approve"
-                  : confirm.risks.length
-                    ? "Yes, refund anyway: approve"
-                    : `Approve and refund ${data.request.amount}`}
-              </Button>
-            </InlineStack>
-          </BlockStack>
-        </Form>
-        <Form method="post">
-          <input type="hidden" name="intent" value="decline" />
-          <BlockStack gap="200">
-            <TextField
-              label="Reason to decline"
-              name="reason"
-              value={reason}
-              onChange={setReason}
-              autoComplete="off"
-              multiline={2}
-              maxLength={500}
-              helpText="The person who asked reads it."
-              error={declineError}
-            />
-            <InlineStack align="start">
-              <Button submit tone="critical" loading={posting === "decline"} disabled={Boolean(posting)}>
-                Decline
-              </Button>
-            </InlineStack>
-          </BlockStack>
-        </Form>
-      </BlockStack>
-    </Card>
+    <div data-decide="">
+      <Card>
+        <BlockStack gap="500">
+          <Text as="h2" variant="headingMd">
+            Your decision
+          </Text>
+          <Form method="post" aria-label="Approve">
+            <input type="hidden" name="intent" value="approve" />
+            <input type="hidden" name="limitsRevision" value={data.limitsNow.revision} />
+            {confirm.another && <input type="hidden" name="confirmAnother" value="yes" />}
+            {confirm.risks.length > 0 && <input type="hidden" name="confirmRisk" value={confirm.risks.join(",")} />}
+            <BlockStack gap="200">
+              <TextField
+                label="Note (optional)"
+                name="note"
+                value={note}
+                onChange={setNote}
+                autoComplete="off"
+                maxLength={500}
+                helpText="Kept with the refund's evidence, for whoever looks at it later."
+              />
+              <InlineStack align={buttonRow}>
+                <Button submit variant="primary" size="large" fullWidth={narrow} loading={posting === "approve"} disabled={Boolean(posting)}>
+                  {confirm.another
+                    ? "Yes, another refund: approve"
+                    : confirm.risks.length
+                      ? "Yes, refund anyway: approve"
+                      : `Approve and refund ${data.request.amount} ${data.request.currency}`}
+                </Button>
+              </InlineStack>
+            </BlockStack>
+          </Form>
+          <Form method="post" aria-label="Decline">
+            <input type="hidden" name="intent" value="decline" />
+            <BlockStack gap="200">
+              <TextField
+                label="Reason to decline"
+                name="reason"
+                value={reason}
+                onChange={setReason}
+                autoComplete="off"
+                multiline={2}
+                maxLength={500}
+                helpText="Needed to decline: the person who asked reads it. Nothing is refunded."
+                error={declineError}
+              />
+              <InlineStack align={buttonRow}>
+                <Button submit tone="critical" size="large" fullWidth={narrow} loading={posting === "decline"} disabled={Boolean(posting)}>
+                  Decline
+                </Button>
+              </InlineStack>
+            </BlockStack>
+          </Form>
+        </BlockStack>
+      </Card>
+    </div>
+  );
+}
+
+/** What approve or decline came to: done (and back to the queue), asked again (a warning), or refused. */
+function AnswerBanner({ answer }: { answer: DecisionAnswer }) {
+  const askedAgain = answer.code === "RECENT_REFUND" || Boolean(answer.risks?.length) || answer.code === "LIMITS_CHANGED";
+  return (
+    <Banner
+      tone={answer.ok ? "success" : askedAgain ? "warning" : "critical"}
+      action={answer.ok ? { content: "Back to the review queue", url: "/app/review" } : undefined}
+    >
+      <p>{answer.message}</p>
+    </Banner>
   );
 }
 
 /** One request for approval: who asked, how much, the order, the limit it went over, and the approve or decline a person can give. */
 export function ApprovalRequest({ data, answer }: { data: ApprovalLoaderData; answer: DecisionAnswer | undefined }) {
   const { request, limitsNow, viewer } = data;
+  const timeZone = useShopTimeZone();
+  const at = (iso: string) => <Instant iso={iso} timeZone={timeZone} />;
   const badge = STATE_BADGE[request.state];
   return (
     <BlockStack gap="400">
-      {answer && (
-        <Banner tone={answer.ok ? "success" : answer.code === "RECENT_REFUND" || answer.risks?.length ? "warning" : "critical"}>
-          <p>{answer.message}</p>
-        </Banner>
-      )}
-      <Card>
-        <BlockStack gap="300">
-          <InlineStack gap="200" blockAlign="center">
-            <Text as="h2" variant="headingMd">
-              {request.amount} {request.currency} on {request.orderName}
-            </Text>
-            <Badge tone={badge.tone}>{badge.label}</Badge>
-          </InlineStack>
-          <Text as="p">{request.limits}</Text>
-          <dl>
-            <BlockStack gap="200">
+      {answer && <AnswerBanner answer={answer} />}
+      <div data-request-summary="">
+        <Card>
+          <BlockStack gap="300">
+            <InlineStack gap="200" blockAlign="center" wrap>
+              <Text as="h2" variant="headingMd">
+                {request.amount} {request.currency} on {request.orderName}
+              </Text>
+              <Badge tone={badge.tone}>{badge.label}</Badge>
+            </InlineStack>
+            <Text as="p">{request.limits}</Text>
+            <dl style={{ margin: 0, display: "grid", gap: "var(--p-space-200)" }}>
               <Line label="Asked by">
-                {request.askedBy}, {when(request.askedAt)}
+                {`${request.askedBy}, `}
+                {at(request.askedAt)}
               </Line>
               <Line label="Order">
                 <a href={adminOrderUrl(request.orderId)} target="_top">
@@ -120,25 +154,39 @@ export function ApprovalRequest({ data, answer }: { data: ApprovalLoaderData; an
                 </a>
               </Line>
               {request.note && <Line label="Note to the customer's refund">{request.note}</Line>}
-              {request.state === "waiting" && <Line label="Expires">{when(request.expiresAt)}: nothing is refunded unless someone approves it by then.</Line>}
+              {request.state === "waiting" && (
+                <Line label="Expires">
+                  {at(request.expiresAt)}
+                  {": nothing is refunded unless someone approves it by then."}
+                </Line>
+              )}
+              {request.state === "expired" && !request.decidedBy && (
+                <Line label="Expired">
+                  {at(request.expiresAt)}
+                  {": nobody approved it within a day. Nothing was refunded; the person who asked can ask again."}
+                </Line>
+              )}
               {request.decidedBy && request.decidedAt && (
                 <Line label={request.state === "approved" ? "Approved by" : "Declined by"}>
-                  {request.decidedBy}, {when(request.decidedAt)}
+                  {`${request.decidedBy}, `}
+                  {at(request.decidedAt)}
                   {request.decisionNote ? `: ${request.decisionNote}` : ""}
                 </Line>
               )}
               {request.limitsWhenDecided && <Line label="Limits when decided">{request.limitsWhenDecided}</Line>}
-              {request.refund.failureReason && request.state !== "waiting" && <Line label="Refund">{request.refund.failureReason}</Line>}
-            </BlockStack>
-          </dl>
-        </BlockStack>
-      </Card>
+              {/* Approved and not sent: the app stopped between the two (decision 030). Declined and expired are said above, in the shop's time. */}
+              {request.state === "approved" && request.refund.failureReason && <Line label="Refund">{request.refund.failureReason}</Line>}
+            </dl>
+          </BlockStack>
+        </Card>
+      </div>
       {request.state === "waiting" && limitsNow.changed && (
         <Banner tone="info" title="The shop's limits changed since it was asked for">
           <p>{limitsNow.words}</p>
         </Banner>
       )}
-      {viewer.mayDecide ? (
+      {/* Decided: the form goes with the answer, not once the page's data has been read again (React Router shows the answer first). */}
+      {viewer.mayDecide && !answer?.ok ? (
         <Decide data={data} answer={answer} />
       ) : (
         request.state === "waiting" && (
