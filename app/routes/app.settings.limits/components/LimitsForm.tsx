@@ -2,92 +2,106 @@ import { Form, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, InlineGrid, InlineStack, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import type { LimitsSaveResult } from "../../../guardrails/settings.server";
+import { useNarrowScreen } from "../../../components/useNarrowScreen";
 import type { LimitsLoaderData } from "../types";
+import { personLimitMeaning, shopLimitMeaning, type ShopField } from "./limit-meaning";
 
 type Errors = Partial<Record<string, string>>;
 
-const SHOP_FIELDS = [
-  {
-    name: "perRefund",
-    label: "Per refund",
-    kind: "amount",
-    help: "A refund over this waits for an approver, unless the person has a limit of their own below.",
-  },
-  {
-    name: "dailyPerStaff",
-    label: "Per staff member in 24 hours",
-    kind: "amount",
-    help: "Once one person's refunds in any 24 hours would pass this, the next waits for approval. Catches one refund split into several.",
-  },
-  {
-    name: "shopHourlyCount",
-    label: "Refunds in an hour, whole shop",
-    kind: "count",
-    help: "Counts every refund the app knows of, made in the app or elsewhere.",
-  },
-  { name: "shopHourlyAmount", label: "Amount in an hour, whole shop", kind: "amount", help: "The total refunded in any hour, every refund counted." },
-  { name: "shopDailyCount", label: "Refunds in 24 hours, whole shop", kind: "count", help: "Counts every refund the app knows of in any 24 hours." },
-  { name: "shopDailyAmount", label: "Amount in 24 hours, whole shop", kind: "amount", help: "The total refunded in any 24 hours, every refund counted." },
-] as const;
+const SHOP_FIELDS: { name: ShopField; label: string; kind: "amount" | "count" }[] = [
+  { name: "perRefund", label: "Per refund", kind: "amount" },
+  { name: "dailyPerStaff", label: "Per staff member in 24 hours", kind: "amount" },
+  { name: "shopHourlyCount", label: "Refunds in an hour, whole shop", kind: "count" },
+  { name: "shopHourlyAmount", label: "Amount in an hour, whole shop", kind: "amount" },
+  { name: "shopDailyCount", label: "Refunds in 24 hours, whole shop", kind: "count" },
+  { name: "shopDailyAmount", label: "Amount in 24 hours, whole shop", kind: "amount" },
+];
 
 function Field({
   name,
   label,
   help,
   value,
+  onChange,
   currency,
-  disabled,
+  readOnly,
   error,
 }: {
   name: string;
   label: string;
-  help?: string;
+  help: string;
   value: string;
+  onChange: (value: string) => void;
   currency: string | null;
-  disabled: boolean;
+  readOnly: boolean;
   error?: string;
 }) {
-  const [text, setText] = useState(value);
+  // Read-only rather than disabled for whoever may not change them: the limits and what they do stay as legible as the owner's (a disabled field's
+  // help is too faint to read: axe color-contrast).
   return (
     <TextField
       label={label}
       name={name}
-      value={text}
-      onChange={setText}
+      value={value}
+      onChange={onChange}
       autoComplete="off"
       inputMode={currency ? "decimal" : "numeric"}
       prefix={currency ?? undefined}
       placeholder="No limit"
       helpText={help}
-      disabled={disabled}
+      readOnly={readOnly}
       error={error}
     />
   );
 }
 
-function Toggle({ label, name, initial, disabled, helpText }: { label: string; name: string; initial: boolean; disabled: boolean; helpText?: string }) {
+function Toggle({ label, name, initial, disabled = false }: { label: string; name: string; initial: boolean; disabled?: boolean }) {
   const [checked, setChecked] = useState(initial);
-  return <Checkbox label={label} name={name} value="on" checked={checked} onChange={setChecked} disabled={disabled} helpText={helpText} />;
+  return <Checkbox label={label} name={name} value="on" checked={checked} onChange={setChecked} disabled={disabled} />;
+}
+
+/** A person's roles for whoever may not change them: words, not checkboxes too faint to read when disabled. */
+function RolesInWords({ approver, setsLimits }: { approver: boolean; setsLimits: boolean }) {
+  const roles = [...(approver ? ["Approves refunds"] : []), ...(setsLimits ? ["Changes limits"] : [])];
+  return roles.length ? (
+    <InlineStack gap="200">
+      {roles.map((role) => (
+        <Badge key={role} tone="info">
+          {role}
+        </Badge>
+      ))}
+    </InlineStack>
+  ) : (
+    <Text as="p" tone="subdued">
+      Neither approves refunds nor changes limits.
+    </Text>
+  );
+}
+
+/** The typed values of every amount and count on the page, by field name: a person's limits are explained against the shop's as typed. */
+function useValues(data: LimitsLoaderData) {
+  const [values, setValues] = useState<Record<string, string>>(() => ({
+    ...data.limits,
+    ...Object.fromEntries(data.people.flatMap((p) => [[`perRefund.${p.userId}`, p.perRefund] as const, [`daily.${p.userId}`, p.daily] as const])),
+  }));
+  return { values, set: (name: string) => (value: string) => setValues((current) => ({ ...current, [name]: value })) };
 }
 
 /** The shop's limits and its people: who approves, who may change the limits, anyone's own limits. Read-only for whoever may not change them. */
 export function LimitsForm({ data, result }: { data: LimitsLoaderData; result: LimitsSaveResult | undefined }) {
   const navigation = useNavigation();
+  const narrow = useNarrowScreen();
   const busy = navigation.state === "submitting";
   const errors: Errors = result && !result.ok ? (result.fieldErrors ?? {}) : {};
   const readOnly = !data.viewer.maySetLimits;
   const ownerEdits = data.viewer.accountOwner;
+  const { values, set } = useValues(data);
+  const currencyWords = data.currency ?? "the shop's currency";
   return (
-    <Form method="post">
+    <Form method="post" aria-label="Refund limits">
       <input type="hidden" name="revision" value={result?.ok ? result.revision : data.revision} />
-      <input
-        type="hidden"
-        name="people"
-        value={data.people
-          .filter((p) => !p.accountOwner)
-          .map((p) => p.userId)
-          .join(",")}
-      />
+      {/* Everyone shown, the owner too: an owner's own limits are fields of the page like anyone's (their roles are always on). */}
+      <input type="hidden" name="people" value={data.people.map((p) => p.userId).join(",")} />
       <BlockStack gap="400">
         {readOnly && (
           <Banner tone="info" title="You can see the limits, not change them">
@@ -110,20 +124,19 @@ export function LimitsForm({ data, result }: { data: LimitsLoaderData; result: L
               Limits
             </Text>
             <Text as="p" tone="subdued">
-              A refund asked for in this app that goes over a limit is not sent to Shopify: it waits for an approver, who sees why. Leave a field empty for no
-              limit; none is on until you set it. Amounts are in {data.currency ?? "the shop's currency"}. Refunds made in Shopify admin, on POS or in other
-              apps cannot be stopped: those over a limit are shown to you in the review queue and alerts.
+              {`A refund asked for in this app that goes over a limit is not sent to Shopify: it waits for an approver, who sees why. Leave a field empty for no limit; none is on until you set it. Amounts are in ${currencyWords}. Refunds made in Shopify admin, on POS or in other apps cannot be stopped: those over a limit are shown to you in the review queue and alerts.`}
             </Text>
-            <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+            <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
               {SHOP_FIELDS.map((field) => (
                 <Field
                   key={field.name}
                   name={field.name}
                   label={field.label}
-                  help={field.help}
-                  value={data.limits[field.name]}
+                  help={shopLimitMeaning(field.name, values[field.name] ?? "", data.currency)}
+                  value={values[field.name] ?? ""}
+                  onChange={set(field.name)}
                   currency={field.kind === "amount" ? data.currency : null}
-                  disabled={readOnly}
+                  readOnly={readOnly}
                   error={errors[field.name]}
                 />
               ))}
@@ -137,58 +150,60 @@ export function LimitsForm({ data, result }: { data: LimitsLoaderData; result: L
             </Text>
             <Text as="p" tone="subdued">
               Staff appear here once they have opened the app. The account owner always approves and sets limits. An approver never approves their own refund.
+              {ownerEdits ? "" : " Only the account owner names who changes limits."}
             </Text>
             {data.people.map((person) => (
-              <Box key={person.userId} paddingBlockStart="200" borderBlockStartWidth="025" borderColor="border">
-                <BlockStack gap="200">
-                  <InlineStack gap="200" blockAlign="center">
-                    <Text as="h3" variant="headingSm">
-                      {person.name}
-                    </Text>
-                    {person.accountOwner && <Badge>Account owner</Badge>}
-                  </InlineStack>
-                  <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
-                    <Field
-                      name={`perRefund.${person.userId}`}
-                      label="Their limit per refund"
-                      value={person.perRefund}
-                      currency={data.currency}
-                      disabled={readOnly}
-                      error={errors[`perRefund.${person.userId}`]}
-                      help="Empty: the shop's."
-                    />
-                    <Field
-                      name={`daily.${person.userId}`}
-                      label="Their limit in 24 hours"
-                      value={person.daily}
-                      currency={data.currency}
-                      disabled={readOnly}
-                      error={errors[`daily.${person.userId}`]}
-                      help="Empty: the shop's."
-                    />
-                  </InlineGrid>
-                  {!person.accountOwner && (
-                    <InlineStack gap="400">
-                      <Toggle label="Approves refunds" name={`approver.${person.userId}`} initial={person.approver} disabled={readOnly} />
-                      <Toggle
-                        label="Changes limits"
-                        name={`setsLimits.${person.userId}`}
-                        initial={person.setsLimits}
-                        disabled={readOnly || !ownerEdits}
-                        helpText={ownerEdits ? undefined : "Only the account owner names them."}
-                      />
-                      {/* A disabled checkbox is not posted: what the owner set is posted unchanged. */}
-                      {!ownerEdits && person.setsLimits && <input type="hidden" name={`setsLimits.${person.userId}`} value="on" />}
+              <Box key={person.userId} paddingBlockStart="300" borderBlockStartWidth="025" borderColor="border">
+                <div data-person={person.userId}>
+                  <BlockStack gap="300">
+                    <InlineStack gap="200" blockAlign="center">
+                      <Text as="h3" variant="headingSm">
+                        {person.name}
+                      </Text>
+                      {person.accountOwner && <Badge>Account owner</Badge>}
                     </InlineStack>
-                  )}
-                </BlockStack>
+                    <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
+                      {(["perRefund", "daily"] as const).map((kind) => {
+                        const name = `${kind}.${person.userId}`;
+                        return (
+                          <Field
+                            key={kind}
+                            name={name}
+                            label={kind === "perRefund" ? "Their limit per refund" : "Their limit in 24 hours"}
+                            value={values[name] ?? ""}
+                            onChange={set(name)}
+                            currency={data.currency}
+                            readOnly={readOnly}
+                            error={errors[name]}
+                            help={personLimitMeaning(
+                              kind,
+                              person.name,
+                              values[name] ?? "",
+                              values[kind === "perRefund" ? "perRefund" : "dailyPerStaff"] ?? "",
+                              data.currency,
+                            )}
+                          />
+                        );
+                      })}
+                    </InlineGrid>
+                    {!person.accountOwner && readOnly && <RolesInWords approver={person.approver} setsLimits={person.setsLimits} />}
+                    {!person.accountOwner && !readOnly && (
+                      <InlineStack gap="400">
+                        <Toggle label="Approves refunds" name={`approver.${person.userId}`} initial={person.approver} />
+                        <Toggle label="Changes limits" name={`setsLimits.${person.userId}`} initial={person.setsLimits} disabled={!ownerEdits} />
+                        {/* A disabled checkbox is not posted: what the owner set is posted unchanged. */}
+                        {!ownerEdits && person.setsLimits && <input type="hidden" name={`setsLimits.${person.userId}`} value="on" />}
+                      </InlineStack>
+                    )}
+                  </BlockStack>
+                </div>
               </Box>
             ))}
           </BlockStack>
         </Card>
         {!readOnly && (
           <InlineStack align="end">
-            <Button submit variant="primary" loading={busy}>
+            <Button submit variant="primary" size="large" fullWidth={narrow} loading={busy}>
               Save limits
             </Button>
           </InlineStack>
