@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SCREENS, openApp, startBrowserDemo, type BrowserDemo } from "../support/demo";
-import { CHROME_UA, PHONE_UA } from "../support/embedded";
+import { CHROME_UA, PHONE_UA, dataPath, embeddedFetch } from "../support/embedded";
 import { untilHydrated } from "../support/chromium";
 
 // Issue 30, fast on a merchant's phone: the page the server sends is the page the phone keeps. A
@@ -35,7 +35,27 @@ async function screens(): Promise<[string, string][]> {
     ["review queue", "/review"],
     ["refund form", `/orders/${neverRefunded.id}/refund`],
     ["alert settings", "/settings/alerts"],
+    ["refund limits", "/settings/limits"],
+    ["refund request", `/approvals/${await waitingRequest()}`],
   ];
+}
+
+/** A refund over the shop's limit waiting for approval, once: $100 a refund, and $180 asked for by another staff member than the owner. */
+const waitingRequest = () => (asked ??= askOverTheLimit());
+let asked: Promise<string> | undefined;
+
+async function askOverTheLimit(): Promise<string> {
+  const as = (userId: string) => embeddedFetch(demo.appUrl, SHOP, userId);
+  const limits = dataPath("/app/settings/limits", "routes/app.settings.limits");
+  const page = await (await as("42")(limits)).json();
+  expect(
+    (await as("42")(limits, { method: "POST", body: new URLSearchParams({ revision: String(page.revision), people: "", perRefund: "100" }) })).status,
+  ).toBe(200);
+  const order = demo.shopify.shop(SHOP).createOrder({ amount: "300.00" });
+  const body = new URLSearchParams({ intent: "issue", amount: "180.00", formToken: crypto.randomUUID() });
+  expect((await as("77")(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", body })).status).toBe(202);
+  const record = await db.refundRecord.findFirstOrThrow({ where: { shop: SHOP, orderId: `gid://shopify/Order/${order.id}` } });
+  return (await db.refundApproval.findUniqueOrThrow({ where: { recordId: record.id } })).id;
 }
 
 /** The HTML the server sends for `path` to a phone or a desktop browser, as a page with no JavaScript shows it. */
