@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
+import { wholeSecond } from "../contracts/values";
 import { createOnce } from "../db/create-once";
 import { toMinorUnits } from "../money/currency";
 import { putOnReviewQueue } from "../review/queue.server";
@@ -6,6 +7,9 @@ import { leaseMs } from "../worker/claims.server";
 import type { ShopWork } from "../worker/runner.server";
 import { hasAnyLimit, limitBreaches, type Breach } from "./limits";
 import { limitsOfRow, recentRefunds, staffOfRefunds } from "./limits.server";
+
+/** Shopify writes a refund's time to the second: one made in the second the limits were first saved counts as after. */
+const wholeSecondOf = (at: Date) => new Date(wholeSecond(at.getTime()) * 1000);
 
 /** Refunds judged a shop and pass: the rest wait for the next pass. */
 const BATCH = 200;
@@ -18,7 +22,8 @@ const aboutThisRefund = (breach: Breach, staffKnown: boolean) =>
  * Refunds made outside the app (Shopify admin, POS, other apps) that went over one of the shop's
  * limits, once verified: nothing could stop them, so each is shown to the owner (decision 030): a
  * LimitBreach (the reason on its verdict, and the alert's source) and a review item. Judged with
- * the limits as they are when it is verified, against what left in the day before it.
+ * the limits as they are when it is verified, against what left in the day before it; a refund
+ * made before the shop first saved limits is not judged (it was made under none).
  */
 export async function judgeOutsideRefunds(db: PrismaClient, shop: string, now: Date): Promise<number> {
   const row = await db.refundLimits.findUnique({ where: { shop } });
@@ -28,7 +33,14 @@ export async function judgeOutsideRefunds(db: PrismaClient, shop: string, now: D
   // From a lease before the cursor: a batch of verdicts stamped earlier may commit after a later one moved it.
   const since = new Date(Math.max((state?.limitsCheckedUntil?.getTime() ?? row.updatedAt.getTime()) - leaseMs(), 0));
   const verified = await db.operation.findMany({
-    where: { shop, status: "VERIFIED", origin: { in: ["webhook", "reconciliation"] }, decidedAt: { gte: since }, limitBreach: { is: null } },
+    where: {
+      shop,
+      status: "VERIFIED",
+      origin: { in: ["webhook", "reconciliation"] },
+      decidedAt: { gte: since },
+      startedAt: { gte: wholeSecondOf(row.createdAt) },
+      limitBreach: { is: null },
+    },
     orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
     take: BATCH,
     select: { id: true, refundGid: true, decidedAt: true, startedAt: true, amountMinor: true, currency: true, shopAmount: true, shopCurrency: true },

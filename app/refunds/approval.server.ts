@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient, RefundApproval, RefundRecord } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
-import { dateTimeFormat } from "../intl/formats";
+import { formatInstant } from "../time/format";
+import { shopTimeZone } from "../shops/profile.server";
 import { breachesSentence, limitBreaches } from "../guardrails/limits";
 import { mayApprove, readLimits, recentRefunds, type Actor } from "../guardrails/limits.server";
 import { decide, isExpired, requestOf } from "../guardrails/requests.server";
@@ -20,7 +21,8 @@ import { refundedMinor } from "./plan";
 export const MAX_REASON_LENGTH = 500;
 
 const NO_SUCH_REQUEST = "There is no such refund request in this shop.";
-const atTime = (at: Date) => dateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(at) + " UTC";
+/** An instant in the shop's time zone, as every screen writes one. */
+const atTime = async (db: PrismaClient, shop: string, at: Date) => formatInstant(at.toISOString(), await shopTimeZone(db, shop));
 
 async function nameOf(db: PrismaClient, shop: string, userId: string | null): Promise<string> {
   if (!userId) return "the app";
@@ -30,9 +32,9 @@ async function nameOf(db: PrismaClient, shop: string, userId: string | null): Pr
 /** Who decided a request, and how, in words: for the one who comes second, and for the record's failure reason. */
 async function decisionWords(db: PrismaClient, request: RefundApproval): Promise<string> {
   if (request.state === "expired")
-    return `Nobody approved it within a day: it expired at ${atTime(request.expiresAt)}. Nothing was refunded; ask again if it is still due.`;
+    return `Nobody approved it within a day: it expired at ${await atTime(db, request.shop, request.expiresAt)}. Nothing was refunded; ask again if it is still due.`;
   const by = await nameOf(db, request.shop, request.decidedBy);
-  const when = request.decidedAt ? ` at ${atTime(request.decidedAt)}` : "";
+  const when = request.decidedAt ? ` at ${await atTime(db, request.shop, request.decidedAt)}` : "";
   if (request.state === "declined") return `${by} declined it${when}: ${request.decisionNote ?? "no reason given"}. Nothing was refunded.`;
   return `${by} approved it${when}.`;
 }
@@ -48,7 +50,10 @@ async function refusal(db: PrismaClient, request: RefundApproval, approver: Acto
   if (!mayApprove(limits, approver)) return fail("NOT_APPROVER", "Only the account owner or an approver the shop named can decide refund requests.");
   if (request.state !== "waiting") return fail("ALREADY_DECIDED", await decisionWords(db, request));
   if (isExpired(request, now))
-    return fail("REQUEST_EXPIRED", `This request expired at ${atTime(request.expiresAt)}: nothing was refunded. The person who asked can ask again.`);
+    return fail(
+      "REQUEST_EXPIRED",
+      `This request expired at ${await atTime(db, request.shop, request.expiresAt)}: nothing was refunded. The person who asked can ask again.`,
+    );
   return null;
 }
 

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "RefundLimits" ADD COLUMN     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP;
+
