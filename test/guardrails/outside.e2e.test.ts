@@ -69,6 +69,17 @@ describe("a refund made outside the app", () => {
     expect(small.limitBreach?.staffUserId).toBeNull();
   });
 
+  it("made before the shop first saved limits and verified after is not judged against them", async () => {
+    const order = h.shop.createOrder({ amount: "5000.00" });
+    const refund = h.shop.createRefund(order.id, { amount: "700.00", staffUserId: CLERK, createdAt: new Date(Date.now() - 3600_000) });
+    expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
+    await h.settle();
+    await h.worker.runOnce();
+    const op = await h.db.operation.findFirstOrThrow({ where: { refundGid: refundGid(refund.id) }, include: { limitBreach: true } });
+    expect(op.status).toBe("VERIFIED");
+    expect(op.limitBreach).toBeNull();
+  });
+
   it("is judged once: another pass adds nothing", async () => {
     const before = await h.db.limitBreach.count({ where: { shop: h.domain } });
     await h.worker.runOnce();
