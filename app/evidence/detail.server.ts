@@ -17,7 +17,7 @@ import { moneyView } from "./money";
 import { exposureOfRefund } from "../exposure/page.server";
 import { disputeProofOf } from "../exposure/dispute-proof.server";
 import { refundProofFacts } from "../exposure/dispute-proof";
-import { limitsAuditOf, type ApprovalAudit } from "./limits-audit.server";
+import { limitsAuditOf, type ApprovalAudit } from "../guardrails/audit.server";
 
 /**
  * One step of a refund's story. `title` and `detail` are a merchant's words, shown on the page;

@@ -10,7 +10,7 @@ import { knownPaymentsAccess } from "../settlement/access.server";
 import { moneyHeadline, type MoneyKnowledge } from "../settlement/words";
 import { knowledgeOf, payoutNumber, payoutStatusLabel, referencesOf, type SettlementFacts } from "../settlement/words";
 import { EXPOSURE_FACTS, exposureReasons, moneyAtRiskTwiceInWords, type ExposureCells } from "./exposure-cells";
-import { limitsAuditOf, type LimitsAudit } from "../evidence/limits-audit.server";
+import { limitsAuditOf, type LimitsAudit } from "../guardrails/audit.server";
 import type { ApprovalState } from "../guardrails/requests.server";
 
 /**

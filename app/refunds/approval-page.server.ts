@@ -5,7 +5,7 @@ import { parseStored, storedCaptions } from "../db/stored-json";
 import { fieldErrors } from "../forms/field-errors";
 import { breachesSentence, limitBreaches } from "../guardrails/limits";
 import { mayApprove, readLimits, recentRefunds, type Actor } from "../guardrails/limits.server";
-import { breachesOf, decidedBreachesOf, isExpired } from "../guardrails/requests.server";
+import { approvalAudit } from "../guardrails/audit.server";
 import { formatMoney } from "../money/currency";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { staffNames } from "../staff/identity.server";
@@ -17,32 +17,31 @@ import { RISK_CODES } from "./risk";
 const orderNameOf = (record: RefundRecord) => parseStored(storedCaptions, record.refCaptions, "RefundRecord.refCaptions")[0]?.caption ?? "the order";
 const legacyOrderId = (gid: string) => gid.replace(/^gid:\/\/shopify\/Order\//, "");
 
-/** One request as people see it: who asked, how much, which order, the limits, and how it ended. */
-async function requestView(db: PrismaClient, request: RefundApproval, record: RefundRecord, names: Map<string, string>, now: Date) {
-  const askedBy = names.get(request.askedBy) ?? `Staff member ${request.askedBy}`;
-  const decided = decidedBreachesOf(request);
+/** One request as people see it: the audit trail every screen tells (guardrails/audit.server.ts), with its refund: how much, which order. */
+function requestView(request: RefundApproval, record: RefundRecord, names: Map<string, string>, now: Date) {
+  const audit = approvalAudit(request, names, now);
   return {
-    id: request.id,
-    state: request.state === "waiting" && isExpired(request, now) ? ("expired" as const) : (request.state as "waiting" | "approved" | "declined" | "expired"),
+    id: audit.requestId,
+    state: audit.state,
     sysId: record.sysId,
     amount: formatMoney(record.amountMinor, record.currency),
     currency: record.currency,
     orderName: orderNameOf(record),
     orderId: legacyOrderId(record.orderId),
     note: record.note,
-    askedBy,
+    askedBy: audit.askedBy,
     askedByUserId: request.askedBy,
-    askedAt: request.askedAt.toISOString(),
-    expiresAt: request.expiresAt.toISOString(),
-    limits: breachesSentence(breachesOf(request), `${askedBy}'s`),
-    decidedBy: request.decidedBy ? (names.get(request.decidedBy) ?? `Staff member ${request.decidedBy}`) : null,
-    decidedAt: request.decidedAt?.toISOString() ?? null,
-    decisionNote: request.decisionNote,
-    limitsWhenDecided: decided === null ? null : decided.length ? breachesSentence(decided, `${askedBy}'s`) : "Within the shop's limits when it was decided.",
+    askedAt: audit.askedAt,
+    expiresAt: audit.expiresAt,
+    limits: audit.over,
+    decidedBy: audit.decidedBy,
+    decidedAt: audit.decidedAt,
+    decisionNote: audit.note,
+    limitsWhenDecided: audit.limitsWhenDecided,
     refund: { status: record.status, outcome: record.shopifyOutcome, refundRef: record.refundRef, failureReason: record.failureReason },
   };
 }
-export type RequestView = Awaited<ReturnType<typeof requestView>>;
+export type RequestView = ReturnType<typeof requestView>;
 
 /** The shop's requests still waiting, oldest first (the review queue's "Waiting for approval"). */
 export async function waitingRequests(db: PrismaClient, shop: string, now: Date): Promise<RequestView[]> {
@@ -53,9 +52,7 @@ export async function waitingRequests(db: PrismaClient, shop: string, now: Date)
     shop,
     requests.map((r) => r.askedBy),
   );
-  return Promise.all(
-    requests.flatMap((request) => (records.has(request.recordId) ? [requestView(db, request, records.get(request.recordId)!, names, now)] : [])),
-  );
+  return requests.flatMap((request) => (records.has(request.recordId) ? [requestView(request, records.get(request.recordId)!, names, now)] : []));
 }
 
 /** The request page: the request, the limits as they stand now, and whether this person may decide it. */
@@ -64,7 +61,7 @@ export async function approvalPage(db: PrismaClient, shop: string, id: string, v
   const record = request && (await db.refundRecord.findUnique({ where: { id: request.recordId } }));
   if (!request || !record) throw new Response("There is no such refund request in this shop.", { status: 404 });
   const names = await staffNames(db, shop, [request.askedBy, ...(request.decidedBy ? [request.decidedBy] : [])]);
-  const view = await requestView(db, request, record, names, now);
+  const view = requestView(request, record, names, now);
   const limits = await readLimits(db, shop);
   const shopCurrency = limits.currency || record.shopCurrency || record.currency;
   const now_ = limitBreaches(

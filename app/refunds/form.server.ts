@@ -14,7 +14,7 @@ import { recordView, RevisionConflict } from "./records.server";
 import { resendRefund, settleWithoutRefund } from "./recover.server";
 import { orderRisks } from "./risk.server";
 import { approversInWords, approversOf } from "../guardrails/approvers.server";
-import { approvalsOfRecords } from "../evidence/limits-audit.server";
+import { approvalsOfRecords } from "../guardrails/audit.server";
 import { shopTimeZone } from "../shops/profile.server";
 
 const notFound = (what: string) => new Response(`No such ${what} in this shop`, { status: 404 });

@@ -10,7 +10,7 @@ import { UNCLAIMED } from "../worker/claims.server";
 import { readInSlices } from "../db/slices";
 import { staffNames } from "../staff/identity.server";
 import { waitingRequests } from "../refunds/approval-page.server";
-import { overLimitsOf } from "../evidence/limits-audit.server";
+import { overLimitsOf } from "../guardrails/audit.server";
 
 export type ReviewCode = "NOT_FOUND" | "INVALID_NOTE" | "CONFLICT";
 export type ReviewOutcome =

@@ -1,5 +1,5 @@
 import { Badge, BlockStack, Card, InlineStack, Link, Text } from "@shopify/polaris";
-import type { LimitsAudit } from "../../../evidence/limits-audit.server";
+import type { LimitsAudit } from "../../../guardrails/audit.server";
 import { Fact } from "./Fact";
 import { Instant } from "./Instant";
 

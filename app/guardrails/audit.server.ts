@@ -41,7 +41,7 @@ export interface LimitsAudit {
 
 const whose = (name: string | null) => (name ? `${name}'s` : "their");
 
-function approvalAudit(request: RefundApproval, names: Map<string, string>, now: Date): ApprovalAudit {
+export function approvalAudit(request: RefundApproval, names: Map<string, string>, now: Date): ApprovalAudit {
   const askedBy = names.get(request.askedBy)!;
   const decided = decidedBreachesOf(request);
   return {
