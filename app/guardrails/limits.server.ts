@@ -93,7 +93,8 @@ export async function recentRefunds(db: PrismaClient, shop: string, userId: stri
   const hourAgo = now.getTime() - HOUR_MS;
   const [records, outside] = await Promise.all([
     db.refundRecord.findMany({
-      where: { shop, shopifyOutcome: { in: LEFT_OUTCOMES }, OR: [{ sentAt: { gte: dayAgo, lt: now } }, { sentAt: null, createdAt: { gte: dayAgo, lt: now } }] },
+      // One range of the (shop, sentAt) index: a record is stamped sent when it is released to be sent (decision 030).
+      where: { shop, shopifyOutcome: { in: LEFT_OUTCOMES }, sentAt: { gte: dayAgo, lt: now } },
       select: {
         askedBy: true,
         refundRef: true,
@@ -103,7 +104,6 @@ export async function recentRefunds(db: PrismaClient, shop: string, userId: stri
         amountMinor: true,
         currency: true,
         sentAt: true,
-        createdAt: true,
       },
     }),
     db.operation.findMany({
@@ -120,7 +120,7 @@ export async function recentRefunds(db: PrismaClient, shop: string, userId: stri
   );
   const left = [
     ...records.map((r) => ({
-      at: (r.sentAt ?? r.createdAt).getTime(),
+      at: r.sentAt!.getTime(),
       by: r.askedBy,
       minor: inShopCurrency(
         shopCurrency,

@@ -131,6 +131,8 @@ async function approveHoldingOrder(
     record,
     {
       shopifyOutcome: "none",
+      // Released to be sent: the limits count it from now (decision 030).
+      sentAt: now,
       parentId: transactions[0]?.parentId ?? null,
       refundInput: JSON.stringify({ orderId: order.id, currency: record.currency, note: record.note, notify: record.notify, transactions }),
       refCaptions: JSON.stringify([

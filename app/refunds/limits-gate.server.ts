@@ -33,7 +33,7 @@ export interface Minted {
 export async function mintUnderLimits(
   db: PrismaClient,
   ask: { shop: string; actor: string | null; order: OrderForRefund; amountMinor: bigint },
-  data: Omit<MintData, "askedBy" | "limitAmountMinor" | "shopifyOutcome">,
+  data: Omit<MintData, "askedBy" | "limitAmountMinor" | "shopifyOutcome" | "sentAt">,
   now: Date,
 ): Promise<Claimed<Minted>> {
   const shopCurrency = ask.order.currencyCode;
@@ -48,7 +48,7 @@ export async function mintUnderLimits(
         : limitBreaches(limits, actor, shopCurrency, shopMinor ?? 0n, recent);
     const record = await mintAttempt(
       db,
-      { ...data, askedBy: ask.actor, limitAmountMinor: shopMinor ?? null, ...(breaches.length ? { shopifyOutcome: "held" } : {}) },
+      { ...data, askedBy: ask.actor, limitAmountMinor: shopMinor ?? null, ...(breaches.length ? { shopifyOutcome: "held" } : { sentAt: now }) },
       now,
     );
     if (!record || !breaches.length) return { record };
