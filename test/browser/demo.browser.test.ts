@@ -142,8 +142,8 @@ describe("the demo in Chromium", () => {
     await app.getByText("Where alerts go").waitFor();
     await untilHydrated(page);
     await app.getByText("Delivered").first().waitFor();
-    // Contradicted, failed at gateway, unverifiable, payout failed and refund on a disputed order…
-    expect(await app.getByText("Used by a workflow").count()).toBe(5);
+    // Contradicted, failed at gateway, unverifiable, payout failed, refund on a disputed order and refund waiting for approval…
+    expect(await app.getByText("Used by a workflow").count()).toBe(6);
     expect(await app.locator("input[name=slackUrl]").inputValue()).toBe("");
     expect(await app.locator("body").textContent()).not.toContain(demo.slack.webhookUrl);
     await page.screenshot({ path: `${SCREENS}/alerts-settings.png` });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataPath, embeddedFetch } from "../support/embedded";
+import { dataPath } from "../support/embedded";
+import { APPROVER, ASKER, CLERK, limitsOf, OWNER } from "../support/limits";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 
 // Issue 44, what people see: the evidence page keeps the refund limits' audit trail. A refund that
@@ -9,22 +10,13 @@ import { operationFor, refundGid, startVerificationHarness, type VerificationHar
 // with who made it where Shopify said.
 
 let h: VerificationHarness;
-const OWNER = "42"; // Dana Whitfield, the fake shop's account owner
-const ASKER = "77";
-const APPROVER = "88";
-const CLERK = "99";
-const as = (userId: string) => embeddedFetch(h.app.url, h.domain, userId);
-const LIMITS_PATH = dataPath("/app/settings/limits", "routes/app.settings.limits");
+const shop = limitsOf(() => h);
+const { as } = shop;
 
 beforeAll(async () => {
   h = await startVerificationHarness("evidence-limits.myshopify.com");
-  h.app.shopify.addStaff(h.domain, { id: ASKER, firstName: "Sam", lastName: "Lee" });
-  h.app.shopify.addStaff(h.domain, { id: APPROVER, firstName: "Ada", lastName: "Lovelace" });
-  h.app.shopify.addStaff(h.domain, { id: CLERK, firstName: "Kit", lastName: "Marlowe" });
-  for (const id of [OWNER, ASKER, APPROVER, CLERK]) expect((await as(id)(LIMITS_PATH)).status).toBe(200);
-  const page = await (await as(OWNER)(LIMITS_PATH)).json();
-  const body = new URLSearchParams({ revision: String(page.revision), people: APPROVER, perRefund: "100", [`approver.${APPROVER}`]: "on" });
-  expect((await as(OWNER)(LIMITS_PATH, { method: "POST", body })).status).toBe(200);
+  await shop.meetStaff();
+  expect((await shop.saveLimits(OWNER, { perRefund: "100" }, { [APPROVER]: { approver: true } })).status).toBe(200);
 });
 afterAll(async () => h?.close());
 

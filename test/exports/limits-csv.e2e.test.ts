@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeRefund } from "../../fake-shopify/shop";
 import { csvRecords, readCsv } from "../support/csv";
-import { dataPath, embeddedFetch } from "../support/embedded";
+import { dataPath } from "../support/embedded";
+import { APPROVER, ASKER, CLERK, limitsOf, OWNER } from "../support/limits";
 import { refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 
 // Issue 44, what people see in the CSV: a refund that waited for approval keeps who asked, how it
@@ -10,12 +11,8 @@ import { refundGid, startVerificationHarness, type VerificationHarness } from ".
 // over a limit keeps that in words. The columns come after every column there was (decision 021).
 
 let h: VerificationHarness;
-const OWNER = "42";
-const ASKER = "77";
-const APPROVER = "88";
-const CLERK = "99";
-const as = (userId: string) => embeddedFetch(h.app.url, h.domain, userId);
-const LIMITS_PATH = dataPath("/app/settings/limits", "routes/app.settings.limits");
+const shop = limitsOf(() => h);
+const { as } = shop;
 const LIMIT = "$180.00 is over the shop's limit of $100.00 per refund.";
 let approvedRefundGid: string;
 let decidedAt: Date;
@@ -24,13 +21,8 @@ let within: FakeRefund;
 
 beforeAll(async () => {
   h = await startVerificationHarness("csv-limits.myshopify.com");
-  h.app.shopify.addStaff(h.domain, { id: ASKER, firstName: "Sam", lastName: "Lee" });
-  h.app.shopify.addStaff(h.domain, { id: APPROVER, firstName: "Ada", lastName: "Lovelace" });
-  h.app.shopify.addStaff(h.domain, { id: CLERK, firstName: "Kit", lastName: "Marlowe" });
-  for (const id of [OWNER, ASKER, APPROVER, CLERK]) expect((await as(id)(LIMITS_PATH)).status).toBe(200);
-  const limits = await (await as(OWNER)(LIMITS_PATH)).json();
-  const body = new URLSearchParams({ revision: String(limits.revision), people: APPROVER, perRefund: "100", [`approver.${APPROVER}`]: "on" });
-  expect((await as(OWNER)(LIMITS_PATH, { method: "POST", body })).status).toBe(200);
+  await shop.meetStaff();
+  expect((await shop.saveLimits(OWNER, { perRefund: "100" }, { [APPROVER]: { approver: true } })).status).toBe(200);
 
   // $180 asked for in the app by Sam Lee, approved by Ada Lovelace with a note.
   const order = h.shop.createOrder({ amount: "300.00" });

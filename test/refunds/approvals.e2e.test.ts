@@ -1,72 +1,25 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataPath, embeddedFetch } from "../support/embedded";
+import { embeddedFetch } from "../support/embedded";
+import { APPROVER, ASKER, CLERK, LIMITS_PATH, limitsOf, OWNER, refundFormPath as formPath, requestPath } from "../support/limits";
 import { startVerificationHarness, type VerificationHarness } from "../support/verification";
 
 // Issue 44: limits the shop sets, and a second pair of eyes before money leaves for refunds issued
 // in the app. Identity is Shopify's: the session token's user, the online token's account owner.
 
 let h: VerificationHarness;
-const OWNER = "42"; // Dana Whitfield, the fake shop's account owner
-const ASKER = "77";
-const APPROVER = "88";
-const CLERK = "99";
-const as = (userId: string) => embeddedFetch(h.app.url, h.domain, userId);
+// The shop's people and the app's routes for them: test/support/limits.ts.
+const shop = limitsOf(() => h);
+const { as, saveLimits, askRefund, requestOn, heldRequest, requestPage, decide, approve } = shop;
+const limitsPage = async (userId = OWNER) => (await as(userId)(LIMITS_PATH)).json();
+const refundCreateCalls = () => h.app.shopify.api(h.domain).stats.refundCreateCalls;
+const refundsInShopify = (orderId: bigint) => h.shop.orders.get(orderId)!.refundIds.length;
 
 beforeAll(async () => {
   h = await startVerificationHarness("limits-shop.myshopify.com");
-  h.app.shopify.addStaff(h.domain, { id: ASKER, firstName: "Sam", lastName: "Lee" });
-  h.app.shopify.addStaff(h.domain, { id: APPROVER, firstName: "Ada", lastName: "Lovelace" });
-  h.app.shopify.addStaff(h.domain, { id: CLERK, firstName: "Kit", lastName: "Marlowe" });
-  // Each opens the app once: the app knows people by the online sessions Shopify gave it.
-  for (const id of [OWNER, ASKER, APPROVER, CLERK]) expect((await as(id)(dataPath("/app/settings/limits", "routes/app.settings.limits"))).status).toBe(200);
+  await shop.meetStaff();
 });
 afterAll(async () => h?.close());
-
-const LIMITS_PATH = dataPath("/app/settings/limits", "routes/app.settings.limits");
-const limitsPage = async (userId = OWNER) => (await as(userId)(LIMITS_PATH)).json();
-type LimitFields = Partial<Record<"perRefund" | "dailyPerStaff" | "shopHourlyCount" | "shopHourlyAmount" | "shopDailyCount" | "shopDailyAmount", string>>;
-type Person = { perRefund?: string; daily?: string; approver?: boolean; setsLimits?: boolean };
-
-/** Posts the limits form as `userId` would, from the page as they last read it. */
-async function saveLimits(userId: string, fields: LimitFields, people: Record<string, Person> = {}, revision?: number) {
-  const page = await limitsPage(userId);
-  const body = new URLSearchParams({ revision: String(revision ?? page.revision), people: Object.keys(people).join(","), ...fields });
-  for (const [id, person] of Object.entries(people)) {
-    if (person.perRefund) body.set(`perRefund.${id}`, person.perRefund);
-    if (person.daily) body.set(`daily.${id}`, person.daily);
-    if (person.approver) body.set(`approver.${id}`, "on");
-    if (person.setsLimits) body.set(`setsLimits.${id}`, "on");
-  }
-  return as(userId)(LIMITS_PATH, { method: "POST", body });
-}
-
-const formPath = (orderId: bigint) => dataPath(`/app/orders/${orderId}/refund`, "routes/app.orders.$orderId.refund");
-const askRefund = (userId: string, orderId: bigint, amount: string, formToken = randomUUID()) =>
-  as(userId)(formPath(orderId), { method: "POST", body: new URLSearchParams({ intent: "issue", amount, formToken }) });
-const requestPath = (id: string) => dataPath(`/app/approvals/${id}`, "routes/app.approvals.$id");
-const requestPage = async (userId: string, id: string) => (await as(userId)(requestPath(id))).json();
-const decide = (userId: string, id: string, fields: Record<string, string>) =>
-  as(userId)(requestPath(id), { method: "POST", body: new URLSearchParams(fields) });
-const approve = async (userId: string, id: string, fields: Record<string, string> = {}) => {
-  const page = await requestPage(userId, id);
-  return decide(userId, id, { intent: "approve", limitsRevision: String(page.limitsNow.revision), ...fields });
-};
-
-const refundCreateCalls = () => h.app.shopify.api(h.domain).stats.refundCreateCalls;
-const refundsInShopify = (orderId: bigint) => h.shop.orders.get(orderId)!.refundIds.length;
-const requestOn = async (orderId: bigint) => {
-  const record = await h.db.refundRecord.findFirstOrThrow({ where: { orderId: `gid://shopify/Order/${orderId}` }, orderBy: { createdAt: "desc" } });
-  return { record, request: await h.db.refundApproval.findUniqueOrThrow({ where: { recordId: record.id } }) };
-};
-
-/** A refund of $180 on a new order, over a $100 limit: the request it makes. */
-async function heldRequest(amount = "180.00") {
-  const order = h.shop.createOrder({ amount: "300.00" });
-  const response = await askRefund(ASKER, order.id, amount);
-  expect(response.status).toBe(202);
-  return { order, ...(await requestOn(order.id)) };
-}
 
 describe("the limits settings", () => {
   it("no limit is on until the shop sets one: the page says so and a large refund goes straight to Shopify", async () => {

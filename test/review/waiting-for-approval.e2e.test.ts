@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dataPath, embeddedFetch } from "../support/embedded";
+import { dataPath } from "../support/embedded";
+import { APPROVER, ASKER, CLERK, limitsOf, OWNER } from "../support/limits";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 
 // Issue 44, what people see: the review queue puts the refunds waiting for an approver above what
@@ -8,27 +9,18 @@ import { operationFor, refundGid, startVerificationHarness, type VerificationHar
 // a link to the request), and says why a refund made outside the app over a limit is on it.
 
 let h: VerificationHarness;
-const OWNER = "42";
-const ASKER = "77";
-const APPROVER = "88";
-const CLERK = "99";
-const as = (userId: string) => embeddedFetch(h.app.url, h.domain, userId);
-const LIMITS_PATH = dataPath("/app/settings/limits", "routes/app.settings.limits");
+const shop = limitsOf(() => h);
+const { as } = shop;
 const queue = async (query = "") => (await as(APPROVER)(dataPath(`/app/review${query}`, "routes/app.review"))).json();
 
 beforeAll(async () => {
   h = await startVerificationHarness("review-limits.myshopify.com");
-  h.app.shopify.addStaff(h.domain, { id: ASKER, firstName: "Sam", lastName: "Lee" });
-  h.app.shopify.addStaff(h.domain, { id: APPROVER, firstName: "Ada", lastName: "Lovelace" });
-  h.app.shopify.addStaff(h.domain, { id: CLERK, firstName: "Kit", lastName: "Marlowe" });
-  for (const id of [OWNER, ASKER, APPROVER, CLERK]) expect((await as(id)(LIMITS_PATH)).status).toBe(200);
+  await shop.meetStaff();
 });
 afterAll(async () => h?.close());
 
 async function saveLimits(fields: Record<string, string>) {
-  const page = await (await as(OWNER)(LIMITS_PATH)).json();
-  const body = new URLSearchParams({ revision: String(page.revision), people: APPROVER, [`approver.${APPROVER}`]: "on", ...fields });
-  expect((await as(OWNER)(LIMITS_PATH, { method: "POST", body })).status).toBe(200);
+  expect((await shop.saveLimits(OWNER, fields, { [APPROVER]: { approver: true } })).status).toBe(200);
 }
 
 /** Sam Lee asks for a refund of `amount` on a new order: over the limit, it waits. */
