@@ -5,6 +5,7 @@
 // RefundLimits between rounds (the app reads them on every refund).
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { PrismaClient } from "@prisma/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -31,12 +32,17 @@ const DAY_OF_REFUNDS = 2_000;
 const OLDER_DAYS = 6;
 /** Who refunds one after another: the account owner (42, the fake's) and five staff members. */
 const STAFF = ["42", "101", "102", "103", "104", "105"];
-/** Refunds one after another: rounds of each setting, interleaved, so the machine's drift falls on every setting alike. */
-const ROUNDS = 4;
-const PER_ROUND = 24;
+/**
+ * Refunds one after another: short rounds of each setting, interleaved, so that the load of a shared
+ * machine (a spike of seconds) falls on every setting alike.
+ */
+const ROUNDS = 24;
+const PER_ROUND = 3;
 /** Refunds several at once: so many other staff, each asking for refunds one after another on orders of their own. */
 const AT_ONCE = 8;
-const EACH_AT_ONCE = 8;
+const EACH_AT_ONCE = 4;
+/** The settings of the runs at once, alternated. */
+const AT_ONCE_RUNS = ["none", "all", "all", "none", "none", "all"] as const;
 const CROWD = Array.from({ length: AT_ONCE }, (_, i) => String(201 + i));
 const AMOUNT = "25.00";
 
@@ -204,6 +210,9 @@ async function seedHistory(url: string, kind: DatabaseKind, now: number): Promis
 interface Timed {
   /** Refunds Shopify made (the form answered 200). */
   done: number;
+  /** CPU time the app's process (and, on PostgreSQL, the database's backends) spent meanwhile, ms; and the app's process alone. */
+  cpuMs: number;
+  appCpuMs: number;
   /** Answers other than 200, by status. */
   refused: Record<string, number>;
   ms: number;
@@ -234,6 +243,37 @@ interface Measured {
 }
 
 const median = (values: number[]) => quantile(values, 0.5);
+
+/** Clock ticks a second, as /proc/<pid>/stat counts CPU time. */
+const TICK_MS = 1000 / Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim());
+
+/** The CPU time (user and system) a process has used, ms; 0 for one that is gone. */
+function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The CPU time the app has used so far, ms: its process and, on PostgreSQL, the backends serving
+ * the bench's database. What a refund costs in CPU is not slowed by the other work of a shared
+ * machine, as its wall-clock time is.
+ */
+async function cpuOfApp(db: PrismaClient, kind: DatabaseKind, appPid: number): Promise<Map<number, number>> {
+  const pids = [appPid];
+  if (kind === "postgresql") {
+    const backends = await db.$queryRaw<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+    pids.push(...backends.map((b) => Number(b.pid)));
+  }
+  return new Map(pids.map((pid) => [pid, cpuMsOf(pid)]));
+}
+
+/** CPU ms used between two readings (a backend that came meanwhile counts from its start). */
+const cpuSince = (before: Map<number, number>, after: Map<number, number>) => [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
 
 async function medianMs(fn: () => Promise<unknown>, runs = 20): Promise<number> {
   for (let i = 0; i < 3; i++) await fn();
@@ -359,9 +399,11 @@ async function measure(database: Measured["database"], url: string, kind: Databa
         throw new Error(`limits bench: a 200 without a refund (${JSON.stringify(body)})`);
       return { status: answer.status, ms };
     };
-    const empty = (): Timed => ({ done: 0, refused: {}, ms: 0, each: [] });
-    const add = (into: Timed, answers: { status: number; ms: number }[], ms: number) => {
+    const empty = (): Timed => ({ done: 0, cpuMs: 0, appCpuMs: 0, refused: {}, ms: 0, each: [] });
+    const add = (into: Timed, answers: { status: number; ms: number }[], ms: number, cpu: { before: Map<number, number>; after: Map<number, number> }) => {
       into.ms += ms;
+      into.cpuMs += cpuSince(cpu.before, cpu.after);
+      into.appCpuMs += cpu.after.get(app.pid)! - cpu.before.get(app.pid)!;
       for (const a of answers) {
         if (a.status !== 200) {
           into.refused[a.status] = (into.refused[a.status] ?? 0) + 1;
@@ -387,7 +429,7 @@ async function measure(database: Measured["database"], url: string, kind: Databa
     // Warm the process (JIT, connections, each setting's code path) before anything is measured.
     for (const setting of SETTINGS) {
       await setLimits(db, setting, ++revision);
-      await together(STAFF, 2);
+      await together(STAFF, 1);
     }
     const dayAtStart = await inDay();
     const sequential = { none: empty(), perRefund: empty(), all: empty() };
@@ -395,17 +437,20 @@ async function measure(database: Measured["database"], url: string, kind: Databa
       // Each round in another order: no setting always runs first, or after the same one.
       for (const setting of SETTINGS.map((_, i) => SETTINGS[(i + r) % SETTINGS.length])) {
         await setLimits(db, setting, ++revision);
+        const before = await cpuOfApp(db, kind, app.pid);
         const started = performance.now();
         const answers: { status: number; ms: number }[] = [];
-        for (let i = 0; i < PER_ROUND; i++) answers.push(await refund(STAFF[i % STAFF.length]));
-        add(sequential[setting], answers, performance.now() - started);
+        for (let i = 0; i < PER_ROUND; i++) answers.push(await refund(STAFF[(r * PER_ROUND + i) % STAFF.length]));
+        const ms = performance.now() - started;
+        add(sequential[setting], answers, ms, { before, after: await cpuOfApp(db, kind, app.pid) });
       }
     }
     const atOnce = { none: empty(), all: empty() };
-    for (const setting of ["none", "all", "all", "none"] as const) {
+    for (const setting of AT_ONCE_RUNS) {
       await setLimits(db, setting, ++revision);
+      const before = await cpuOfApp(db, kind, app.pid);
       const { answers, ms } = await together(CROWD, EACH_AT_ONCE);
-      add(atOnce[setting], answers, ms);
+      add(atOnce[setting], answers, ms, { before, after: await cpuOfApp(db, kind, app.pid) });
     }
     const dayAtEnd = await inDay();
     return { database, sequential, atOnce, dayAtStart, dayAtEnd, seedSeconds, alone: await countingAlone(db, url, kind) };
@@ -416,6 +461,7 @@ async function measure(database: Measured["database"], url: string, kind: Databa
 }
 
 const perSecond = (t: Timed) => t.done / (t.ms / 1000);
+const cpuPerRefund = (t: Timed) => t.cpuMs / t.done;
 const ms = (n: number) => `${round(n, 1)} ms`;
 
 function rows(m: Measured): BenchRow[] {
@@ -426,7 +472,10 @@ function rows(m: Measured): BenchRow[] {
       .map(([status, n]) => `${n} answered ${status}`)
       .join(", ") || "none refused";
   const { none, perRefund, all } = m.sequential;
-  const latencies = (t: Timed) => `median ${ms(median(t.each))}, p90 ${ms(quantile(t.each, 0.9))}`;
+  const cpuWords = (t: Timed) =>
+    m.database === "PostgreSQL" ? `CPU ${ms(cpuPerRefund(t))} a refund (the app's process ${ms(t.appCpuMs / t.done)})` : `CPU ${ms(cpuPerRefund(t))} a refund`;
+  const latencies = (t: Timed) => `median ${ms(median(t.each))}, p90 ${ms(quantile(t.each, 0.9))}, ${cpuWords(t)}`;
+  const cpuOf = m.database === "PostgreSQL" ? "the app's process and PostgreSQL's backends" : "the app's process";
   const note =
     `the built app (1 process, worker off) on ${m.database}, Shopify faked in the bench's process; refunds of $${AMOUNT} posted to the refund form, each on a new order; ` +
     `the shop's history written straight into the database (${round(m.seedSeconds, 1)} s): ${DAY_OF_REFUNDS.toLocaleString("en-US")} refunds a day for ${OLDER_DAYS + 1} days, ` +
@@ -434,7 +483,7 @@ function rows(m: Measured): BenchRow[] {
     `records sent from the app in the last 24 hours: ${m.dayAtStart.toLocaleString("en-US")} when measuring began, ${m.dayAtEnd.toLocaleString("en-US")} at the end. ` +
     `One after another (${STAFF.length} staff in turn, ${ROUNDS} rounds of ${PER_ROUND} per setting, interleaved): no limits ${latencies(none)}; ` +
     `a per-refund limit ${latencies(perRefund)}; every limit on ${latencies(all)} (${refused(none)}; ${refused(perRefund)}; ${refused(all)}). ` +
-    `${AT_ONCE} other staff at once, ${EACH_AT_ONCE} refunds each, twice per setting: no limits ${round(perSecond(m.atOnce.none), 1)}/s, ${latencies(m.atOnce.none)} (${refused(m.atOnce.none)}); ` +
+    `${AT_ONCE} other staff at once, ${EACH_AT_ONCE} refunds each, ${AT_ONCE_RUNS.length / 2} runs per setting, alternated: no limits ${round(perSecond(m.atOnce.none), 1)}/s, ${latencies(m.atOnce.none)} (${refused(m.atOnce.none)}); ` +
     `every limit on ${round(perSecond(m.atOnce.all), 1)}/s, ${latencies(m.atOnce.all)} (${refused(m.atOnce.all)})`;
   const { alone } = m;
   // recentRefunds sends its first two reads side by side (Promise.all), then the deliveries' in turn.
@@ -448,7 +497,8 @@ function rows(m: Measured): BenchRow[] {
   return [
     row(part, "refunds/s, one after another, a per-refund limit only", perSecond(perRefund), perSecond(none), "refunds/s", baselineName, note),
     row(part, "refunds/s, one after another, every limit on (none reached)", perSecond(all), perSecond(none), "refunds/s", baselineName),
-    row(part, "ms a refund (median), every limit on", median(all.each), median(none.each), "ms", baselineName),
+    row(part, `CPU ms a refund (${cpuOf}), a per-refund limit only`, cpuPerRefund(perRefund), cpuPerRefund(none), "ms", baselineName),
+    row(part, `CPU ms a refund (${cpuOf}), every limit on`, cpuPerRefund(all), cpuPerRefund(none), "ms", baselineName),
     row(
       part,
       `refunds/s, ${AT_ONCE} staff at once, every limit on`,
