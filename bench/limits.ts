@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { PrismaClient } from "@prisma/client";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -30,6 +31,8 @@ const DAY = 24 * 3_600_000;
 /** Refunds in the 24 hours before the part starts, and as many a day for the days before them. */
 const DAY_OF_REFUNDS = 2_000;
 const OLDER_DAYS = 6;
+/** Days of the app's older records added after the rounds, to see whether the count's records read grows with the shop's history. */
+const LONGER_HISTORY_DAYS = 28;
 /** Who refunds one after another: the account owner (42, the fake's) and five staff members. */
 const STAFF = ["42", "101", "102", "103", "104", "105"];
 /**
@@ -107,27 +110,28 @@ async function rowWriter(url: string, kind: DatabaseKind) {
 const minorText = (minor: bigint) => `${minor / 100n}.${String(minor % 100n).padStart(2, "0")}`;
 
 /**
- * A shop's past refunds, written straight into the database: DAY_OF_REFUNDS in the last 24 hours
- * and as many a day for OLDER_DAYS days before. Of every five, three were asked for in the app by
- * the staff in turn (a RefundRecord sent, its Operation, the refunds/create delivery Shopify sent
- * for it), one made by a staff member in Shopify admin (an Operation from the webhook, whose
- * delivery names them) and one by no person (POS, another app: the delivery names nobody).
+ * A shop's past refunds, written straight into the database: DAY_OF_REFUNDS a day before `now`,
+ * the `days` days after the first `fromDay` (0: the last 24 hours). Of every five, three were asked
+ * for in the app by the staff in turn (a RefundRecord sent, its Operation, the refunds/create
+ * delivery Shopify sent for it), one made by a staff member in Shopify admin (an Operation from the
+ * webhook, whose delivery names them) and one by no person (POS, another app: the delivery names
+ * nobody). `recordsOnly`: the app's records alone.
  */
-async function seedHistory(url: string, kind: DatabaseKind, now: number): Promise<void> {
-  const total = DAY_OF_REFUNDS * (OLDER_DAYS + 1);
+async function seedHistory(url: string, kind: DatabaseKind, now: number, fromDay: number, days: number, recordsOnly = false): Promise<void> {
   const step = DAY / DAY_OF_REFUNDS;
   const [records, operations, deliveries]: Row[][] = [[], [], []];
-  for (let i = 0; i < total; i++) {
+  for (let i = fromDay * DAY_OF_REFUNDS; i < (fromDay + days) * DAY_OF_REFUNDS; i++) {
     // The newest first: i = 0 is half a step before now.
     const at = new Date(now - (i + 0.5) * step);
     const minor = BigInt(500 + ((i * 7919) % 15_000));
     const amount = minorText(minor);
     const refundGid = `gid://shopify/Refund/${7_000_000_000 + i}`;
     const orderGid = `gid://shopify/Order/${6_000_000_000 + i}`;
-    const kind = i % 5;
+    const source = i % 5;
     const staff = STAFF[i % STAFF.length];
-    if (kind < 3) {
-      const sysNumber = total - i;
+    if (source < 3) {
+      // The newest the highest, as the app numbers them.
+      const sysNumber = 1_000_000 - i;
       records.push({
         id: randomUUID(),
         shop: SHOP,
@@ -160,7 +164,7 @@ async function seedHistory(url: string, kind: DatabaseKind, now: number): Promis
       refundGid,
       orderGid,
       orderName: `#${1000 + i}`,
-      origin: kind < 3 ? "app" : "webhook",
+      origin: source < 3 ? "app" : "webhook",
       contractId: REFUND_CREATED.contract.id,
       contractVersion: REFUND_CREATED.contract.version,
       contractHash: REFUND_CREATED.computedHash,
@@ -193,13 +197,14 @@ async function seedHistory(url: string, kind: DatabaseKind, now: number): Promis
       receivedAt: new Date(at.getTime() + 300),
       amount,
       currency: "USD",
-      staffUserId: kind === 3 ? staff : null,
+      staffUserId: source === 3 ? staff : null,
       openedAt: new Date(at.getTime() + 1_000),
     });
   }
   const writer = await rowWriter(url, kind);
   try {
     await writer.write("RefundRecord", records);
+    if (recordsOnly) return;
     await writer.write("Operation", operations);
     await writer.write("WebhookDelivery", deliveries);
   } finally {
@@ -238,8 +243,17 @@ interface Measured {
   dayAtStart: number;
   dayAtEnd: number;
   seedSeconds: number;
+  /** The machine's 1-minute load average when the rounds ended. */
+  load: number;
   /** In the bench's process, after the rounds: the limits row's read, the whole count, its statements, the shop's turn taken and let go (ms, medians). */
-  alone: { limitsRow: number; counting: number; statements: Statement[]; turn: number };
+  alone: {
+    limitsRow: number;
+    counting: number;
+    statements: Statement[];
+    turn: number;
+    /** The same count with LONGER_HISTORY_DAYS more days of the app's older records: the whole, and its records read. */
+    longer: { counting: number; records: number; shopRecords: number };
+  };
 }
 
 const median = (values: number[]) => quantile(values, 0.5);
@@ -317,41 +331,70 @@ async function planOf(url: string, kind: DatabaseKind, query: string, params: un
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const [{ "QUERY PLAN": explained }] = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`, params)).rows as { "QUERY PLAN": unknown }[];
     type Node = { "Node Type": string; "Index Name"?: string; "Actual Rows": number; Plans?: Node[] };
-    const [{ Plan: top, "Execution Time": ms }] = explained as { Plan: Node; "Execution Time": number }[];
+    // Three times: the median execution time (one run on a busy machine can take ten times another).
+    const runs: { Plan: Node; "Execution Time": number }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const [{ "QUERY PLAN": explained }] = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`, params)).rows as { "QUERY PLAN": unknown }[];
+      runs.push((explained as (typeof runs)[number][])[0]);
+    }
+    const { Plan: top } = runs[0];
+    const ms = median(runs.map((r) => r["Execution Time"]));
     const nodes = (node: Node): string[] => [
       `${node["Node Type"]}${node["Index Name"] ? ` on ${node["Index Name"]}` : ""}`,
       ...(node.Plans ?? []).flatMap(nodes),
     ];
-    return { plan: `${nodes(top).join(" < ")}, executed in ${round(ms, 2)} ms`, rows: top["Actual Rows"] };
+    return { plan: `${nodes(top).join(" < ")}, executed in ${round(ms, 2)} ms (median of 3)`, rows: top["Actual Rows"] };
   } finally {
     await client.end();
   }
 }
 
 /** The counting alone, in the bench's process, on the database the app just used: where a refund's time with every limit on goes. */
-async function countingAlone(db: PrismaClient, url: string, kind: DatabaseKind): Promise<Measured["alone"]> {
+async function countingAlone(db: PrismaClient, url: string, kind: DatabaseKind, seededAt: number): Promise<Measured["alone"]> {
   const { client, sent } = await loggingClient(url, kind);
   try {
     const limitsRow = await medianMs(() => client.refundLimits.findUnique({ where: { shop: SHOP } }));
     const counting = await medianMs(() => recentRefunds(client, SHOP, "101", "USD", new Date()));
-    sent.length = 0;
-    const perCall: number[][] = [];
-    for (let i = 0; i < 20; i++) {
-      const before = sent.length;
-      await recentRefunds(client, SHOP, "101", "USD", new Date());
-      perCall.push(sent.slice(before).map((s) => s.ms));
-    }
-    const last = sent.slice(sent.length - perCall[perCall.length - 1].length);
+    // Each call's statements by table, and by their order among the table's (the first two reads
+    // run side by side: which answers first, and is reported first, varies from call to call).
+    const tableOf = (query: string) => /FROM\s+(?:["`]\w+["`]\.)?["`](\w+)["`]/.exec(query)?.[1] ?? "?";
+    const keyed = (call: typeof sent) => {
+      const seen = new Map<string, number>();
+      return call.map((s) => {
+        const table = tableOf(s.query);
+        seen.set(table, (seen.get(table) ?? 0) + 1);
+        return { key: `${table} ${seen.get(table)}`, table, ...s };
+      });
+    };
+    const statementsOfCalls = async () => {
+      const durations = new Map<string, number[]>();
+      let last: ReturnType<typeof keyed> = [];
+      for (let i = 0; i < 20; i++) {
+        sent.length = 0;
+        await recentRefunds(client, SHOP, "101", "USD", new Date());
+        last = keyed(sent);
+        for (const s of last) durations.set(s.key, [...(durations.get(s.key) ?? []), s.ms]);
+      }
+      return { durations, last };
+    };
+    const { durations, last } = await statementsOfCalls();
     const statements: Statement[] = [];
-    for (const [i, s] of last.entries()) {
+    for (const s of last) {
       const { plan, rows } = await planOf(url, kind, s.query, s.params);
-      const table = /FROM\s+(?:["`]\w+["`]\.)?["`](\w+)["`]/.exec(s.query)?.[1] ?? "?";
-      statements.push({ table, ms: median(perCall.map((call) => call[i] ?? 0)), rows, plan });
+      statements.push({ table: s.table, ms: median(durations.get(s.key)!), rows, plan });
     }
     const turn = await medianMs(() => withOrderClaim(db, { shop: SHOP, orderId: LIMITS_TURN, holder: randomUUID() }, async () => undefined));
-    return { limitsRow, counting, statements, turn };
+    // The same shop with a longer past: older records, none in the last 24 hours.
+    await seedHistory(url, kind, seededAt, OLDER_DAYS + 1, LONGER_HISTORY_DAYS, true);
+    if (kind === "postgresql") await db.$executeRawUnsafe(`VACUUM ANALYZE "RefundRecord"`);
+    const longerCounting = await medianMs(() => recentRefunds(client, SHOP, "101", "USD", new Date()));
+    const longer = {
+      counting: longerCounting,
+      records: median((await statementsOfCalls()).durations.get("RefundRecord 1")!),
+      shopRecords: await db.refundRecord.count({ where: { shop: SHOP } }),
+    };
+    return { limitsRow, counting, statements, turn, longer };
   } finally {
     await client.$disconnect();
   }
@@ -364,7 +407,8 @@ async function measure(database: Measured["database"], url: string, kind: Databa
   const origin = await shopify.listen();
   await installShop(db, shopify, SHOP);
   const seedStarted = performance.now();
-  await seedHistory(url, kind, Date.now());
+  const seededAt = Date.now();
+  await seedHistory(url, kind, seededAt, 0, OLDER_DAYS + 1);
   // On PostgreSQL as autovacuum leaves tables after a load (part 5 measures the same way); SQLite
   // as the app leaves it: nothing runs ANALYZE there.
   if (kind === "postgresql") await db.$executeRawUnsafe(`VACUUM ANALYZE "RefundRecord", "Operation", "WebhookDelivery"`);
@@ -452,8 +496,8 @@ async function measure(database: Measured["database"], url: string, kind: Databa
       const { answers, ms } = await together(CROWD, EACH_AT_ONCE);
       add(atOnce[setting], answers, ms, { before, after: await cpuOfApp(db, kind, app.pid) });
     }
-    const dayAtEnd = await inDay();
-    return { database, sequential, atOnce, dayAtStart, dayAtEnd, seedSeconds, alone: await countingAlone(db, url, kind) };
+    const [dayAtEnd, load] = [await inDay(), loadavg()[0]];
+    return { database, sequential, atOnce, dayAtStart, dayAtEnd, seedSeconds, load, alone: await countingAlone(db, url, kind, seededAt) };
   } finally {
     await app.stop();
     await shopify.close();
@@ -484,7 +528,8 @@ function rows(m: Measured): BenchRow[] {
     `One after another (${STAFF.length} staff in turn, ${ROUNDS} rounds of ${PER_ROUND} per setting, interleaved): no limits ${latencies(none)}; ` +
     `a per-refund limit ${latencies(perRefund)}; every limit on ${latencies(all)} (${refused(none)}; ${refused(perRefund)}; ${refused(all)}). ` +
     `${AT_ONCE} other staff at once, ${EACH_AT_ONCE} refunds each, ${AT_ONCE_RUNS.length / 2} runs per setting, alternated: no limits ${round(perSecond(m.atOnce.none), 1)}/s, ${latencies(m.atOnce.none)} (${refused(m.atOnce.none)}); ` +
-    `every limit on ${round(perSecond(m.atOnce.all), 1)}/s, ${latencies(m.atOnce.all)} (${refused(m.atOnce.all)})`;
+    `every limit on ${round(perSecond(m.atOnce.all), 1)}/s, ${latencies(m.atOnce.all)} (${refused(m.atOnce.all)}). ` +
+    `The machine's 1-minute load average when the rounds ended: ${round(m.load, 1)} on ${cpus().length} cores`;
   const { alone } = m;
   // recentRefunds sends its first two reads side by side (Promise.all), then the deliveries' in turn.
   const [first, second, ...then] = alone.statements.map((s) => s.ms);
@@ -493,7 +538,10 @@ function rows(m: Measured): BenchRow[] {
     `in the bench's process on the same database after the rounds, medians of 20: recentRefunds ${ms(alone.counting)} in ${alone.statements.length} statements ` +
     `(${alone.statements.map((s) => `${s.table}, ${s.rows.toLocaleString("en-US")} rows, ${ms(s.ms)}: ${s.plan}`).join("; ")}); ` +
     `${ms(alone.counting - inStatements)} of it outside the statements' answers as Prisma times them, the first two side by side (Prisma making objects of the rows, the sums); ` +
-    `the limits row's read ${ms(alone.limitsRow)}; the shop's turn taken and let go ${ms(alone.turn)}`;
+    `the limits row's read ${ms(alone.limitsRow)}; the shop's turn taken and let go ${ms(alone.turn)}. ` +
+    `With ${LONGER_HISTORY_DAYS} more days of the app's older records (${alone.longer.shopRecords.toLocaleString("en-US")} records in all, none of the added ones in the last 24 hours): ` +
+    `recentRefunds ${ms(alone.longer.counting)}, its RefundRecord read ${ms(alone.longer.records)} ` +
+    `(before: ${ms(alone.counting)} and ${ms(alone.statements.find((st) => st.table === "RefundRecord")!.ms)})`;
   return [
     row(part, "refunds/s, one after another, a per-refund limit only", perSecond(perRefund), perSecond(none), "refunds/s", baselineName, note),
     row(part, "refunds/s, one after another, every limit on (none reached)", perSecond(all), perSecond(none), "refunds/s", baselineName),
@@ -508,6 +556,14 @@ function rows(m: Measured): BenchRow[] {
       `the same ${AT_ONCE} at once, no limits set`,
     ),
     row(part, "the counting alone (recentRefunds), ms", alone.counting, alone.limitsRow, "ms", "the limits row's primary-key read", aloneNote),
+    row(
+      part,
+      `the counting's RefundRecord read with ${OLDER_DAYS + 1 + LONGER_HISTORY_DAYS} days of the app's records behind it, ms`,
+      alone.longer.records,
+      alone.statements.find((st) => st.table === "RefundRecord")!.ms,
+      "ms",
+      `the same read with ${OLDER_DAYS + 1} days`,
+    ),
   ];
 }
 
