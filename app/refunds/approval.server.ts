@@ -3,7 +3,7 @@ import type { PrismaClient, RefundApproval, RefundRecord } from "@prisma/client"
 import type { LoadedContract } from "../contracts/load";
 import { formatInstant } from "../time/format";
 import { shopTimeZone } from "../shops/profile.server";
-import { breachesSentence, limitBreaches } from "../guardrails/limits";
+import { breachesSentence, limitBreaches, type ShopLimits } from "../guardrails/limits";
 import { mayApprove, readLimits, recentRefunds, type Actor } from "../guardrails/limits.server";
 import { decide, isExpired, requestOf } from "../guardrails/requests.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
@@ -44,10 +44,10 @@ async function decisionWords(db: PrismaClient, request: RefundApproval): Promise
  * account owner or an approver the shop named (read now: one removed since cannot), only while it
  * waits and has not expired.
  */
-async function refusal(db: PrismaClient, request: RefundApproval, approver: Actor, now: Date): Promise<IssueResult | null> {
+async function refusal(db: PrismaClient, request: RefundApproval, approver: Actor, now: Date, limits?: ShopLimits): Promise<IssueResult | null> {
   if (request.askedBy === approver.userId) return fail("OWN_REQUEST", "You asked for this refund: someone else must approve or decline it.");
-  const limits = await readLimits(db, request.shop);
-  if (!mayApprove(limits, approver)) return fail("NOT_APPROVER", "Only the account owner or an approver the shop named can decide refund requests.");
+  if (!mayApprove(limits ?? (await readLimits(db, request.shop)), approver))
+    return fail("NOT_APPROVER", "Only the account owner or an approver the shop named can decide refund requests.");
   if (request.state !== "waiting") return fail("ALREADY_DECIDED", await decisionWords(db, request));
   if (isExpired(request, now))
     return fail(
@@ -96,11 +96,12 @@ async function approveHoldingOrder(
 ): Promise<IssueResult> {
   // Read again inside the claim: another approver may have decided it while this one waited.
   const request = await db.refundApproval.findUniqueOrThrow({ where: { id } });
-  const refused = await refusal(db, request, approval.approver, now);
+  // The limits as they are now: who may approve, and (below) whether they changed since the approver's page was read.
+  const limits = await readLimits(db, request.shop);
+  const refused = await refusal(db, request, approval.approver, now, limits);
   if (refused) return refused;
   const record = await db.refundRecord.findUniqueOrThrow({ where: { id: request.recordId } });
   // The limits as they are now, in their own currency: before Shopify is asked anything, an approval given for other limits is asked again.
-  const limits = await readLimits(db, record.shop);
   const recent = await recentRefunds(db, record.shop, request.askedBy, limits.currency, now);
   const inForce = limitBreaches(limits, request.askedBy, limits.currency, record.limitAmountMinor ?? 0n, recent);
   if (limits.revision !== approval.limitsRevision) {

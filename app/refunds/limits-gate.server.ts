@@ -40,8 +40,9 @@ export async function mintUnderLimits(
   const actor = ask.actor ?? "unknown";
   const limits = await readLimits(db, ask.shop, shopCurrency);
   const shopMinor = amountInShopCurrency(ask.order, ask.amountMinor);
+  const counting = countsWhatLeft(limits, actor);
   const mint = async (): Promise<Minted> => {
-    const recent = countsWhatLeft(limits, actor) ? await recentRefunds(db, ask.shop, actor, shopCurrency, now) : NOTHING_LEFT;
+    const recent = counting ? await recentRefunds(db, ask.shop, actor, shopCurrency, now) : NOTHING_LEFT;
     const breaches: Breach[] =
       shopMinor === undefined && hasAnyLimit(limits)
         ? [{ kind: "no_rate", shopCurrency }]
@@ -59,7 +60,7 @@ export async function mintUnderLimits(
     );
     return { record, approval: { request, breaches, message: `${record.sysId} is waiting for approval. ${breachesSentence(breaches)}` } };
   };
-  if (!countsWhatLeft(limits, actor)) return { claimed: true, value: await mint() };
+  if (!counting) return { claimed: true, value: await mint() };
   return withOrderClaim(db, { shop: ask.shop, orderId: LIMITS_TURN, holder: randomUUID() }, mint);
 }
 
