@@ -10,7 +10,7 @@ import { createPrismaClient } from "../app/db/client";
 import { startDemo, type Demo } from "../scripts/demo-server";
 import { CHROME_UA } from "../test/support/embedded";
 import { CHROMIUM_FLAGS } from "../test/support/chromium";
-import { untilDemoDecided } from "../test/support/demo";
+import { askOverTheLimit, untilDemoDecided } from "../test/support/demo";
 import { waitFor } from "../test/support/wait";
 import { migrate, quantile, root, round, row, scratchSqlite, type BenchRow } from "./support";
 
@@ -19,10 +19,17 @@ const SHOP = "bench-vitals.myshopify.com";
 const CHROMIUM = "/usr/bin/chromium";
 /** The browser tests' flags, headless as chrome-launcher (unlike Playwright) needs to be told. */
 const LIGHTHOUSE_CHROMIUM_FLAGS = ["--headless=new", ...CHROMIUM_FLAGS];
-/** Lighthouse runs per screen and preset; each figure is the p75 of these. */
-export const LIGHTHOUSE_RUNS = 3;
+/**
+ * Lighthouse runs per screen and preset; each figure is the p75 of these. `VITALS_RUNS`,
+ * `VITALS_SCREENS` (slugs, comma-separated), `VITALS_PRESETS` (mobile, desktop) and
+ * `VITALS_INTERACTIONS=0` narrow a run while working on one screen; the README's figures are the whole part.
+ */
+export const LIGHTHOUSE_RUNS = Number(process.env.VITALS_RUNS ?? 5);
+const chosen = (name: string) => (process.env[name] ? process.env[name]!.split(",").map((word) => word.trim()) : undefined);
 /** Built for Shopify's thresholds (p75 of the app's page loads and interactions in the admin). */
-const THRESHOLDS = { lcp: 2500, tbt: 200, cls: 0.1, inp: 200 };
+const BFS = { lcp: 2500, tbt: 200, cls: 0.1, inp: 200 };
+/** The goal (issue 45): half of each, so that a loaded phone or machine still passes. */
+const THRESHOLDS = { lcp: BFS.lcp / 2, tbt: BFS.tbt / 2, cls: BFS.cls / 2, inp: BFS.inp / 2 };
 /** Where the reports of the dashboard's runs are kept, to read the LCP element and main-thread breakdown. */
 const REPORTS = `${root}test-results/vitals`;
 
@@ -47,6 +54,8 @@ interface Run {
   /** The first contentful paint as it happened, before Lantern's simulation: late (after hydration) in some loads. */
   observedFcp: number;
   lhr: Result;
+  /** The 1-minute load average as the load ended (2 cores: above 2 the figures are inflated). */
+  load?: number;
 }
 
 export async function benchVitals(): Promise<BenchRow[]> {
@@ -76,13 +85,17 @@ export async function benchVitals(): Promise<BenchRow[]> {
     const contradicted = await db.operation.findFirst({ where: { shop: SHOP, status: "CONTRADICTED" }, orderBy: { startedAt: "desc" } });
     if (!contradicted) throw new Error("the demo has no CONTRADICTED refund to open");
     const orderId = contradicted.orderGid.split("/").pop();
-    const screens: Screen[] = [
+    const allScreens: Screen[] = [
       { name: "dashboard /app", slug: "dashboard", adminPath: "" },
       { name: "evidence /app/refunds/:id (contradicted)", slug: "evidence", adminPath: `/refunds/${contradicted.id}` },
       { name: "review queue /app/review", slug: "review", adminPath: "/review" },
       { name: "refund form /app/orders/:orderId/refund", slug: "refund-form", adminPath: `/orders/${orderId}/refund` },
       { name: "alert settings /app/settings/alerts", slug: "alerts", adminPath: "/settings/alerts" },
+      { name: "refund limits /app/settings/limits", slug: "limits", adminPath: "/settings/limits" },
+      { name: "refund request /app/approvals/:id", slug: "approval", adminPath: `/approvals/${await askOverTheLimit(demo, db, SHOP)}` },
     ];
+    const screens = allScreens.filter((screen) => chosen("VITALS_SCREENS")?.includes(screen.slug) ?? true);
+    const presets = PRESETS.filter((preset) => chosen("VITALS_PRESETS")?.includes(preset.name) ?? true);
 
     const demoReady = Date.now();
     const loadBeforeLighthouse = load();
@@ -90,10 +103,10 @@ export async function benchVitals(): Promise<BenchRow[]> {
     const runs = new Map<string, Run[]>();
     // Run by run across every screen and preset, so a passing disturbance on the machine spreads over all of them.
     for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
-      for (const preset of PRESETS) {
+      for (const preset of presets) {
         for (const screen of screens) {
           const key = `${screen.name}|${preset.name}`;
-          const run = await lighthouseRun(chrome.port, await freshAppUrl(demo, screen.adminPath), preset.config);
+          const run = { ...(await lighthouseRun(chrome.port, await freshAppUrl(demo, screen.adminPath), preset.config)), load: loadavg()[0] };
           runs.set(key, [...(runs.get(key) ?? []), run]);
           keepReport(`${screen.slug}-${preset.name}-${i + 1}`, run.lhr, screen.adminPath === "");
         }
@@ -105,8 +118,8 @@ export async function benchVitals(): Promise<BenchRow[]> {
 
     const rows: BenchRow[] = [];
     const lhrOf = (preset: string) => runs.get(`${screens[0].name}|${preset}`)![0].lhr;
-    const { environment, lighthouseVersion } = lhrOf("mobile");
-    const throttling = PRESETS.map(({ name }) => {
+    const { environment, lighthouseVersion } = lhrOf(presets[0].name);
+    const throttling = presets.map(({ name }) => {
       const t = lhrOf(name).configSettings.throttling;
       return `${name}: simulated ${t.rttMs} ms RTT, ${round(Number(t.throughputKbps) / 1024, 1)} Mbit/s, ${t.cpuSlowdownMultiplier}× CPU`;
     });
@@ -114,7 +127,7 @@ export async function benchVitals(): Promise<BenchRow[]> {
       `Lighthouse ${lighthouseVersion} on ${/Chrome\/[\d.]+/.exec(environment.hostUserAgent)?.[0] ?? "Chromium"} (benchmarkIndex ${Math.round(environment.benchmarkIndex)}), ` +
       `p75 of ${LIGHTHOUSE_RUNS} cold loads per screen and preset (${throttling.join("; ")}); ` +
       `p75 by nearest rank (rank ${Math.ceil(0.75 * LIGHTHOUSE_RUNS)} of ${LIGHTHOUSE_RUNS} from the fastest); each load is the app's own URL, not the admin around it (as Shopify's mobile admin shows it, full width), with a fresh session token`;
-    for (const preset of PRESETS) {
+    for (const preset of presets) {
       for (const screen of screens) {
         const list = runs.get(`${screen.name}|${preset.name}`)!;
         const p75 = (pick: (run: Run) => number) => quantile(list.map(pick), 0.75);
@@ -123,7 +136,7 @@ export async function benchVitals(): Promise<BenchRow[]> {
         const each = (pick: (run: Run) => number, digits = 0) => list.map((run) => round(pick(run), digits)).join(" / ");
         const notes = [
           rows.length === 0 ? lighthouseNote : "",
-          `${label}, each load: LCP ${each((run) => run.lcp)} ms, TBT ${each((run) => run.tbt)} ms, CLS ${each((run) => run.cls, 4)}, observed (unthrottled) FCP ${each((run) => run.observedFcp)} ms`,
+          `${label}, each load: LCP ${each((run) => run.lcp)} ms, TBT ${each((run) => run.tbt)} ms, CLS ${each((run) => run.cls, 4)}, observed (unthrottled) FCP ${each((run) => run.observedFcp)} ms, 1-minute load ${each((run) => run.load ?? NaN, 1)}`,
           shifts(list),
           warnings.length ? `Lighthouse warned: ${warnings.join(" / ")}` : "",
         ].filter(Boolean);
@@ -134,7 +147,7 @@ export async function benchVitals(): Promise<BenchRow[]> {
             p75((run) => run.lcp),
             THRESHOLDS.lcp,
             "ms",
-            "Built for Shopify LCP ≤ 2,500 ms",
+            "half of Built for Shopify's LCP ≤ 2,500 ms",
             notes.join("; ") || undefined,
           ),
           row(
@@ -143,21 +156,23 @@ export async function benchVitals(): Promise<BenchRow[]> {
             p75((run) => run.tbt),
             THRESHOLDS.tbt,
             "ms",
-            "Built for Shopify TBT ≤ 200 ms",
+            "half of Built for Shopify's TBT ≤ 200 ms",
           ),
           preciseRow(
             `${label}: CLS p75`,
             p75((run) => run.cls),
             THRESHOLDS.cls,
-            "Built for Shopify CLS ≤ 0.1",
+            "half of Built for Shopify's CLS ≤ 0.1",
           ),
         );
         if (screen.adminPath === "" && preset.name === "mobile") rows.push(...dashboardDetails(list));
       }
     }
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
-    for (const rate of [1, 4]) rows.push(...(await interactionRows(browser, demo, rate, contradicted.id)));
+    if (process.env.VITALS_INTERACTIONS !== "0") {
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+      for (const rate of [1, 4]) rows.push(...(await interactionRows(browser, demo, rate, contradicted.id)));
+    }
     const seconds = (from: number, to: number) => Math.round((to - from) / 1000);
     rows[0].note +=
       `; the demo was ready in ${seconds(started, demoReady)} s, Lighthouse took ${seconds(demoReady, lighthouseDone)} s, the interactions ${seconds(lighthouseDone, Date.now())} s; ` +
@@ -387,7 +402,15 @@ async function interactionRows(browser: Browser, demo: Demo, rate: number, contr
     `${interactions.length} interactions reached 16 ms (of ${counted} the page counted); ${byKind.join("; ")}; ` +
     `failed requests: ${failed.size ? [...failed].join(", ") : "none"}; opened evidence ${contradictedId}`;
   return [
-    row(PART, `${label}: p75`, quantile(durations, 0.75), THRESHOLDS.inp, "ms", "Built for Shopify INP ≤ 200 ms", note),
-    row(PART, `${label}: worst`, worst.duration, THRESHOLDS.inp, "ms", "Built for Shopify INP ≤ 200 ms (a p75 threshold)", `the worst: ${worst.what}`),
+    row(PART, `${label}: p75`, quantile(durations, 0.75), THRESHOLDS.inp, "ms", "half of Built for Shopify's INP ≤ 200 ms", note),
+    row(
+      PART,
+      `${label}: worst`,
+      worst.duration,
+      THRESHOLDS.inp,
+      "ms",
+      "half of Built for Shopify's INP ≤ 200 ms (a p75 threshold)",
+      `the worst: ${worst.what}`,
+    ),
   ];
 }

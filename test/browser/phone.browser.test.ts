@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCREENS, openApp, startBrowserDemo, type BrowserDemo } from "../support/demo";
-import { CHROME_UA, PHONE_UA, dataPath, embeddedFetch } from "../support/embedded";
+import { SCREENS, askOverTheLimit, openApp, startBrowserDemo, type BrowserDemo } from "../support/demo";
+import { CHROME_UA, PHONE_UA } from "../support/embedded";
 import { untilHydrated } from "../support/chromium";
 
 // Issue 30, fast on a merchant's phone: the page the server sends is the page the phone keeps. A
@@ -40,23 +40,9 @@ async function screens(): Promise<[string, string][]> {
   ];
 }
 
-/** A refund over the shop's limit waiting for approval, once: $100 a refund, and $180 asked for by another staff member than the owner. */
-const waitingRequest = () => (asked ??= askOverTheLimit());
+/** A refund over the shop's limit waiting for approval, once. */
+const waitingRequest = () => (asked ??= askOverTheLimit(demo, db, SHOP));
 let asked: Promise<string> | undefined;
-
-async function askOverTheLimit(): Promise<string> {
-  const as = (userId: string) => embeddedFetch(demo.appUrl, SHOP, userId);
-  const limits = dataPath("/app/settings/limits", "routes/app.settings.limits");
-  const page = await (await as("42")(limits)).json();
-  expect(
-    (await as("42")(limits, { method: "POST", body: new URLSearchParams({ revision: String(page.revision), people: "", perRefund: "100" }) })).status,
-  ).toBe(200);
-  const order = demo.shopify.shop(SHOP).createOrder({ amount: "300.00" });
-  const body = new URLSearchParams({ intent: "issue", amount: "180.00", formToken: crypto.randomUUID() });
-  expect((await as("77")(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", body })).status).toBe(202);
-  const record = await db.refundRecord.findFirstOrThrow({ where: { shop: SHOP, orderId: `gid://shopify/Order/${order.id}` } });
-  return (await db.refundApproval.findUniqueOrThrow({ where: { recordId: record.id } })).id;
-}
 
 /** The HTML the server sends for `path` to a phone or a desktop browser, as a page with no JavaScript shows it. */
 async function serverPage(path: string, device: "phone" | "desktop"): Promise<Page> {
@@ -93,22 +79,38 @@ describe("on a phone, the page the server sends is the page the phone keeps", ()
     await desktop.context().close();
   });
 
-  it("every screen's scripts start downloading once its stylesheet has arrived: they do not share a phone's network with it", async () => {
+  it("a phone keeps its own system font and asks for no web font; a desktop preloads Inter beside the stylesheet", async () => {
+    const fontsOf = (page: Page) =>
+      page.evaluate(() => ({
+        preloaded: [...document.querySelectorAll('link[rel="preload"][as="font"]')].map((link) => link.getAttribute("href")),
+        faces: [...document.querySelectorAll("style")].filter((style) => style.textContent?.includes("@font-face")).length,
+      }));
+    const phone = await serverPage("", "phone");
+    expect(await fontsOf(phone)).toEqual({ preloaded: [], faces: 0 });
+    await phone.context().close();
+    const desktop = await serverPage("", "desktop");
+    const wide = await fontsOf(desktop);
+    expect(wide.preloaded).toEqual([expect.stringMatching(/\/assets\/inter-latin-wght-normal-.*\.woff2$/)]);
+    expect(wide.faces).toBe(1);
+    await desktop.context().close();
+  });
+
+  it("every screen's scripts start downloading once its first contentful paint is on the screen: they do not share a phone's network with what it paints", async () => {
     for (const [name, path] of await screens()) {
       const { page, frame } = await openApp(browser, demo, path, 390);
       await untilHydrated(page);
-      const { stylesheetAt, scriptsFrom } = await frame.evaluate(() => {
+      const { stylesheetAt, contentfulPaintAt, scriptsFrom } = await frame.evaluate(() => {
         const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
         return {
           stylesheetAt: Math.max(...resources.filter((entry) => /\/assets\/polaris-.*\.css$/.test(entry.name)).map((entry) => entry.responseEnd)),
+          contentfulPaintAt: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN,
           scriptsFrom: Math.min(...resources.filter((entry) => /\/assets\/.*\.js$/.test(entry.name)).map((entry) => entry.startTime)),
         };
       });
       expect(stylesheetAt, `${name}: Polaris's stylesheet was loaded`).toBeGreaterThan(0);
-      expect(
-        scriptsFrom,
-        `${name}: the first script started at ${Math.round(scriptsFrom)} ms, the stylesheet arrived at ${Math.round(stylesheetAt)} ms`,
-      ).toBeGreaterThanOrEqual(stylesheetAt);
+      expect(contentfulPaintAt, `${name}: the browser reported the first contentful paint`).toBeGreaterThan(0);
+      const when = `the first script started at ${Math.round(scriptsFrom)} ms, the stylesheet arrived at ${Math.round(stylesheetAt)} ms, the first contentful paint at ${Math.round(contentfulPaintAt)} ms`;
+      expect(scriptsFrom, `${name}: ${when}`).toBeGreaterThanOrEqual(Math.max(stylesheetAt, contentfulPaintAt));
       await page.context().close();
     }
   });

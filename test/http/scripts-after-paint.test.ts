@@ -23,12 +23,13 @@ describe("a page's scripts after its first paint", () => {
     expect(page).toContain('<script>window.__remixContext = {"state":{}};</script>');
   });
 
-  it("imports the same modules one frame after the paint, then runs Remix's own code with them", () => {
+  it("imports the same modules once the first contentful paint is reported (else one frame after the first), then runs Remix's own code with them", () => {
     const script = /<script>(\(function\(\)[\s\S]*?)<\/script>/.exec(page)![1];
     expect(script).toContain('Promise.all([import("/assets/root-C.js"),import("/assets/route-D.js")])');
     expect(script).toContain("var route0=m[0];var route1=m[1];");
     expect(script).toContain('window.__remixRouteModules = {"root":route0,"routes/app":route1};');
     expect(script).toContain('import("/assets/entry.client-A.js");');
+    expect(script).toContain('performance.getEntriesByName("first-contentful-paint")');
     expect(script).toContain("requestAnimationFrame(function(){setTimeout(start,0)})");
     expect(script).not.toMatch(/import \* as/);
     // It is a classic script the browser can run.

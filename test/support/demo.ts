@@ -5,7 +5,7 @@ import { startDemo, type Demo, type DemoOptions } from "../../scripts/demo-serve
 import { launchChromium } from "./chromium";
 import { createTestDatabase } from "./database";
 import { waitFor } from "./wait";
-import { CHROME_UA, PHONE_UA } from "./embedded";
+import { CHROME_UA, PHONE_UA, dataPath, embeddedFetch } from "./embedded";
 
 type Db = ReturnType<typeof createPrismaClient>;
 
@@ -102,4 +102,22 @@ export async function openApp(
   await phone.goto(src);
   await phone.waitForSelector("main");
   return { page: phone, frame: phone };
+}
+
+/**
+ * A refund waiting for approval in the demo's shop, and its request's id: the shop's limit set to
+ * $100 a refund by its owner (42), then $180 asked for on a new order by another staff member (77).
+ */
+export async function askOverTheLimit(demo: Demo, db: Db, shop: string): Promise<string> {
+  const as = (userId: string) => embeddedFetch(demo.appUrl, shop, userId);
+  const limits = dataPath("/app/settings/limits", "routes/app.settings.limits");
+  const page = (await (await as("42")(limits)).json()) as { revision: number };
+  const saved = await as("42")(limits, { method: "POST", body: new URLSearchParams({ revision: String(page.revision), people: "", perRefund: "100" }) });
+  if (saved.status !== 200) throw new Error(`saving the demo's limits answered ${saved.status}`);
+  const order = demo.shopify.shop(shop).createOrder({ amount: "300.00" });
+  const body = new URLSearchParams({ intent: "issue", amount: "180.00", formToken: crypto.randomUUID() });
+  const asked = await as("77")(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"), { method: "POST", body });
+  if (asked.status !== 202) throw new Error(`asking for a refund over the demo's limit answered ${asked.status}`);
+  const record = await db.refundRecord.findFirstOrThrow({ where: { shop, orderId: `gid://shopify/Order/${order.id}` } });
+  return (await db.refundApproval.findUniqueOrThrow({ where: { recordId: record.id } })).id;
 }

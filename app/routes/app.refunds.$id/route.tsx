@@ -12,7 +12,6 @@ import db from "../../db.server";
 import { shopTimeZone } from "../../shops/profile.server";
 import { interactiveGateway } from "../../shopify/admin/interactive.server";
 import { formatInstant } from "../../time/format";
-import conditionStyles from "./components/conditions.css?url";
 import { ReviewBadge, VerdictBadge, adminOrderUrl } from "../../components/ui";
 import { useMarkLeavingRefund } from "../../components/return-focus";
 import { ORIGIN_LABELS, DUPLICATE_REASONS, money, orderLabel } from "../../verdicts/words";
@@ -23,8 +22,6 @@ import { MoneySection } from "./components/MoneySection";
 import { ExposureSection } from "./components/ExposureSection";
 import { LimitsSection } from "./components/LimitsSection";
 import { customerSentenceIn } from "../../evidence/money";
-
-export const links = () => [{ rel: "stylesheet", href: conditionStyles }];
 
 /** Who a step of the timeline came from, in a merchant's words (the engine's names are in Technical details). */
 const STEP_LABELS = { webhook: "Shopify", observation: "Shopify", evaluation: "Verdict", review: "Staff" } as const;
