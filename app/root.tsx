@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import type { MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { ErrorReference } from "./logging/request-id";
+import { markHydrated } from "./components/ServerRendered";
 import { INTER_FONT_FACES, INTER_LATIN_URL } from "./styles/fonts";
 
 export const meta: MetaFunction = ({ error }) => [{ title: error ? "Something went wrong · Refund Verifier" : "Refund Verifier" }];
@@ -33,6 +34,7 @@ function Document({ children }: { children: React.ReactNode }) {
 export default function App() {
   // Effects run once React has attached its handlers: the browser tests wait for this mark before they click.
   useEffect(() => {
+    markHydrated();
     document.documentElement.dataset.hydrated = "true";
   }, []);
   return (

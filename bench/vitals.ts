@@ -117,16 +117,7 @@ export async function benchVitals(): Promise<BenchRow[]> {
     const lighthouseDone = Date.now();
 
     const rows: BenchRow[] = [];
-    const lhrOf = (preset: string) => runs.get(`${screens[0].name}|${preset}`)![0].lhr;
-    const { environment, lighthouseVersion } = lhrOf(presets[0].name);
-    const throttling = presets.map(({ name }) => {
-      const t = lhrOf(name).configSettings.throttling;
-      return `${name}: simulated ${t.rttMs} ms RTT, ${round(Number(t.throughputKbps) / 1024, 1)} Mbit/s, ${t.cpuSlowdownMultiplier}× CPU`;
-    });
-    const lighthouseNote =
-      `Lighthouse ${lighthouseVersion} on ${/Chrome\/[\d.]+/.exec(environment.hostUserAgent)?.[0] ?? "Chromium"} (benchmarkIndex ${Math.round(environment.benchmarkIndex)}), ` +
-      `p75 of ${LIGHTHOUSE_RUNS} cold loads per screen and preset (${throttling.join("; ")}); ` +
-      `p75 by nearest rank (rank ${Math.ceil(0.75 * LIGHTHOUSE_RUNS)} of ${LIGHTHOUSE_RUNS} from the fastest); each load is the app's own URL, not the admin around it (as Shopify's mobile admin shows it, full width), with a fresh session token`;
+    const lighthouseNote = runs.size ? lighthouseSettings(runs.get(`${screens[0].name}|${presets[0].name}`)![0].lhr, presets, runs, screens) : "";
     for (const preset of presets) {
       for (const screen of screens) {
         const list = runs.get(`${screen.name}|${preset.name}`)!;
@@ -174,8 +165,8 @@ export async function benchVitals(): Promise<BenchRow[]> {
       for (const rate of [1, 4]) rows.push(...(await interactionRows(browser, demo, rate, contradicted.id)));
     }
     const seconds = (from: number, to: number) => Math.round((to - from) / 1000);
-    rows[0].note +=
-      `; the demo was ready in ${seconds(started, demoReady)} s, Lighthouse took ${seconds(demoReady, lighthouseDone)} s, the interactions ${seconds(lighthouseDone, Date.now())} s; ` +
+    rows[0].note =
+      `${rows[0].note ?? ""}; the demo was ready in ${seconds(started, demoReady)} s, Lighthouse took ${seconds(demoReady, lighthouseDone)} s, the interactions ${seconds(lighthouseDone, Date.now())} s; ` +
       `1-minute load average ${loadAtStart} at the start, ${loadBeforeLighthouse} before Lighthouse, ${load()} at the end (2 cores: above 2 the figures are inflated)`;
     return rows;
   } finally {
@@ -184,6 +175,20 @@ export async function benchVitals(): Promise<BenchRow[]> {
     await db.$disconnect();
     await demo.stop();
   }
+}
+
+/** Which Lighthouse, on which Chromium, with which throttling, and how each figure is taken. */
+function lighthouseSettings(first: Result, presets: typeof PRESETS, runs: Map<string, Run[]>, screens: Screen[]): string {
+  const { environment, lighthouseVersion } = first;
+  const throttling = presets.map(({ name }) => {
+    const t = runs.get(`${screens[0].name}|${name}`)![0].lhr.configSettings.throttling;
+    return `${name}: simulated ${t.rttMs} ms RTT, ${round(Number(t.throughputKbps) / 1024, 1)} Mbit/s, ${t.cpuSlowdownMultiplier}× CPU`;
+  });
+  return (
+    `Lighthouse ${lighthouseVersion} on ${/Chrome\/[\d.]+/.exec(environment.hostUserAgent)?.[0] ?? "Chromium"} (benchmarkIndex ${Math.round(environment.benchmarkIndex)}), ` +
+    `p75 of ${LIGHTHOUSE_RUNS} cold loads per screen and preset (${throttling.join("; ")}); ` +
+    `p75 by nearest rank (rank ${Math.ceil(0.75 * LIGHTHOUSE_RUNS)} of ${LIGHTHOUSE_RUNS} from the fastest); each load is the app's own URL, not the admin around it (as Shopify's mobile admin shows it, full width), with a fresh session token`
+  );
 }
 
 /** The app's own URL as the demo admin frames it now, with a session token minted for this load (it expires within a minute). */

@@ -95,6 +95,38 @@ describe("on a phone, the page the server sends is the page the phone keeps", ()
     await desktop.context().close();
   });
 
+  it("a phone hydrates only what it can interact with: the dashboard's rows and the review queue's items stay as the server wrote them, and their links still open pages in the app without a reload", async () => {
+    /** How many elements inside `selector` React built or adopted node by node (each such element carries React's fiber). */
+    const builtByReact = (page: Page, selector: string) =>
+      page.evaluate((selector) => {
+        const inside = [...document.querySelectorAll(selector)].flatMap((part) => [...part.querySelectorAll("*")]);
+        return { elements: inside.length, built: inside.filter((element) => Object.keys(element).some((key) => key.startsWith("__reactFiber"))).length };
+      }, selector);
+    const { page } = await openApp(browser, demo, "", 390);
+    await untilHydrated(page);
+    const rows = await builtByReact(page, "[data-condensed-row]");
+    expect(rows.elements, "the dashboard's rows have content").toBeGreaterThan(100);
+    expect(rows.built, "elements of the dashboard's rows that hydration built").toBe(0);
+    // A link inside still opens its page within the app: no new document (the mark on the window survives).
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    const first = page.locator("[data-condensed-row] [data-refund-link] a").first();
+    const id = await page.locator("[data-condensed-row]").first().getAttribute("data-condensed-row");
+    await first.click();
+    await page.waitForURL(new RegExp(`/app/refunds/${id}`));
+    await page.locator("[data-evidence-lead]").waitFor();
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    await page.context().close();
+
+    const queue = await openApp(browser, demo, "/review", 390);
+    await untilHydrated(queue.page);
+    const items = await builtByReact(queue.page, "[data-review-item] [data-server-rendered]");
+    expect(items.elements, "the queue's items have content").toBeGreaterThan(50);
+    expect(items.built, "elements of the queue's items that hydration built").toBe(0);
+    // The resolve form beside them is React's: it works at once.
+    expect((await builtByReact(queue.page, "[data-review-item] form")).built).toBeGreaterThan(0);
+    await queue.page.context().close();
+  });
+
   it("every screen's scripts start downloading once its first contentful paint is on the screen: they do not share a phone's network with what it paints", async () => {
     for (const [name, path] of await screens()) {
       const { page, frame } = await openApp(browser, demo, path, 390);

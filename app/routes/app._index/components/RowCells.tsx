@@ -1,5 +1,6 @@
 import { BlockStack, IndexTable, InlineStack, Text } from "@shopify/polaris";
 import { ReviewBadge, age } from "../../../components/ui";
+import { ServerRendered } from "../../../components/ServerRendered";
 import { ORIGIN_LABELS } from "../../../verdicts/words";
 import type { Row } from "../types";
 import { Age, Amount, OrderLink, RowLinks, Verdict } from "./RowParts";
@@ -11,8 +12,9 @@ import { Age, Amount, OrderLink, RowLinks, Verdict } from "./RowParts";
  * whole page again on the phone).
  */
 export function CondensedCell({ row, now }: { row: Row; now: string }) {
+  // Only text and links: kept as the server wrote it when the page hydrates (a phone built 25 rows of Polaris components for nothing).
   return (
-    <div data-condensed-row={row.id} style={{ padding: "var(--p-space-100) 0", width: "100%" }}>
+    <ServerRendered version={JSON.stringify([row, now])} data-condensed-row={row.id} style={{ padding: "var(--p-space-100) 0", width: "100%" }}>
       <BlockStack gap="100">
         <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
           <OrderLink row={row} />
@@ -34,7 +36,7 @@ export function CondensedCell({ row, now }: { row: Row; now: string }) {
         </div>
         <RowLinks row={row} />
       </BlockStack>
-    </div>
+    </ServerRendered>
   );
 }
 

@@ -2,6 +2,7 @@ import { memo, useState } from "react";
 import { useFetcher, useRevalidator } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Link, Text, TextField } from "@shopify/polaris";
 import { Instant, VerdictBadge, age } from "../../../components/ui";
+import { ServerRendered } from "../../../components/ServerRendered";
 import type { Action, Item } from "../types";
 
 import { orderLabel, upperFirst, VERDICT_LABELS } from "../../../verdicts/words";
@@ -18,64 +19,74 @@ export const ReviewItem = memo(function ReviewItem({ item, now, timeZone }: { it
     <div data-review-item={item.id}>
       <Card>
         <BlockStack gap="300">
-          <InlineStack align="space-between" blockAlign="center" gap="200">
-            <InlineStack gap="200" blockAlign="center">
-              <Link url={`/app/refunds/${item.id}`}>
-                <Text as="span" variant="headingSm">
-                  {upperFirst(orderLabel(item))}
-                </Text>
-              </Link>
-              <VerdictBadge status={item.status} />
-              {item.atRiskTwice ? <Badge tone="critical">At risk twice</Badge> : null}
-              {item.overLimit ? <Badge tone="warning">Over a limit</Badge> : null}
-              <Text as="span">{item.amountDisplay ? `${item.amountDisplay} ${item.currency ?? ""}` : ""}</Text>
-            </InlineStack>
-            {/* The refund's own date first: a history item decided minutes ago may be a refund of two months ago. */}
-            <span data-refund-made>
-              <Text as="span" tone="subdued" variant="bodySm">
-                {"Refund made "}
-                <Instant iso={item.startedAt} timeZone={timeZone} />
-                {item.decidedAt ? ` · checked ${age(item.decidedAt, now)}` : ""}
-              </Text>
-            </span>
-          </InlineStack>
-          {item.pair ? (
-            <BlockStack gap="100">
-              <Text as="p">
-                {duplicateGroupInWords({
-                  count: item.pair.length,
-                  amount: `${item.amountDisplay ?? "one amount"} ${item.currency ?? ""}`.trim(),
-                  where: orderLabel(item),
-                  repeatsEarlier: item.pairRepeatsEarlier,
-                })}
-              </Text>
-              <ul style={{ margin: 0, paddingInlineStart: 20 }} aria-label={`The refunds on ${orderLabel(item)}`}>
-                {item.pair.map((refund, i, refunds) => (
-                  <li key={refund.id} data-pair-refund={refund.id}>
-                    <Link url={`/app/refunds/${refund.id}`}>{`Refund of ${refund.amountDisplay ?? "an unknown amount"} ${refund.currency ?? ""}`.trim()}</Link>
-                    {" made "}
-                    <Instant iso={refund.startedAt} timeZone={timeZone} />
-                    {/* Made seconds apart, two refunds show the same minute: the gap tells them apart. */}
-                    {i > 0 ? `, ${apart(Math.round((Date.parse(refund.startedAt) - Date.parse(refunds[i - 1].startedAt)) / 1000))} after the one above` : ""}
-                    {` · ${VERDICT_LABELS[refund.status] ?? refund.status}: ${refund.reasonText}`}
-                  </li>
-                ))}
-              </ul>
+          {/* What the item says is text and links: kept as the server wrote it when the page hydrates; the form below is hydrated. */}
+          <ServerRendered version={JSON.stringify([item, now])}>
+            <BlockStack gap="300">
+              <InlineStack align="space-between" blockAlign="center" gap="200">
+                <InlineStack gap="200" blockAlign="center">
+                  <Link url={`/app/refunds/${item.id}`}>
+                    <Text as="span" variant="headingSm">
+                      {upperFirst(orderLabel(item))}
+                    </Text>
+                  </Link>
+                  <VerdictBadge status={item.status} />
+                  {item.atRiskTwice ? <Badge tone="critical">At risk twice</Badge> : null}
+                  {item.overLimit ? <Badge tone="warning">Over a limit</Badge> : null}
+                  <Text as="span">{item.amountDisplay ? `${item.amountDisplay} ${item.currency ?? ""}` : ""}</Text>
+                </InlineStack>
+                {/* The refund's own date first: a history item decided minutes ago may be a refund of two months ago. */}
+                <span data-refund-made>
+                  <Text as="span" tone="subdued" variant="bodySm">
+                    {"Refund made "}
+                    <Instant iso={item.startedAt} timeZone={timeZone} />
+                    {item.decidedAt ? ` · checked ${age(item.decidedAt, now)}` : ""}
+                  </Text>
+                </span>
+              </InlineStack>
+              {item.pair ? (
+                <BlockStack gap="100">
+                  <Text as="p">
+                    {duplicateGroupInWords({
+                      count: item.pair.length,
+                      amount: `${item.amountDisplay ?? "one amount"} ${item.currency ?? ""}`.trim(),
+                      where: orderLabel(item),
+                      repeatsEarlier: item.pairRepeatsEarlier,
+                    })}
+                  </Text>
+                  <ul style={{ margin: 0, paddingInlineStart: 20 }} aria-label={`The refunds on ${orderLabel(item)}`}>
+                    {item.pair.map((refund, i, refunds) => (
+                      <li key={refund.id} data-pair-refund={refund.id}>
+                        <Link url={`/app/refunds/${refund.id}`}>
+                          {`Refund of ${refund.amountDisplay ?? "an unknown amount"} ${refund.currency ?? ""}`.trim()}
+                        </Link>
+                        {" made "}
+                        <Instant iso={refund.startedAt} timeZone={timeZone} />
+                        {/* Made seconds apart, two refunds show the same minute: the gap tells them apart. */}
+                        {i > 0
+                          ? `, ${apart(Math.round((Date.parse(refund.startedAt) - Date.parse(refunds[i - 1].startedAt)) / 1000))} after the one above`
+                          : ""}
+                        {` · ${VERDICT_LABELS[refund.status] ?? refund.status}: ${refund.reasonText}`}
+                      </li>
+                    ))}
+                  </ul>
+                </BlockStack>
+              ) : (
+                <Text as="p">{item.reasonText}</Text>
+              )}
+              {item.resolution ? (
+                <Box background="bg-surface-secondary" padding="300" borderRadius="200">
+                  <BlockStack gap="100">
+                    <Text as="p" fontWeight="semibold">
+                      {`Resolved by ${item.resolution.by} · `}
+                      <Instant iso={item.resolution.at} timeZone={timeZone} />
+                    </Text>
+                    <Text as="p">{item.resolution.note ?? ""}</Text>
+                  </BlockStack>
+                </Box>
+              ) : null}
             </BlockStack>
-          ) : (
-            <Text as="p">{item.reasonText}</Text>
-          )}
-          {item.resolution ? (
-            <Box background="bg-surface-secondary" padding="300" borderRadius="200">
-              <BlockStack gap="100">
-                <Text as="p" fontWeight="semibold">
-                  {`Resolved by ${item.resolution.by} · `}
-                  <Instant iso={item.resolution.at} timeZone={timeZone} />
-                </Text>
-                <Text as="p">{item.resolution.note ?? ""}</Text>
-              </BlockStack>
-            </Box>
-          ) : (
+          </ServerRendered>
+          {item.resolution ? null : (
             <>
               {lost ? (
                 <Banner
