@@ -24,6 +24,52 @@ async function verdictsByRef(shop: string, refs: string[]) {
   return new Map(ops.map((op) => [op.refundGid, op]));
 }
 
+/**
+ * The refunds issued from the app on one order, as the database has them (no Shopify read): each
+ * record with what Shopify answered, its verdict and its request for approval, newest first, and
+ * when they were read. The form's side card shows them; the page's data, the action's answer and
+ * the light read while one is checked (`refundAttemptsAt`) each carry them, and the newest read wins.
+ */
+export async function refundAttempts(shop: string, orderGid: string, now = new Date()) {
+  const readAt = new Date().toISOString();
+  const records = await db.refundRecord.findMany({ where: { shop, orderId: orderGid }, orderBy: { createdAt: "desc" } });
+  const [verdicts, approvals] = await Promise.all([
+    verdictsByRef(
+      shop,
+      records.flatMap((r) => (r.refundRef ? [r.refundRef] : [])),
+    ),
+    // A refund over a limit waited on a request: the attempts say who decided it, when (in the shop's time zone) and why.
+    approvalsOfRecords(
+      db,
+      shop,
+      records.map((r) => r.id),
+      now,
+    ),
+  ]);
+  return {
+    records: records.map((r) => {
+      const op = r.refundRef ? verdicts.get(r.refundRef) : undefined;
+      return {
+        ...recordView(r, op ? { status: op.status, reason: op.reason } : null),
+        operationId: op?.id ?? null,
+        amount: fromMinorUnits(r.amountMinor, r.currency),
+        shopAmount: r.shopAmountMinor !== null && r.shopCurrency ? fromMinorUnits(r.shopAmountMinor, r.shopCurrency) : null,
+        approval: approvals.get(r.id) ?? null,
+      };
+    }),
+    readAt,
+  };
+}
+
+export type RefundAttempts = Awaited<ReturnType<typeof refundAttempts>>;
+
+/** GET /app/orders/:orderId/refund/attempts: the card's records alone, read again while one is being checked. */
+export async function refundAttemptsAt(shop: string, orderId: string, now = new Date()): Promise<RefundAttempts> {
+  const orderGid = orderGidInAddress(orderId);
+  if (!orderGid) throw new Response(NOT_AN_ORDER_ADDRESS, { status: 404 });
+  return refundAttempts(shop, orderGid, now);
+}
+
 /** The refund form's data: the order as Shopify has it now (in the currency the customer paid in), and the attempts made from the app. */
 export async function refundFormData(shop: string, orderId: string, now = new Date()) {
   const orderGid = orderGidInAddress(orderId);
@@ -33,21 +79,10 @@ export async function refundFormData(shop: string, orderId: string, now = new Da
   const order = answer.data;
   if (!order) throw notFound("order");
   const currency = presentmentCurrency(order);
-  const records = await db.refundRecord.findMany({ where: { shop, orderId: order.id }, orderBy: { createdAt: "desc" } });
-  const verdicts = await verdictsByRef(
-    shop,
-    records.flatMap((r) => (r.refundRef ? [r.refundRef] : [])),
-  );
+  const attempts = await refundAttempts(shop, order.id, now);
   const unsettled = await unsettledRecord(db, shop, order.id);
   const recent = await recentRefund(db, shop, order.id, now);
   const risks = await orderRisks(db, interactiveGateway(), shop, order, now);
-  // A refund over a limit waited on a request: the attempts say who decided it, when (in the shop's time zone) and why.
-  const approvals = await approvalsOfRecords(
-    db,
-    shop,
-    records.map((r) => r.id),
-    now,
-  );
   const timeZone = await shopTimeZone(db, shop, { gateway: interactiveGateway(), now });
   const received = order.totalReceivedSet.presentmentMoney;
   const paidMinor = received.currencyCode === currency ? toMinorUnits(received.amount, currency) : undefined;
@@ -78,16 +113,7 @@ export async function refundFormData(shop: string, orderId: string, now = new Da
       paid: paidMinor === undefined ? null : fromMinorUnits(paidMinor, currency),
       refundable: fromMinorUnits(refundableMinor(order), currency),
     },
-    records: records.map((r) => {
-      const op = r.refundRef ? verdicts.get(r.refundRef) : undefined;
-      return {
-        ...recordView(r, op ? { status: op.status, reason: op.reason } : null),
-        operationId: op?.id ?? null,
-        amount: fromMinorUnits(r.amountMinor, r.currency),
-        shopAmount: r.shopAmountMinor !== null && r.shopCurrency ? fromMinorUnits(r.shopAmountMinor, r.shopCurrency) : null,
-        approval: approvals.get(r.id) ?? null,
-      };
-    }),
+    ...attempts,
     timeZone,
     unsettledSysId: unsettled?.sysId ?? null,
     // One per rendering of the form: submitting it twice (a double click, a retry) is one refund.
@@ -100,6 +126,18 @@ export async function refundFormData(shop: string, orderId: string, now = new Da
       await db.operationReason.findFirst({ where: { shop, reason: { in: [...DUPLICATE_REASONS] }, operation: { orderGid: order.id } }, select: { id: true } }),
     ),
   };
+}
+
+/**
+ * The form's action and the order's attempts as they are after it: the card shows the attempt it
+ * recorded (sent, held for approval, declined, or without Shopify's answer) with the answer
+ * itself, not once the page's reload has read the order from Shopify again. Null for an address
+ * that names no order.
+ */
+export async function answerRefundForm(shop: string, orderId: string, form: FormData, actor: string, now: Date) {
+  const result = await refundFormAction(shop, orderId, form, actor, now);
+  const orderGid = orderGidInAddress(orderId);
+  return { result, attempts: orderGid ? await refundAttempts(shop, orderGid, new Date()) : null };
 }
 
 /** The form's action; another writer that moved the record meanwhile (the worker settling it, another tab) is a 409, not a 500. */

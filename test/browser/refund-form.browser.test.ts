@@ -1,6 +1,6 @@
-import { type FrameLocator, type Page } from "playwright-core";
+import { type Frame, type FrameLocator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCREENS, startBrowserDemo, type BrowserDemo } from "../support/demo";
+import { SCREENS, openApp, startBrowserDemo, type BrowserDemo } from "../support/demo";
 import { CHROME_UA } from "../support/embedded";
 import { untilHydrated } from "../support/chromium";
 import { seriousAccessibilityViolations } from "../support/axe";
@@ -145,5 +145,129 @@ describe("the refund form in Chromium", () => {
     await dialog().getByRole("button", { name: "Cancel" }).click();
     await expect.poll(() => dialog().count()).toBe(0);
     expect(demo.shopify.shop(SHOP).orders.get(order.id)!.refundIds).toHaveLength(2);
+  });
+});
+
+/**
+ * Issue 45 point 3: after "RF-000001: Shopify accepted the refund" the side card said "None yet."
+ * The page's own reload after the action reads the order from Shopify again (its amounts, its
+ * risks), and until it came back the card showed the page as it was before the refund. Here that
+ * reload is held at the network while the card is read, so the card must show the attempt from
+ * the action's own answer; then the card keeps up with the verdict on its own.
+ */
+describe("the card of refunds issued from the app keeps up", () => {
+  const PAGE_RELOAD = /_data=routes%2Fapp\.orders\.%24orderId\.refund(&|$)/;
+
+  /** The refund form at `width` with the page's reloads (not its first load) held until `release()`. */
+  async function formHoldingReloads(width: 1280 | 390, orderId: bigint) {
+    const held: (() => void)[] = [];
+    let holding = true;
+    const opened = await openApp(browser, demo, `/orders/${orderId}/refund`, width, async (p) => {
+      await p.context().route(
+        (url) => PAGE_RELOAD.test(url.search),
+        async (route) => {
+          if (!holding || route.request().method() !== "GET") return route.continue();
+          await new Promise<void>((resolve) => held.push(resolve));
+          await route.continue();
+        },
+      );
+    });
+    await untilHydrated(opened.page);
+    const reads = { page: 0, attempts: 0 };
+    opened.page.on("request", (request) => {
+      if (request.method() !== "GET") return;
+      const url = new URL(request.url());
+      if (PAGE_RELOAD.test(url.search)) reads.page++;
+      if (url.pathname.endsWith("/refund/attempts")) reads.attempts++;
+    });
+    return {
+      ...opened,
+      reads,
+      heldReloads: () => held.length,
+      release: () => {
+        holding = false;
+        for (const resolve of held.splice(0)) resolve();
+      },
+    };
+  }
+
+  async function issue(frame: Page | Frame, amount: string) {
+    await frame.getByLabel("Amount (USD)").fill(amount);
+    await frame.getByRole("button", { name: "Refund", exact: true }).click();
+    await frame
+      .getByRole("dialog")
+      .getByRole("button", { name: `Refund $${amount} USD` })
+      .click();
+  }
+
+  const recordIn = (frame: Page | Frame, text: RegExp) => frame.locator("[data-refund-record]").filter({ hasText: text });
+
+  for (const width of [1280, 390] as const) {
+    it(`${width} px: a refund Shopify accepted is in the card at once, before the page's reload; its verdict arrives on its own`, async () => {
+      const shop = demo.shopify.shop(SHOP);
+      const fresh = shop.createOrder({ amount: "30.00", gateway: "shopify_payments" });
+      const form = await formHoldingReloads(width, fresh.id);
+      const { page, frame } = form;
+      expect(await frame.getByText("None yet.").count()).toBe(1);
+      await issue(frame, "12.00");
+      const accepted = frame.getByText(/RF-\d{6}: Shopify accepted the refund/);
+      await accepted.waitFor();
+      const sysId = /RF-\d{6}/.exec((await accepted.textContent()) ?? "")![0];
+      // The page's reload is still held at the network: what the card shows came with the action's answer.
+      await expect.poll(() => form.heldReloads()).toBeGreaterThan(0);
+      const record = frame.locator(`[data-refund-record="${sysId}"]`);
+      await record.waitFor({ timeout: 10_000 });
+      expect(await record.textContent()).toMatch(/12\.00 USD.*(Sent to Shopify|Refunded by Shopify)/);
+      expect(await frame.getByText("None yet.").count()).toBe(0);
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      await page.screenshot({ path: `${SCREENS}/refund-form-card-at-once-${width}.png`, fullPage: width === 390 });
+      form.release();
+      // Then the worker checks it: the verdict replaces "Being checked…" without a reload.
+      await expect.poll(() => record.textContent()).toMatch(/Refunded by Shopify.*Verified/);
+      expect(await record.textContent()).not.toMatch(/Being checked/);
+      // Read from the light route (the database alone); the whole page, which asks Shopify for the order, was reloaded once, after the action.
+      expect(form.reads.attempts).toBeGreaterThan(0);
+      expect(form.reads.page).toBe(1);
+      // Nothing left to check: no more reads (two of the 3 s intervals pass without one).
+      const attemptsRead = form.reads.attempts;
+      await page.waitForTimeout(7_000);
+      expect(form.reads.attempts).toBe(attemptsRead);
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      await page.screenshot({ path: `${SCREENS}/refund-form-card-verified-${width}.png`, fullPage: width === 390 });
+      await page.context().close();
+    });
+  }
+
+  it("1280 px: a refund Shopify declined is in the card at once, with Shopify's reason", async () => {
+    const shop = demo.shopify.shop(SHOP);
+    const fresh = shop.createOrder({ amount: "30.00", gateway: "shopify_payments" });
+    const form = await formHoldingReloads(1280, fresh.id);
+    demo.shopify.api(SHOP).nextRefundCreateError = "The card issuer declined the refund";
+    await issue(form.frame, "7.00");
+    await form.frame.getByText("The card issuer declined the refund").first().waitFor();
+    await expect.poll(() => form.heldReloads()).toBeGreaterThan(0);
+    const record = recordIn(form.frame, /7\.00 USD/);
+    await record.waitFor({ timeout: 10_000 });
+    expect(await record.textContent()).toContain("Not refunded");
+    form.release();
+    await form.page.context().close();
+  });
+
+  it("390 px: a refund whose answer Shopify never gave is in the card at once", async () => {
+    const shop = demo.shopify.shop(SHOP);
+    const fresh = shop.createOrder({ amount: "30.00", gateway: "shopify_payments" });
+    const form = await formHoldingReloads(390, fresh.id);
+    // Shopify makes the refund each time, and the answer is lost each time: the app cannot tell what happened.
+    demo.shopify.inject({ kind: "lost_answer", operation: "mutation" }, 3);
+    await issue(form.frame, "9.00");
+    const record = recordIn(form.frame, /9\.00 USD/);
+    await record.waitFor({ timeout: 60_000 });
+    await expect.poll(() => form.heldReloads()).toBeGreaterThan(0);
+    expect(await seriousAccessibilityViolations(form.page)).toEqual([]);
+    await form.frame.getByRole("button", { name: /^Ask Shopify again about RF-\d{6}$/ }).waitFor();
+    await form.page.screenshot({ path: `${SCREENS}/refund-form-card-unknown-390.png`, fullPage: true });
+    // The worker asks Shopify again with the record's key after 30 s; the card reads it again meanwhile (not waited for here).
+    form.release();
+    await form.page.context().close();
   });
 });

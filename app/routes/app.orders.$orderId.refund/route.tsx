@@ -5,7 +5,7 @@ import { BlockStack, Layout, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
 import { authenticateAdmin } from "../../shopify/admin-auth.server";
 import { requireStaff } from "../../staff/required.server";
-import { refundFormAction, refundFormData } from "../../refunds/form.server";
+import { answerRefundForm, refundFormData } from "../../refunds/form.server";
 import { safeBackPath } from "../../refunds/form";
 import { useRefundForm } from "./hooks/useRefundForm";
 import { RefundBanners } from "./components/RefundBanners";
@@ -29,14 +29,14 @@ export const action: Action = async ({ request, params }) => {
   const form = await request.formData().catch(() => null);
   if (!form)
     return json(
-      { ok: false as const, intent: "", code: "INVALID_FORM" as const, message: "The form could not be read. Reload the page and try again." },
+      { ok: false as const, intent: "", code: "INVALID_FORM" as const, message: "The form could not be read. Reload the page and try again.", attempts: null },
       { status: 422 },
     );
   const intent = String(form.get("intent") ?? "");
-  const result = await refundFormAction(auth.session.shop, params.orderId ?? "", form, requireStaff(auth).userId, new Date());
+  const { result, attempts } = await answerRefundForm(auth.session.shop, params.orderId ?? "", form, requireStaff(auth).userId, new Date());
   return json(
     result.ok
-      ? { ok: true as const, intent, sysId: result.record.sysId, message: successMessage(result.record) }
+      ? { ok: true as const, intent, sysId: result.record.sysId, message: successMessage(result.record), attempts }
       : {
           ok: false as const,
           intent,
@@ -44,6 +44,7 @@ export const action: Action = async ({ request, params }) => {
           message: result.message,
           ...(result.fieldErrors ? { fieldErrors: result.fieldErrors } : {}),
           ...(result.risks ? { risks: result.risks } : {}),
+          attempts,
         },
     { status: httpStatus(result) },
   );
@@ -57,12 +58,12 @@ function successMessage(record: { sysId: string; shopifyOutcome: string; status:
 }
 
 export default function IssueRefund() {
-  const { order, records: loaded, duplicateOnOrder, unsettledSysId, sources, recentRefund, risks, back, formToken } = useLoaderData<typeof loader>();
+  const { order, records: loaded, readAt, duplicateOnOrder, unsettledSysId, sources, recentRefund, risks, back, formToken } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const form = useRefundForm(order, result, formToken, risks);
   const busy = navigation.state !== "idle" && navigation.formMethod?.toLowerCase() === "post";
-  const records = useCheckedRecords(loaded);
+  const records = useCheckedRecords(loaded, readAt, result?.attempts ?? undefined);
 
   return (
     <Page
@@ -76,6 +77,7 @@ export default function IssueRefund() {
           <BlockStack gap="400">
             <RefundBanners
               result={result}
+              records={records}
               review={form.review}
               unsettledSysId={unsettledSysId}
               duplicateOnOrder={duplicateOnOrder}

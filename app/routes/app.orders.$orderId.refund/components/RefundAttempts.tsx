@@ -51,7 +51,8 @@ export function RefundAttempts({ order, records, busy }: { order: Order; records
                 ) : null}
                 <RecordBadge record={record} />
                 {record.verdict && record.verdict.status !== "PENDING" ? <VerdictBadge status={record.verdict.status} /> : null}
-                {record.verdict?.status === "PENDING" ? (
+                {/* Accepted and not judged yet: pending, or its check not opened yet (the worker opens it within seconds). */}
+                {record.shopifyOutcome === "created" && (!record.verdict || record.verdict.status === "PENDING") ? (
                   <Text as="span" tone="subdued">
                     Being checked…
                   </Text>

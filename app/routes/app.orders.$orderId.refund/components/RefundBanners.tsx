@@ -1,11 +1,12 @@
-import { useLoaderData } from "@remix-run/react";
 import { Banner } from "@shopify/polaris";
 import { isRiskCode } from "../../../refunds/risk";
-import type { ActionResult, Loader, RefundFormData } from "../types";
+import type { ActionResult, RefundFormData } from "../types";
 import type { Review } from "../hooks/useRefundForm";
 
 interface Props {
   result: ActionResult;
+  /** The side card's records, the newest read: the request's record is on them as soon as the action answers. */
+  records: RefundFormData["records"];
   review: Review | null;
   unsettledSysId: RefundFormData["unsettledSysId"];
   duplicateOnOrder: RefundFormData["duplicateOnOrder"];
@@ -13,7 +14,7 @@ interface Props {
 }
 
 /** The action's answer (unless its field or the confirmation shows it) and what stands in the way of a new refund. */
-export function RefundBanners({ result, review, unsettledSysId, duplicateOnOrder, recentRefund }: Props) {
+export function RefundBanners({ result, records, review, unsettledSysId, duplicateOnOrder, recentRefund }: Props) {
   const fieldErrorShown = Boolean(result && !result.ok && "fieldErrors" in result && result.fieldErrors?.amount);
   // A refund waiting for a second yes is answered in its confirmation while that is open.
   const askedInConfirmation = result?.ok === false && (result.code === "RECENT_REFUND" || isRiskCode(result.code)) && review;
@@ -21,7 +22,7 @@ export function RefundBanners({ result, review, unsettledSysId, duplicateOnOrder
   return (
     <>
       {banner && !banner.ok && banner.code === "AWAITING_APPROVAL" ? (
-        <AwaitingApproval message={banner.message} />
+        <AwaitingApproval message={banner.message} records={records} />
       ) : banner ? (
         <Banner
           tone={
@@ -57,9 +58,8 @@ export function RefundBanners({ result, review, unsettledSysId, duplicateOnOrder
  * Over one of the shop's limits: not an error. The refund was recorded and went for approval; the
  * server's message says why and who can approve it, and the banner opens the request.
  */
-function AwaitingApproval({ message }: { message: string }) {
-  // The page's data was read again after the action: the request's record is on it (the message starts with its RF- number).
-  const { records } = useLoaderData<Loader>();
+function AwaitingApproval({ message, records }: { message: string; records: RefundFormData["records"] }) {
+  // The request's record is among the records (the message starts with its RF- number).
   const record = records.find((r) => r.approval && message.startsWith(`${r.sysId} `));
   return (
     <div data-awaiting-approval="">
