@@ -188,7 +188,7 @@ export function shopifyPaymentsAccount(shop: FakeShop, views: Views) {
       const found = search(ledger.payouts, args.query, payoutTerm).filter((p) => !args.transactionType || direction(p) === args.transactionType);
       return connection(args.sortKey === "ID" ? [...found].sort(byId) : found, args, (p) => payoutView(shop, p));
     },
-    payoutSchedule: { interval: "DAILY", monthlyAnchor: null, weeklyAnchor: null },
+    payoutSchedule: () => payments.payoutSchedule,
     // Disputes need read_shopify_payments_disputes besides: without it the error nulls the account, as payouts' does.
     disputes: (args: PageArgs & { query?: string | null }) => disputesConnection(shop, views, args, "disputes"),
     // Not modelled: no bank accounts, no statement descriptors.

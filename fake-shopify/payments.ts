@@ -46,6 +46,22 @@ export interface Payout {
   netMinor: bigint;
 }
 
+/** ShopifyPaymentsPayoutInterval and DayOfTheWeek, as the 2026-10 schema lists them. */
+export const PAYOUT_INTERVALS = ["DAILY", "WEEKLY", "MONTHLY", "MANUAL"] as const;
+export const DAYS_OF_THE_WEEK = ["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"] as const;
+
+/**
+ * ShopifyPaymentsPayoutSchedule as the schema types it: `interval` non-null; `weeklyAnchor` ("any
+ * weekday from Monday to Friday", used when weekly) and `monthlyAnchor` ("any day of the month
+ * from the 1st to the 31st", used when monthly) nullable. What a shop of this fake answers; it
+ * says nothing of when this fake's own payouts happen (`FakePayments.schedule`).
+ */
+export interface PayoutScheduleView {
+  interval: (typeof PAYOUT_INTERVALS)[number];
+  weeklyAnchor: (typeof DAYS_OF_THE_WEEK)[number] | null;
+  monthlyAnchor: number | null;
+}
+
 /** Shopify Payments' records at one moment of the shop's clock. */
 export interface Ledger {
   /** By transactionDate, then id. */
@@ -84,6 +100,22 @@ export class FakePayments {
   reportInTransit = false;
   /** ShopifyPaymentsAccount.country. */
   country = "US";
+
+  private schedule_: PayoutScheduleView = { interval: "DAILY", weeklyAnchor: null, monthlyAnchor: null };
+
+  /** ShopifyPaymentsAccount.payoutSchedule: daily by default; a test sets the shop's own (checked against the schema's types). */
+  get payoutSchedule(): PayoutScheduleView {
+    return { ...this.schedule_ };
+  }
+
+  set payoutSchedule(schedule: PayoutScheduleView) {
+    if (!PAYOUT_INTERVALS.includes(schedule.interval)) throw new Error(`payoutSchedule.interval: ${schedule.interval} is not a ShopifyPaymentsPayoutInterval`);
+    if (schedule.weeklyAnchor !== null && !DAYS_OF_THE_WEEK.includes(schedule.weeklyAnchor))
+      throw new Error(`payoutSchedule.weeklyAnchor: ${schedule.weeklyAnchor} is not a DayOfTheWeek`);
+    if (schedule.monthlyAnchor !== null && !(Number.isInteger(schedule.monthlyAnchor) && schedule.monthlyAnchor >= 1 && schedule.monthlyAnchor <= 31))
+      throw new Error(`payoutSchedule.monthlyAnchor: ${schedule.monthlyAnchor} is not a day of the month`);
+    this.schedule_ = { ...schedule };
+  }
 
   private readonly failures = new Map<bigint, "FAILED" | "CANCELED">();
   private readonly balanceAmounts = new Map<bigint, bigint>();

@@ -3,14 +3,15 @@ import { formatMoney, fromMinorUnits, toMinorUnits } from "../money/currency";
 import {
   AT_RISK_TWICE_LINK,
   figureLink,
-  MONEY_LATE_DAYS,
+  MONEY_LATE_LINK,
   moneyLate,
-  moneyLateLink,
   moneyLateWhere,
   period,
   VERDICTS,
   type DashboardFilters,
+  type MoneyLate,
 } from "../verdicts/filters";
+import type { PayoutSchedule } from "../settlement/payout-schedule";
 import { rowFilter } from "../verdicts/rows.server";
 import { knownPaymentsAccess } from "../settlement/access.server";
 import { periodTotals } from "./rollups.server";
@@ -26,18 +27,26 @@ export interface Figures {
   outsideContractVersions: number;
   money: { status: string; currency: string; amount: string; display: string }[];
   /**
-   * The shop's refunds (every date) whose money has not arrived `days` after they were verified,
+   * The shop's refunds (every date) whose money has not arrived in the time the shop's payout
+   * schedule allows (or 7 days, the schedule not known; or waiting for a manual payout), in words,
    * and the table that lists them; `shown` when the shop's refunds can be followed to the payout (or some are late).
    */
-  moneyLate: { count: number; days: number; link: string; shown: boolean };
+  moneyLate: { count: number; by: MoneyLate["by"]; words: string; link: string; shown: boolean };
   /** Refunds (every date) whose money is at risk of being paid twice now, the money per currency, and the table that lists them. */
   atRiskTwice: { count: number; amounts: string[]; link: string };
 }
 
 /** Counts per verdict and money per currency for the period (from the rollup), the review queue's length, and the refunds whose money is late. */
-export async function figures(db: PrismaClient, shop: string, filters: DashboardFilters, now = new Date()): Promise<Figures> {
+export async function figures(
+  db: PrismaClient,
+  shop: string,
+  filters: DashboardFilters,
+  now = new Date(),
+  payouts: PayoutSchedule | null = null,
+): Promise<Figures> {
   const { from, to } = period(filters);
-  const late = moneyLate(now);
+  // The same rule as the table the figure opens (`money=late`, parsed with the same schedule).
+  const late = moneyLate(now, null, { schedule: payouts, timeZone: filters.timeZone });
   const [totals, waitingForReview, lateCount, access, atRisk] = await Promise.all([
     periodTotals(db, shop, from, to),
     db.operation.count({ where: { shop, reviewState: "open" } }),
@@ -67,8 +76,9 @@ export async function figures(db: PrismaClient, shop: string, filters: Dashboard
     // (a figure that appeared on a live refresh would move the rows under the person), until it says none.
     moneyLate: {
       count: lateCount,
-      days: MONEY_LATE_DAYS,
-      link: moneyLateLink(MONEY_LATE_DAYS),
+      by: late.by,
+      words: late.words,
+      link: MONEY_LATE_LINK,
       shown: (access !== "not_granted" && access !== "none") || lateCount > 0,
     },
     atRiskTwice: { count: atRisk.length, amounts: sumsByCurrency(atRisk), link: AT_RISK_TWICE_LINK },

@@ -2,12 +2,13 @@ import db from "../db.server";
 import { REFUND_CREATED } from "../contracts/registry.server";
 import { DEFAULT_DASHBOARD_RANGE, parseFilters } from "../verdicts/filters";
 import { shopTimeZone } from "../shops/profile.server";
+import { knownPayoutSchedule } from "../settlement/access.server";
 import { interactiveGateway } from "../shopify/admin/interactive.server";
 import { exportCsv } from "./refunds-csv.server";
 
 /** The CSV download of the dashboard's refunds under its filters, in the shop's time zone: the people's file, or `format=raw` for scripts. */
 export async function csvExportResponse(shop: string, params: URLSearchParams, now: Date): Promise<Response> {
-  const timeZone = await shopTimeZone(db, shop, { gateway: interactiveGateway(), now });
+  const [timeZone, payouts] = await Promise.all([shopTimeZone(db, shop, { gateway: interactiveGateway(), now }), knownPayoutSchedule(db, shop)]);
   // `format=raw`: the engine's names, for scripts; anything else is the people's file.
   const format = params.get("format") === "raw" ? "raw" : "people";
   return new Response(
@@ -16,7 +17,7 @@ export async function csvExportResponse(shop: string, params: URLSearchParams, n
       interactiveGateway(),
       REFUND_CREATED.contract,
       shop,
-      parseFilters(params, { now, timeZone, defaultRange: DEFAULT_DASHBOARD_RANGE }),
+      parseFilters(params, { now, timeZone, defaultRange: DEFAULT_DASHBOARD_RANGE, payouts }),
       format,
       now,
     ),

@@ -4,6 +4,9 @@ import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readGrantedScopes, readPaymentsAccount, type PaymentsAccess } from "../shopify/admin/settlement-reads.server";
 import { recordGrantedScopes } from "../shops/scopes.server";
 import { grantsPayouts } from "./scopes";
+import { readStored } from "../db/stored-json";
+import type { PayoutSchedule } from "./payout-schedule";
+import { payoutSchedule } from "./payout-schedule.server";
 
 export { grantsPayouts, PAYMENTS_SCOPES } from "./scopes";
 
@@ -36,12 +39,30 @@ export async function knownPaymentsAccess(db: PrismaClient, shop: string): Promi
   return stored.granted ? stored.access : "not_granted";
 }
 
-export async function recordPaymentsAccess(db: PrismaClient, shop: string, access: PaymentsAccess, now: Date): Promise<void> {
-  await db.shopState.upsert({
-    where: { shop },
-    create: { shop, paymentsAccount: access, paymentsCheckedAt: now },
-    update: { paymentsAccount: access, paymentsCheckedAt: now },
-  });
+/**
+ * Shopify's answer about the account, and with it the payout schedule it gave (decision 032): a
+ * shop without an account, or without the scopes, has none the app knows.
+ */
+export async function recordPaymentsAccess(
+  db: PrismaClient,
+  shop: string,
+  access: PaymentsAccess,
+  now: Date,
+  schedule: PayoutSchedule | null = null,
+): Promise<void> {
+  const known = { paymentsAccount: access, paymentsCheckedAt: now, payoutSchedule: access === "active" && schedule ? JSON.stringify(schedule) : null };
+  await db.shopState.upsert({ where: { shop }, create: { shop, ...known }, update: known });
+}
+
+/**
+ * The shop's payout schedule as Shopify last gave it with the account (stored JSON, parsed at the
+ * door); null when it was never read, the shop has no account the app may read, or the answer
+ * held none the rule can use: late money then falls back to its 7 days and says so.
+ */
+export async function knownPayoutSchedule(db: PrismaClient, shop: string): Promise<PayoutSchedule | null> {
+  // Written with every answer about the account (null for none or no scopes); kept while the shop is being asked again.
+  const state = await db.shopState.findUnique({ where: { shop }, select: { payoutSchedule: true } });
+  return readStored(payoutSchedule, state?.payoutSchedule) ?? null;
 }
 
 /**
@@ -61,9 +82,12 @@ export async function paymentsAccess(db: PrismaClient, gateway: ShopifyGateway, 
   const scopes = await readGrantedScopes(gateway, shop);
   if (!scopes.ok) return null;
   await recordGrantedScopes(db, shop, scopes.scopes);
-  const read = grantsPayouts(scopes.scopes.join(",")) ? await readPaymentsAccount(gateway, shop) : ({ ok: true, access: "not_granted" } as const);
+  const read = grantsPayouts(scopes.scopes.join(","))
+    ? await readPaymentsAccount(gateway, shop)
+    : ({ ok: true, access: "not_granted", schedule: null } as const);
   if (!read.ok) return null;
-  await recordPaymentsAccess(db, shop, read.access, now);
+  // The schedule comes with the account, in the same request: no request of its own, none per refund.
+  await recordPaymentsAccess(db, shop, read.access, now, read.schedule);
   return read.access;
 }
 

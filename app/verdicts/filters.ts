@@ -1,9 +1,11 @@
 import type { Prisma } from "@prisma/client";
 import { VERDICTS } from "../contracts/schema";
-import { dateTimeFormat } from "../intl/formats";
-import { zoneOffsetMs } from "../time/format";
+import { addDays, dayIn, startOfDay } from "../time/days";
+import { GRACE_BUSINESS_DAYS, lateBefore, payoutInWords, type PayoutSchedule } from "../settlement/payout-schedule";
 
 export { VERDICTS };
+// The shop's days, where the filters have always offered them (their home is time/days.ts, which the payout schedule shares).
+export { addDays, dayIn, startOfDay };
 export const ORIGINS = ["webhook", "reconciliation", "app", "backfill"] as const;
 /** The contract's contradiction classes, by the short names people filter with. */
 export const CLASSES = {
@@ -19,7 +21,11 @@ export const REVIEW_STATES = ["open", "resolved"] as const;
 export const RANGES = ["today", "7d", "30d", "all", "custom"] as const;
 /** The dashboard's period when none was chosen: its figures and its table cover the same days. */
 export const DEFAULT_DASHBOARD_RANGE = "30d" satisfies RangeKey;
-/** After how many days a verified refund's money is late when not in a paid payout yet (`money=late`; `money_days` changes it). */
+/**
+ * After how many days a verified refund's money is late when not in a paid payout yet, when the
+ * shop's payout schedule is not known (not read yet, or Shopify did not say it): the fallback of
+ * `money=late` (decision 032); `money_days` asks for another number of days.
+ */
 export const MONEY_LATE_DAYS = 7;
 const MAX_MONEY_LATE_DAYS = 365;
 
@@ -27,9 +33,23 @@ export type Verdict = (typeof VERDICTS)[number];
 export type ClassKey = keyof typeof CLASSES;
 export type ReviewState = (typeof REVIEW_STATES)[number];
 export type RangeKey = (typeof RANGES)[number];
+/**
+ * `money=late`, as the shop's payouts make it:
+ * - `schedule`: later than the shop's payout schedule allows (the payout it gives for the day a
+ *   refund was verified, and the grace after it: app/settlement/payout-schedule.ts);
+ * - `days`: `money_days` days after the refund was verified, as the URL asks;
+ * - `fallback`: 7 days, the schedule not being known;
+ * - `manual`: payouts the shop asks for: no money is late by a schedule; the refunds whose money
+ *   waits for a payout are listed, never counted as late.
+ */
 export interface MoneyLate {
-  days: number;
-  verifiedBefore: string;
+  by: "schedule" | "days" | "fallback" | "manual";
+  /** The days of `days` and `fallback`; null otherwise. */
+  days: number | null;
+  /** Refunds verified before this instant (ISO) are late; null: any (manual payouts: every one waiting). */
+  verifiedBefore: string | null;
+  /** What they are, after "2 refunds: ": "money not arrived 4 business days after the shop's weekly payout (Fridays)". */
+  words: string;
 }
 
 export interface DashboardFilters {
@@ -87,28 +107,15 @@ const day = (value: string | null) =>
 const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
   (allowed as readonly string[]).includes(value ?? "") ? (value as T) : undefined;
 
-/** The calendar day of an instant in a time zone, as YYYY-MM-DD. */
-export function dayIn(instant: Date, timeZone: string): string {
-  return dateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(instant);
-}
-
-export const addDays = (dayText: string, days: number) => new Date(Date.parse(dayText) + days * 86_400_000).toISOString().slice(0, 10);
-
-/** The instant a day starts in a time zone (its local midnight). */
-export function startOfDay(dayText: string, timeZone: string): Date {
-  const utcMidnight = Date.parse(`${dayText}T00:00:00Z`);
-  let start = utcMidnight - zoneOffsetMs(utcMidnight, timeZone);
-  start = utcMidnight - zoneOffsetMs(start, timeZone);
-  // Where clocks jump at midnight itself (Santiago, Havana), the day has no 00:00: it starts at its first instant.
-  for (let step = 0; step < 8 && dayIn(new Date(start), timeZone) !== dayText; step++) start += 15 * 60_000;
-  return new Date(start);
-}
-
 /**
  * The dashboard's filters from the URL; anything unknown is ignored, never an error. Presets are
  * resolved to days in the shop's time zone; without dates, `defaultRange` applies (every date when none).
  */
-export function parseFilters(params: URLSearchParams, context: { now?: Date; timeZone?: string; defaultRange?: RangeKey } = {}): DashboardFilters {
+export function parseFilters(
+  params: URLSearchParams,
+  /** `payouts`: the shop's payout schedule as last read (null: not known), for `money=late`. */
+  context: { now?: Date; timeZone?: string; defaultRange?: RangeKey; payouts?: PayoutSchedule | null } = {},
+): DashboardFilters {
   const timeZone = context.timeZone ?? "UTC";
   const sort = params.get("sort");
   let from = day(params.get("from"));
@@ -130,7 +137,9 @@ export function parseFilters(params: URLSearchParams, context: { now?: Date; tim
     gatewayFailures: params.get("gateway") === "failed",
     origins: list(params, "origin", ORIGINS),
     review: oneOf(params.get("review"), REVIEW_STATES),
-    ...(params.get("money") === "late" ? { moneyLate: moneyLate(context.now ?? new Date(), params.get("money_days")) } : {}),
+    ...(params.get("money") === "late"
+      ? { moneyLate: moneyLate(context.now ?? new Date(), params.get("money_days"), { schedule: context.payouts ?? null, timeZone }) }
+      : {}),
     ...(params.get("risk") === "twice" ? { atRiskTwice: true } : {}),
     range,
     from,
@@ -144,22 +153,46 @@ export function parseFilters(params: URLSearchParams, context: { now?: Date; tim
   };
 }
 
-/** Late after `days` (a whole number of 1 to 365; 7 when not given or not one) before `now`. */
-export function moneyLate(now: Date, daysText: string | null = null): MoneyLate {
+/**
+ * Which refunds' money is late at `now`: after `daysText` days when the URL asks for a whole number
+ * of 1 to 365, else by the shop's payout schedule when it is known, else after 7 days (the
+ * fallback, said as such). Instants are compared as instants; the schedule's days are the shop's.
+ */
+export function moneyLate(now: Date, daysText: string | null = null, payouts: { schedule: PayoutSchedule | null; timeZone: string } | null = null): MoneyLate {
   const asked = Number(daysText);
-  const days = daysText && Number.isInteger(asked) && asked >= 1 && asked <= MAX_MONEY_LATE_DAYS ? asked : MONEY_LATE_DAYS;
-  return { days, verifiedBefore: new Date(now.getTime() - days * 86_400_000).toISOString() };
+  const before = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
+  if (daysText && Number.isInteger(asked) && asked >= 1 && asked <= MAX_MONEY_LATE_DAYS)
+    return { by: "days", days: asked, verifiedBefore: before(asked), words: `money not arrived after ${asked} days` };
+  const schedule = payouts?.schedule;
+  if (!schedule)
+    return {
+      by: "fallback",
+      days: MONEY_LATE_DAYS,
+      verifiedBefore: before(MONEY_LATE_DAYS),
+      words: `money not arrived after ${MONEY_LATE_DAYS} days (the shop's payout schedule is not known yet)`,
+    };
+  if (schedule.interval === "MANUAL")
+    return { by: "manual", days: null, verifiedBefore: null, words: "money waiting for a payout (the shop's payouts are manual: paid out when the shop asks)" };
+  return {
+    by: "schedule",
+    days: null,
+    verifiedBefore: lateBefore(schedule, payouts.timeZone, now)!.toISOString(),
+    words: `money not arrived ${GRACE_BUSINESS_DAYS} business days after ${payoutInWords(schedule)}`,
+  };
 }
 
 /**
- * The refunds whose money has not arrived, as a filter on Operation: its Settlement still PENDING
- * and verified before `verifiedBefore`, or UNVERIFIABLE (never settled within the contract's time).
- * The shop inside the relation filter lets the database read the settlement's (shop, …) indexes.
+ * The refunds whose money has not arrived, as a filter on Operation (the shop inside the relation
+ * filter lets the database read the settlement's (shop, …) indexes). After a number of days: its
+ * Settlement still PENDING and verified before `verifiedBefore`, or UNVERIFIABLE (never settled
+ * within the contract's 35 days), as before. By the schedule: PENDING or UNVERIFIABLE, verified
+ * before the bound (a monthly payout may be due after the contract's 35 days: an UNVERIFIABLE
+ * refund is not late before its payout is). Manual payouts: every one still waiting.
  */
-export function moneyLateWhere(shop: string, late: Pick<MoneyLate, "verifiedBefore">): Prisma.OperationWhereInput {
-  return {
-    settlement: { is: { shop, OR: [{ status: "PENDING", startedAt: { lt: new Date(late.verifiedBefore) } }, { status: "UNVERIFIABLE" }] } },
-  };
+export function moneyLateWhere(shop: string, late: Pick<MoneyLate, "by" | "verifiedBefore">): Prisma.OperationWhereInput {
+  const before = late.verifiedBefore ? { startedAt: { lt: new Date(late.verifiedBefore) } } : {};
+  if (late.by === "days" || late.by === "fallback") return { settlement: { is: { shop, OR: [{ status: "PENDING", ...before }, { status: "UNVERIFIABLE" }] } } };
+  return { settlement: { is: { shop, status: { in: ["PENDING", "UNVERIFIABLE"] }, ...before } } };
 }
 
 /** The refunds at risk of being paid twice, as a filter on Operation: their exposure's latest judgement is CONTRADICTED. */
@@ -170,12 +203,8 @@ export function atRiskTwiceWhere(shop: string): Prisma.OperationWhereInput {
 /** The table the money-at-risk-twice figure counts: every date. */
 export const AT_RISK_TWICE_LINK = `/app?${new URLSearchParams({ range: "all", risk: "twice" })}`;
 
-/** The table the late-money figure counts: every date, money not arrived after `days`. */
-export function moneyLateLink(days: number): string {
-  const params = new URLSearchParams({ range: "all", money: "late" });
-  if (days !== MONEY_LATE_DAYS) params.set("money_days", String(days));
-  return `/app?${params}`;
-}
+/** The table the late-money figure counts: every date, money late by the shop's own rule (its schedule, or the fallback). */
+export const MONEY_LATE_LINK = `/app?${new URLSearchParams({ range: "all", money: "late" })}`;
 
 /** The instants the chosen days cover: [start of from, start of the day after to). */
 export function dateBounds(filters: Pick<DashboardFilters, "from" | "to" | "timeZone">): { gte?: Date; lt?: Date } {

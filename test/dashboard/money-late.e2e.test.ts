@@ -2,17 +2,27 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 import type { FakeRefund } from "../../fake-shopify/shop";
+import type { PayoutScheduleView } from "../../fake-shopify/payments";
+import { askAboutScopesAgain } from "../../app/settlement/access.server";
 import { csvRecords } from "../support/csv";
 
-// Issue 28, what people see: the dashboard's filter "Money not arrived after N days" and its figure.
-// A refund's money is late when its settlement is still PENDING more than N days (7 unless the
-// URL says) after the refund was verified, or never settled (UNVERIFIABLE).
+// Issue 28, what people see: the dashboard's filter "Money not arrived" and its figure. Issue 45
+// point 4 (decision 032): late means later than the shop's own payout schedule allows, as Shopify
+// answers it with the payments account (daily, weekly, monthly: the payout it gives for the day a
+// refund was verified, then 4 business days); manual payouts are never late ("paid out when the
+// shop asks"); a schedule not known falls back to 7 days and says so; `money_days` still asks for N days.
+//
+// The routes run on the wall clock, whatever weekday it is: each refund's age is chosen so that
+// its answer holds on any day of the week (a daily payout's money is due 9 to 11 days after the
+// day it was verified, a weekly one's 9 to 15, a monthly one's 9 to 45).
 
 let h: VerificationHarness;
 let asShop: ReturnType<typeof embeddedFetch>;
 const DAY = 24 * 3600_000;
 const WITH_PAYOUTS = "read_orders,write_orders,read_shopify_payments_accounts,read_shopify_payments_payouts";
-const ids: Record<"never" | "late" | "recent" | "paid", string> = { never: "", late: "", recent: "", paid: "" };
+type Name = "never" | "old" | "eight" | "recent" | "paid";
+const ids = {} as Record<Name, string>;
+const FAR = new Date("2100-01-01T00:00:00Z");
 
 /** A refund of `amount` on a new order paid through Shopify Payments, delivered and VERIFIED at the created level. */
 async function verifiedRefund(amount: string): Promise<FakeRefund> {
@@ -38,6 +48,24 @@ async function untilDecided(refund: FakeRefund) {
   throw new Error("untilDecided: too many passes");
 }
 
+/** Verified `days` ago by the routes' wall clock; a PENDING one is not read again during the test (its next read is far off). */
+async function verifiedAgo(refund: FakeRefund, days: number) {
+  const settlement = await settlementOf(refund);
+  await h.db.settlement.update({
+    where: { id: settlement.id },
+    data: { startedAt: new Date(Date.now() - days * DAY), ...(settlement.status === "PENDING" ? { nextDueAt: FAR } : {}) },
+  });
+}
+
+/** The shop's payout schedule becomes `schedule` in Shopify; the app learns it at its next settlement pass (asked again, as after app/scopes_update). */
+async function scheduleIs(schedule: PayoutScheduleView | "unreadable") {
+  if (schedule === "unreadable") h.shop.payments.payoutSchedule = { interval: "WEEKLY", weeklyAnchor: null, monthlyAnchor: null };
+  else h.shop.payments.payoutSchedule = schedule;
+  await askAboutScopesAgain(h.db, h.domain);
+  await h.worker.runSettlements();
+  expect(await h.db.shopState.findUniqueOrThrow({ where: { shop: h.domain } })).toMatchObject({ paymentsAccount: "active" });
+}
+
 beforeAll(async () => {
   h = await startVerificationHarness("late-money-shop.myshopify.com");
   asShop = embeddedFetch(h.app.url, h.domain);
@@ -46,20 +74,20 @@ beforeAll(async () => {
   const never = await verifiedRefund("7.00");
   h.shop.payments.withhold(never.transactionIds[0]);
   expect(await untilDecided(never)).toMatchObject({ status: "UNVERIFIABLE" });
-  // Then three more: one paid out, two whose ledger entry has not come (still PENDING).
-  const late = await verifiedRefund("8.00");
+  // Then four more: one paid out, three whose ledger entry has not come (still PENDING).
+  const old = await verifiedRefund("8.00");
+  const eight = await verifiedRefund("8.50");
   const recent = await verifiedRefund("9.00");
-  h.shop.payments.withhold(late.transactionIds[0]);
-  h.shop.payments.withhold(recent.transactionIds[0]);
+  for (const refund of [old, eight, recent]) h.shop.payments.withhold(refund.transactionIds[0]);
   const paid = await verifiedRefund("10.00");
   expect(await untilDecided(paid)).toMatchObject({ status: "VERIFIED", money: "paid" });
-  expect(await settlementOf(late)).toMatchObject({ status: "PENDING" });
-  expect(await settlementOf(recent)).toMatchObject({ status: "PENDING" });
-  // The late one was verified 8 days ago, the recent one 2 days ago (by the routes' wall clock).
-  await h.db.settlement.update({ where: { id: (await settlementOf(late)).id }, data: { startedAt: new Date(Date.now() - 8 * DAY) } });
-  await h.db.settlement.update({ where: { id: (await settlementOf(recent)).id }, data: { startedAt: new Date(Date.now() - 2 * DAY) } });
-  for (const [name, refund] of Object.entries({ never, late, recent, paid }))
-    ids[name as keyof typeof ids] = (await operationFor(h.db, refundGid(refund.id))).id;
+  for (const refund of [old, eight, recent]) expect(await settlementOf(refund)).toMatchObject({ status: "PENDING" });
+  // Verified 50, 20, 8 and 2 days ago (by the routes' wall clock).
+  await verifiedAgo(never, 50);
+  await verifiedAgo(old, 20);
+  await verifiedAgo(eight, 8);
+  await verifiedAgo(recent, 2);
+  for (const [name, refund] of Object.entries({ never, old, eight, recent, paid })) ids[name as Name] = (await operationFor(h.db, refundGid(refund.id))).id;
 });
 afterAll(async () => h.close());
 
@@ -69,33 +97,98 @@ async function dashboard(query = "") {
   return response.json();
 }
 const idsOf = (rows: { id: string }[]) => rows.map((row) => row.id).sort();
+const sorted = (...names: Name[]) => names.map((name) => ids[name]).sort();
 
-describe("money not arrived after N days", () => {
-  it("the filter lists the refunds whose money is late (PENDING past 7 days, or never settled), not the paid or the recent one", async () => {
+describe("money not arrived, by the shop's payout schedule", () => {
+  it("the settlement pass stores the schedule Shopify answers with the account, in the same request", async () => {
+    const stats = h.app.shopify.api(h.domain).stats.byOperation;
+    const before = { account: stats.PaymentsAccount ?? 0, all: Object.values(stats).reduce((a, b) => a + b, 0) };
+    await scheduleIs({ interval: "WEEKLY", weeklyAnchor: "FRIDAY", monthlyAnchor: null });
+    const stored = JSON.parse((await h.db.shopState.findUniqueOrThrow({ where: { shop: h.domain } })).payoutSchedule ?? "null");
+    expect(stored).toEqual({ interval: "WEEKLY", weeklyAnchor: "FRIDAY", monthlyAnchor: null, country: "US" });
+    // One read of the account (and the scopes it needs); nothing read per refund.
+    expect((stats.PaymentsAccount ?? 0) - before.account).toBe(1);
+    expect(Object.values(stats).reduce((a, b) => a + b, 0) - before.all).toBe(2);
+  });
+
+  it("weekly: the refunds past the shop's weekly payout and 4 business days; not one 8 days old, which the 7 days counted", async () => {
+    await scheduleIs({ interval: "WEEKLY", weeklyAnchor: "FRIDAY", monthlyAnchor: null });
+    const { figures } = await dashboard("?range=today");
+    expect(figures.moneyLate).toEqual({
+      count: 2,
+      by: "schedule",
+      words: "money not arrived 4 business days after the shop's weekly payout (Fridays)",
+      link: "/app?range=all&money=late",
+      shown: true,
+    });
+    const table = await dashboard(figures.moneyLate.link.replace(/^\/app/, ""));
+    expect(table.filters.moneyLate).toMatchObject({ by: "schedule", words: figures.moneyLate.words });
+    expect(idsOf(table.rows)).toEqual(sorted("never", "old"));
+    expect(table.total).toBe(figures.moneyLate.count);
+  });
+
+  it("daily: the same refunds, said of the daily payout", async () => {
+    await scheduleIs({ interval: "DAILY", weeklyAnchor: null, monthlyAnchor: null });
+    const { figures } = await dashboard();
+    expect(figures.moneyLate).toMatchObject({ count: 2, by: "schedule", words: "money not arrived 4 business days after the shop's daily payout" });
+    expect(idsOf((await dashboard("?money=late&range=all")).rows)).toEqual(sorted("never", "old"));
+  });
+
+  it("monthly: the one verified 50 days ago is late; the ones of 8 and 2 days are not", async () => {
+    await scheduleIs({ interval: "MONTHLY", weeklyAnchor: null, monthlyAnchor: 31 });
+    const { figures } = await dashboard();
+    expect(figures.moneyLate).toMatchObject({
+      by: "schedule",
+      words: "money not arrived 4 business days after the shop's monthly payout (the 31st, or the month's last day)",
+    });
     const late = await dashboard("?money=late&range=all");
-    expect(late.filters.moneyLate).toMatchObject({ days: 7 });
-    expect(idsOf(late.rows)).toEqual([ids.never, ids.late].sort());
-    expect(late.total).toBe(2);
+    // The one verified 20 days ago may or may not have reached the 31st's payout yet, by the date of this run.
+    expect(idsOf(late.rows)).toContain(ids.never);
+    expect(idsOf(late.rows)).not.toContain(ids.eight);
+    expect(idsOf(late.rows)).not.toContain(ids.recent);
+    expect(idsOf(late.rows)).not.toContain(ids.paid);
+    expect(late.total).toBe(figures.moneyLate.count);
+  });
+
+  it("manual: nothing is called late; the money waiting for a payout is listed, in words that say why", async () => {
+    await scheduleIs({ interval: "MANUAL", weeklyAnchor: null, monthlyAnchor: null });
+    const { figures } = await dashboard();
+    expect(figures.moneyLate).toMatchObject({
+      count: 4,
+      by: "manual",
+      words: "money waiting for a payout (the shop's payouts are manual: paid out when the shop asks)",
+    });
+    const waiting = await dashboard("?money=late&range=all");
+    expect(idsOf(waiting.rows)).toEqual(sorted("never", "old", "eight", "recent"));
+    expect(waiting.filters.moneyLate).toMatchObject({ by: "manual", verifiedBefore: null });
+  });
+
+  it("a schedule Shopify answers without what the rule needs: the 7 days, said to be the fallback", async () => {
+    await scheduleIs("unreadable");
+    expect((await h.db.shopState.findUniqueOrThrow({ where: { shop: h.domain } })).payoutSchedule).toBeNull();
+    const { figures } = await dashboard();
+    expect(figures.moneyLate).toMatchObject({
+      count: 3,
+      by: "fallback",
+      words: "money not arrived after 7 days (the shop's payout schedule is not known yet)",
+    });
+    expect(idsOf((await dashboard("?money=late&range=all")).rows)).toEqual(sorted("never", "old", "eight"));
+  });
+});
+
+describe("money not arrived after N days (the URL's money_days)", () => {
+  it("N comes from the URL whatever the schedule: after 30 days the two old ones; after 1 day the recent one too", async () => {
+    await scheduleIs({ interval: "WEEKLY", weeklyAnchor: "FRIDAY", monthlyAnchor: null });
+    const month = await dashboard("?money=late&money_days=30&range=all");
+    expect(month.filters.moneyLate).toMatchObject({ by: "days", days: 30, words: "money not arrived after 30 days" });
+    // PENDING past 30 days, or never settled (UNVERIFIABLE).
+    expect(idsOf(month.rows)).toEqual(sorted("never"));
+    expect(month.total).toBe(1);
+    expect(idsOf((await dashboard("?money=late&money_days=1&range=all")).rows)).toEqual(sorted("never", "old", "eight", "recent"));
+    // Not a number of days: the shop's schedule.
+    expect((await dashboard("?money=late&money_days=soon&range=all")).filters.moneyLate).toMatchObject({ by: "schedule" });
     // Every refund of the shop without the filter.
     expect(idsOf((await dashboard("?range=all")).rows)).toEqual(Object.values(ids).sort());
-  });
-
-  it("N comes from the URL: after 30 days only the never-settled one; after 1 day the recent one too", async () => {
-    const month = await dashboard("?money=late&money_days=30&range=all");
-    expect(month.filters.moneyLate).toMatchObject({ days: 30 });
-    expect(idsOf(month.rows)).toEqual([ids.never]);
-    expect(month.total).toBe(1);
-    expect(idsOf((await dashboard("?money=late&money_days=1&range=all")).rows)).toEqual([ids.never, ids.late, ids.recent].sort());
-    // Not a number of days: the default 7.
-    expect((await dashboard("?money=late&money_days=soon&range=all")).filters.moneyLate).toMatchObject({ days: 7 });
-  });
-
-  it("the figure counts them for the shop, whatever the period, and opens the table it counts", async () => {
-    const { figures } = await dashboard("?range=today");
-    expect(figures.moneyLate).toEqual({ count: 2, days: 7, link: "/app?range=all&money=late", shown: true });
-    const table = await dashboard(figures.moneyLate.link.replace(/^\/app/, ""));
-    expect(table.total).toBe(figures.moneyLate.count);
-    expect(idsOf(table.rows)).toEqual([ids.never, ids.late].sort());
   });
 
   it("the CSV of the filtered table holds the same refunds", async () => {

@@ -270,6 +270,27 @@ describe("the ARN of a Shopify Payments refund", () => {
 });
 
 describe("the account", () => {
+  it("answers the payout schedule a test sets for its shop, as ShopifyPaymentsPayoutSchedule types it; daily by default", async () => {
+    const { shopify, shop } = setup();
+    const SCHEDULE = `query { shopifyPaymentsAccount { country payoutSchedule { interval weeklyAnchor monthlyAnchor } } }`;
+    expect((await graphql(shopify, SCHEDULE)).body.data.shopifyPaymentsAccount).toEqual({
+      country: "US",
+      payoutSchedule: { interval: "DAILY", weeklyAnchor: null, monthlyAnchor: null },
+    });
+    shop.payments.payoutSchedule = { interval: "MONTHLY", weeklyAnchor: null, monthlyAnchor: 31 };
+    shop.payments.country = "CA";
+    expect((await graphql(shopify, SCHEDULE)).body.data.shopifyPaymentsAccount).toEqual({
+      country: "CA",
+      payoutSchedule: { interval: "MONTHLY", weeklyAnchor: null, monthlyAnchor: 31 },
+    });
+    // What the schema's types cannot hold is refused when set, not answered.
+    expect(() => (shop.payments.payoutSchedule = { interval: "FORTNIGHTLY" as never, weeklyAnchor: null, monthlyAnchor: null })).toThrow(
+      /ShopifyPaymentsPayoutInterval/,
+    );
+    expect(() => (shop.payments.payoutSchedule = { interval: "WEEKLY", weeklyAnchor: "FRI" as never, monthlyAnchor: null })).toThrow(/DayOfTheWeek/);
+    expect(() => (shop.payments.payoutSchedule = { interval: "MONTHLY", weeklyAnchor: null, monthlyAnchor: 32 })).toThrow(/day of the month/);
+  });
+
   it("is null for a shop without Shopify Payments", async () => {
     const { shopify, shop } = setup();
     refundOn(shop, "25.00");

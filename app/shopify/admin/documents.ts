@@ -268,10 +268,20 @@ export const PAYMENTS_LEDGER_QUERY = `#graphql
 `;
 export const LEDGER_PAGE = 100;
 
-/** Whether the shop has a Shopify Payments account at all (null: it uses other gateways only). */
+/**
+ * Whether the shop has a Shopify Payments account at all (null: it uses other gateways only), and
+ * when it is paid out: its payout schedule and its country (whose pay period Shopify documents),
+ * read with the account once a day for the late-money rule (decision 032). Every field needs what
+ * the account needs: read_shopify_payments_accounts (payoutSchedule also takes _payouts).
+ */
 export const PAYMENTS_ACCOUNT_QUERY = `#graphql
   query PaymentsAccount {
-    shopifyPaymentsAccount { id activated }
+    shopifyPaymentsAccount {
+      id
+      activated
+      country
+      payoutSchedule { interval weeklyAnchor monthlyAnchor }
+    }
   }
 `;
 
@@ -395,7 +405,8 @@ export const QUERY_COSTS = {
   settlementTransactionsPerTransaction: 6,
   /** A page of LEDGER_PAGE balance transactions: 2 for the connection, 3 an entry (itself, its amount, its payout), 1 for the account and 1 for pageInfo. */
   paymentsLedger: 304,
-  paymentsAccount: 1,
+  /** 1 for the account, 1 for its payout schedule. */
+  paymentsAccount: 2,
   grantedScopes: 2,
   /** Per order in OrderExposure: nodes(ids:) is priced per id. */
   orderExposurePerOrder: 46,

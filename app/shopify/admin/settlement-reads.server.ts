@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { balanceEntry, settlementTransaction, type BalanceEntry, type SettlementTransaction } from "../../settlement/ledger";
+import type { PayoutSchedule } from "../../settlement/payout-schedule";
+import { payoutSchedule } from "../../settlement/payout-schedule.server";
 import type { ShopifyGateway } from "./gateway.server";
 import { GRANTED_SCOPES_QUERY, PAYMENTS_ACCOUNT_QUERY, PAYMENTS_LEDGER_QUERY, QUERY_COSTS, SETTLEMENT_TRANSACTIONS_QUERY } from "./documents";
 import { fieldFailure, malformed, readNodes, type Failed } from "./nodes.server";
@@ -95,16 +97,34 @@ export async function readPaymentsLedger(gateway: ShopifyGateway, shop: string, 
 
 export type PaymentsAccess = "active" | "none" | "not_granted";
 
-/** Whether the shop has a Shopify Payments account the app may read. */
-export async function readPaymentsAccount(gateway: ShopifyGateway, shop: string): Promise<{ ok: true; access: PaymentsAccess } | Failed> {
+/** The account as PAYMENTS_ACCOUNT_QUERY reads it: whether there is one, parsed at the door; its schedule parsed on its own. */
+const paymentsAccountAnswer = z.object({
+  shopifyPaymentsAccount: z.object({ id: z.string(), country: z.string().nullish(), payoutSchedule: z.unknown() }).nullable(),
+});
+
+/**
+ * Whether the shop has a Shopify Payments account the app may read, and its payout schedule (with
+ * the account's country): null when the answer holds none the late-money rule can use, which then
+ * falls back to its 7 days (decision 032). A schedule Shopify answers oddly never costs the app the account.
+ */
+export async function readPaymentsAccount(
+  gateway: ShopifyGateway,
+  shop: string,
+): Promise<{ ok: true; access: PaymentsAccess; schedule: PayoutSchedule | null } | Failed> {
   const answer = await gateway.request(shop, PAYMENTS_ACCOUNT_QUERY, {}, QUERY_COSTS.paymentsAccount, { waitThrottled: true });
-  if (!answer.ok) return isAccessDenied(answer) ? { ok: true, access: "not_granted" } : answer;
+  if (!answer.ok) return isAccessDenied(answer) ? { ok: true, access: "not_granted", schedule: null } : answer;
   const denied = answer.fieldErrors.find((e) => e.path?.[0] === "shopifyPaymentsAccount");
   if (denied)
     return denied.extensions?.code === "ACCESS_DENIED"
-      ? { ok: true, access: "not_granted" }
+      ? { ok: true, access: "not_granted", schedule: null }
       : fieldFailure(denied.extensions?.code ?? "GRAPHQL_ERROR", denied.message);
-  return { ok: true, access: answer.data.shopifyPaymentsAccount ? "active" : "none" };
+  const parsed = paymentsAccountAnswer.safeParse(answer.data);
+  if (!parsed.success) return malformed("malformed response: the Shopify Payments account is not as the schema says");
+  const account = parsed.data.shopifyPaymentsAccount;
+  if (!account) return { ok: true, access: "none", schedule: null };
+  const raw = account.payoutSchedule;
+  const schedule = payoutSchedule.safeParse(typeof raw === "object" && raw !== null ? { ...raw, country: account.country ?? null } : raw);
+  return { ok: true, access: "active", schedule: schedule.success ? schedule.data : null };
 }
 
 const grantedScopes = z.object({ currentAppInstallation: z.object({ accessScopes: z.array(z.object({ handle: z.string() })) }) });

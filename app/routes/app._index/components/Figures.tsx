@@ -51,19 +51,21 @@ export function Figures({ figures }: { figures: DashboardData["figures"] }) {
 }
 
 /**
- * "2 refunds: money not arrived after 7 days", the number opening the table of them, as the verdict
- * figures do. Its size never changes with the count: a live refresh never moves the rows below it.
+ * "2 refunds: money not arrived 4 business days after the shop's weekly payout (Fridays)" (or after
+ * 7 days, the schedule not known; or waiting for a manual payout, never a warning), the number
+ * opening the table of them, as the verdict figures do. Its size never changes with the count: a
+ * live refresh never moves the rows below it.
  */
 export function MoneyLateFigure({ figures }: { figures: DashboardData["figures"] }) {
-  const { count, days, link, shown } = figures.moneyLate;
+  const { count, by, words, link, shown } = figures.moneyLate;
   if (!shown) return null;
   return (
     <CountFigure
       count={count}
-      words={`refund${count === 1 ? "" : "s"}: money not arrived after ${days} days`}
+      words={`refund${count === 1 ? "" : "s"}: ${words}`}
       link={link}
       id="figure-money-late"
-      background={count ? "bg-surface-caution" : undefined}
+      background={count && by !== "manual" ? "bg-surface-caution" : undefined}
     />
   );
 }

@@ -1,7 +1,7 @@
 import { BlockStack, ChoiceList, Filters, TextField } from "@shopify/polaris";
 import type { useUrlFilters } from "../../../dashboard/use-url-filters";
 import { FilterBar, problemChip, problemFilter } from "../../../dashboard/list-controls";
-import { ORIGINS, DEFAULT_DASHBOARD_RANGE, MONEY_LATE_DAYS } from "../../../verdicts/filters";
+import { ORIGINS, DEFAULT_DASHBOARD_RANGE } from "../../../verdicts/filters";
 import { ORIGIN_LABELS, REVIEW_LABELS, VERDICT_LABELS } from "../../../verdicts/words";
 import type { DashboardData } from "../types";
 import { RANGE_LABELS } from "./labels";
@@ -16,6 +16,8 @@ const SORT_OPTIONS = [
   { label: "Smallest amount", value: "amount_asc" },
 ];
 
+const capitalized = (words: string) => `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+
 /** The filters in force, as removable pills. */
 export function appliedFiltersOf(filters: FilterValues, update: Update) {
   const dateLabel = filters.range && filters.range !== "custom" ? RANGE_LABELS[filters.range] : `${filters.from ?? "…"} to ${filters.to ?? "…"}`;
@@ -27,7 +29,7 @@ export function appliedFiltersOf(filters: FilterValues, update: Update) {
     ...problemChip(filters.classes, update),
     ...(filters.gatewayFailures ? [{ key: "gateway", label: "Gateway failures", onRemove: () => update({ gateway: undefined }) }] : []),
     ...(filters.moneyLate
-      ? [{ key: "money", label: `Money not arrived after ${filters.moneyLate.days} days`, onRemove: () => update({ money: undefined, money_days: undefined }) }]
+      ? [{ key: "money", label: capitalized(filters.moneyLate.words), onRemove: () => update({ money: undefined, money_days: undefined }) }]
       : []),
     ...(filters.atRiskTwice ? [{ key: "risk", label: "Money at risk twice", onRemove: () => update({ risk: undefined }) }] : []),
     ...(filters.origins.length
@@ -174,7 +176,9 @@ export function RefundFilters({ filters, appliedFilters, now, smDown, query, set
               <ChoiceList
                 title="Money"
                 titleHidden
-                choices={[{ value: "late", label: `Not arrived after ${filters.moneyLate?.days ?? MONEY_LATE_DAYS} days` }]}
+                choices={[
+                  { value: "late", label: filters.moneyLate ? capitalized(filters.moneyLate.words) : "Not arrived in the time the shop's payouts allow" },
+                ]}
                 selected={filters.moneyLate ? ["late"] : []}
                 onChange={(v) => update({ money: v[0], money_days: undefined })}
               />

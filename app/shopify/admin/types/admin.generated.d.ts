@@ -148,7 +148,10 @@ export type PaymentsLedgerQuery = { shopifyPaymentsAccount?: AdminTypes.Maybe<(
 export type PaymentsAccountQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
 
 
-export type PaymentsAccountQuery = { shopifyPaymentsAccount?: AdminTypes.Maybe<Pick<AdminTypes.ShopifyPaymentsAccount, 'id' | 'activated'>> };
+export type PaymentsAccountQuery = { shopifyPaymentsAccount?: AdminTypes.Maybe<(
+    Pick<AdminTypes.ShopifyPaymentsAccount, 'id' | 'activated' | 'country'>
+    & { payoutSchedule: Pick<AdminTypes.ShopifyPaymentsPayoutSchedule, 'interval' | 'weeklyAnchor' | 'monthlyAnchor'> }
+  )> };
 
 export type GrantedScopesQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
 
@@ -223,7 +226,7 @@ interface GeneratedQueryTypes {
   "#graphql\n  query BulkOperationState($id: ID!) {\n    node(id: $id) {\n      ... on BulkOperation { id status errorCode objectCount rootObjectCount url partialDataUrl createdAt completedAt }\n    }\n  }\n": {return: BulkOperationStateQuery, variables: BulkOperationStateQueryVariables},
   "#graphql\n  query SettlementTransactions($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on OrderTransaction {\n        id\n        kind\n        status\n        gateway\n        processedAt\n        amountSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }\n        shopifyPaymentsSet { refundSet { acquirerReferenceNumber } }\n      }\n    }\n  }\n": {return: SettlementTransactionsQuery, variables: SettlementTransactionsQueryVariables},
   "#graphql\n  query PaymentsLedger($query: String!, $after: String) {\n    shopifyPaymentsAccount {\n      id\n      balanceTransactions(first: 100, after: $after, query: $query, sortKey: PROCESSED_AT) {\n        nodes {\n          id\n          type\n          sourceOrderTransactionId\n          transactionDate\n          amount { amount currencyCode }\n          associatedPayout { id status }\n        }\n        pageInfo { hasNextPage endCursor }\n      }\n    }\n  }\n": {return: PaymentsLedgerQuery, variables: PaymentsLedgerQueryVariables},
-  "#graphql\n  query PaymentsAccount {\n    shopifyPaymentsAccount { id activated }\n  }\n": {return: PaymentsAccountQuery, variables: PaymentsAccountQueryVariables},
+  "#graphql\n  query PaymentsAccount {\n    shopifyPaymentsAccount {\n      id\n      activated\n      country\n      payoutSchedule { interval weeklyAnchor monthlyAnchor }\n    }\n  }\n": {return: PaymentsAccountQuery, variables: PaymentsAccountQueryVariables},
   "#graphql\n  query GrantedScopes {\n    currentAppInstallation { accessScopes { handle } }\n  }\n": {return: GrantedScopesQuery, variables: GrantedScopesQueryVariables},
   "#graphql\n  query OrderExposure($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Order {\n        id\n        totalReceivedSet { presentmentMoney { amount currencyCode } }\n        disputes { id status initiatedAs }\n        refunds {\n          id\n          createdAt\n          totalRefundedSet { presentmentMoney { amount currencyCode } }\n          transactions(first: 5) { nodes { kind status gateway amountSet { presentmentMoney { amount currencyCode } } } }\n          refundLineItems(first: 10) { nodes { quantity lineItem { id quantity } } }\n        }\n      }\n    }\n  }\n": {return: OrderExposureQuery, variables: OrderExposureQueryVariables},
   "#graphql\n  query OrderDisputes($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      ... on Order { id disputes { id status } }\n    }\n  }\n": {return: OrderDisputesQuery, variables: OrderDisputesQueryVariables},

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ShopState" ADD COLUMN     "payoutSchedule" TEXT;
+
