@@ -7,7 +7,7 @@ import { disputeEvidenceUpdate, type EvidenceInput } from "./dispute-evidence";
 import { disputeByEvidenceGid, disputeByGid, disputesConnection, readableDispute, readableEvidence } from "./dispute-views";
 import { shopifyPaymentsAccount } from "./payments-views";
 import { IdempotencyKeys, refundCreate, type RefundCreateHost, type RefundInput } from "./refund-create";
-import type { FakeRefund, FakeShop } from "./shop";
+import type { FakeApp, FakeRefund, FakeShop } from "./shop";
 import { accessDenied, connection, gid, parseGid, Views } from "./views";
 import { ADMIN_API_VERSION, adminSchema } from "./versions";
 
@@ -88,6 +88,8 @@ export class AdminApi implements RefundCreateHost {
   flow?: FakeFlow;
   /** Called for every refund refundCreate makes (the FakeShopify sends its refunds/create webhook). */
   onRefundCreated?: (refund: FakeRefund) => void;
+  /** The app whose token calls this API (the FakeShopify's app, installed in the shop): the app of the refunds refundCreate makes. */
+  callingApp: FakeApp | null = null;
   /** The shop's bulk operations; their result URLs are the FakeShopify's, once it listens. */
   readonly bulk: FakeBulkOperations;
   /** Where a bulk result's JSONL is served (set by the FakeShopify that listens). */

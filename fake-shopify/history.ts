@@ -23,7 +23,8 @@ const DAY = 86_400_000;
  * over the last `days` days (ending an hour ago), one order each, and among them, by position,
  * refunds made twice within minutes (the second of the pair the duplicate), a refund whose transaction
  * failed at the gateway, a refund Shopify recorded with another total than its transaction, and
- * an older refund on an order refunded again inside the window.
+ * an older refund on an order refunded again inside the window. Some of the others were made by a
+ * returns app or on Point of Sale.
  */
 export function seedHistory(shop: FakeShop, count: number, options: { days?: number; now?: Date } = {}): SeededHistory {
   const days = options.days ?? 50;
@@ -59,7 +60,9 @@ export function seedHistory(shop: FakeShop, count: number, options: { days?: num
       expected.set(gid("Refund", recent.id), { verdict: "VERIFIED" });
       made++;
     } else {
-      const refund = shop.createRefund(order.id, { amount, createdAt: at });
+      // Made in the admin, by another app, or on Point of Sale (decision 031): the verdict is the same.
+      const madeBy = i % 5 === 1 ? { app: "Returns Pro" } : i % 7 === 2 ? { pos: true } : {};
+      const refund = shop.createRefund(order.id, { amount, createdAt: at, ...madeBy });
       expected.set(gid("Refund", refund.id), { verdict: "VERIFIED" });
       made++;
     }

@@ -1,7 +1,7 @@
 import { getDirectiveValues, GraphQLError, type GraphQLResolveInfo } from "graphql";
 import type { Gate } from "./gate";
 import { parseMinor, restDecimal } from "./money";
-import { STORE_CREDIT_GATEWAY, type FakeOrder, type FakeRefund, type FakeShop, type RestockType } from "./shop";
+import { STORE_CREDIT_GATEWAY, type FakeApp, type FakeOrder, type FakeRefund, type FakeShop, type RestockType } from "./shop";
 import { parseGid, type Views } from "./views";
 import { idempotencyRequired } from "./versions";
 
@@ -26,6 +26,8 @@ export interface RefundCreateHost {
   nextRefundCreateError: string | null;
   refundCreateGate: Gate;
   onRefundCreated?: (refund: FakeRefund) => void;
+  /** The app whose token calls refundCreate: the refund's agreement names it ("the application that created the agreement"). */
+  callingApp?: FakeApp | null;
 }
 
 type UserError = { field: string[]; message: string };
@@ -197,6 +199,7 @@ async function create(host: RefundCreateHost, input: RefundInput): Promise<Outco
     transactions: lines,
     lineItems,
     note: input.note ?? null,
+    app: host.callingApp ?? null,
     processedAt: input.processedAt ? new Date(input.processedAt) : undefined,
   });
   host.stats.refundsCreated++;

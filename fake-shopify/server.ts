@@ -54,6 +54,9 @@ export interface AppCredentials {
   scopes: string;
 }
 
+/** The app's name in its listing (shopify.app.toml's `name`): how Shopify names it to other apps (App.title). */
+export const APP_TITLE = "Refund Verifier";
+
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
 
@@ -116,6 +119,8 @@ export class FakeShopify {
     const shop = new FakeShop(domain, currency, () => this.now());
     const api = new AdminApi(shop, { ...this.bucket, nowMs: () => this.bucketNowMs() });
     api.flow = this.flow;
+    // The app the tests and the demo run is installed in the shop under its listing's name, with its own API key.
+    api.callingApp = shop.app(APP_TITLE, this.app.apiKey);
     api.onRefundCreated = (refund) => this.sendWebhook(domain, "refunds/create", refundWebhookBody(shop, refund));
     api.bulkResultUrl = (token) => (this.baseUrl ? `${this.baseUrl}/bulk-results/${encodeURIComponent(domain)}/${token}.jsonl` : null);
     api.bulk.onFinished = (operation) => this.sendWebhook(domain, "bulk_operations/finish", bulkFinishBody(operation));

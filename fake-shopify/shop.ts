@@ -17,6 +17,19 @@ export interface FakeTransaction {
   createdAt: Date;
   parentId: bigint | null;
   errorCode: string | null;
+  /** The Shopify Point of Sale device that processed it (OrderTransaction.device; the REST payload's device_id); null off POS. */
+  deviceId: bigint | null;
+}
+
+/**
+ * An app as Shopify's `App` object describes it: its id, its name (`title`) and its API key (the
+ * client id an app authenticates with). RefundAgreement.app is "the application that created the
+ * agreement".
+ */
+export interface FakeApp {
+  id: bigint;
+  title: string;
+  apiKey: string;
 }
 
 /** RefundLineItemRestockType; LEGACY_RESTOCK "is not accepted when creating new refunds". */
@@ -55,6 +68,12 @@ export interface FakeRefund {
   note: string | null;
   /** The staff member who made it in the admin or on POS (the REST payload's user_id); null for a refund made through the API. */
   staffUserId: string | null;
+  /**
+   * The app that made it (its RefundAgreement's `app`): the app that called refundCreate, or an app a
+   * test names; null for one made in Shopify admin (this fake's reading: Shopify's reference does not
+   * say what a refund made in the admin answers there).
+   */
+  app: FakeApp | null;
   transactionIds: bigint[];
   /** Shopify's read replicas lag: until then, reads do not see the refund. */
   visibleAt: Date;
@@ -107,7 +126,14 @@ export interface CreateRefundOptions {
   recordedAmount?: string;
   /** Made by this staff member in the admin or on POS (a user id); by default no person (an app, an automation). */
   staffUserId?: string;
+  /** Made by this app (by its name; its id and API key are the shop's for that name): its RefundAgreement names it. */
+  app?: string | FakeApp;
+  /** Made on Shopify POS: each transaction was processed by the shop's POS device (and the agreement names the Point of Sale app). */
+  pos?: boolean;
 }
+
+/** The app that makes a POS refund's agreement in this fake: Shopify's reference names "Point of Sale" as the app of POS orders (OrderApp). */
+export const POINT_OF_SALE_APP = "Point of Sale";
 
 /**
  * The access scopes a FakeShop grants the app unless a test changes `grantedScopes`: the app's
@@ -143,6 +169,10 @@ export class FakeShop {
   /** Shared by every shop: Shopify's ids are global, so one shop's token never finds another shop's order under its own. */
   private static lastId = FIRST_ID;
   private orderNumber = 1000;
+  /** The apps installed in the shop, by name: each with an id and API key of its own, the same every time it is named. */
+  private readonly apps = new Map<string, FakeApp>();
+  /** The shop's one POS device (created when a refund is first made on POS). */
+  private posDevice: bigint | null = null;
 
   /** The shop's time zone, as merchants set it in Shopify admin (Shop.ianaTimezone). */
   ianaTimezone = "America/New_York";
@@ -160,6 +190,17 @@ export class FakeShop {
   /** Whether the app holds one of `scopes`; a `write_` scope grants its `read_` one too, as Shopify's do. */
   hasScope(...scopes: string[]): boolean {
     return scopes.some((scope) => this.grantedScopes.has(scope) || this.grantedScopes.has(scope.replace(/^read_/, "write_")));
+  }
+
+  /** The app of this name installed in the shop (added the first time it is named, with `apiKey` or one of its own). */
+  app(title: string, apiKey?: string): FakeApp {
+    let app = this.apps.get(title);
+    if (!app) {
+      const id = this.nextId();
+      app = { id, title, apiKey: apiKey ?? `${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${id}` };
+      this.apps.set(title, app);
+    }
+    return app;
   }
 
   /** The next id of Shopify's one global sequence: every record of every shop draws from it. */
@@ -219,8 +260,11 @@ export class FakeShop {
     return order;
   }
 
-  private addTransaction(order: FakeOrder, fields: Omit<FakeTransaction, "id" | "orderId" | "errorCode"> & { errorCode?: string | null }): FakeTransaction {
-    const transaction: FakeTransaction = { id: this.nextId(), orderId: order.id, errorCode: null, ...fields };
+  private addTransaction(
+    order: FakeOrder,
+    fields: Omit<FakeTransaction, "id" | "orderId" | "errorCode" | "deviceId"> & { errorCode?: string | null; deviceId?: bigint | null },
+  ): FakeTransaction {
+    const transaction: FakeTransaction = { id: this.nextId(), orderId: order.id, errorCode: null, deviceId: null, ...fields };
     this.transactions.set(transaction.id, transaction);
     order.transactionIds.push(transaction.id);
     return transaction;
@@ -277,6 +321,8 @@ export class FakeShop {
       storeCreditMinor: options.storeCredit === undefined ? undefined : parseMinor(options.storeCredit, order.presentmentCurrency),
       note: options.note ?? null,
       staffUserId: options.staffUserId ?? null,
+      app: options.pos ? this.app(POINT_OF_SALE_APP) : typeof options.app === "string" ? this.app(options.app) : (options.app ?? null),
+      deviceId: options.pos ? (this.posDevice ??= this.nextId()) : null,
       createdAt: options.createdAt,
       processedAt: options.processedAt,
       visibleAfterMs: options.visibleAfterMs,
@@ -305,6 +351,10 @@ export class FakeShop {
       transactions: { amountMinor: bigint; gateway: string; parentId: bigint | null; status: TransactionStatus; errorCode: string | null }[];
       note: string | null;
       staffUserId?: string | null;
+      /** The app that made it (refundCreate: the app calling it). */
+      app?: FakeApp | null;
+      /** The POS device that processed its transactions. */
+      deviceId?: bigint | null;
       createdAt?: Date;
       processedAt?: Date;
       visibleAfterMs?: number;
@@ -318,7 +368,9 @@ export class FakeShop {
       fields.storeCreditMinor === undefined
         ? []
         : [{ amountMinor: fields.storeCreditMinor, gateway: STORE_CREDIT_GATEWAY, parentId: null, status: "SUCCESS" as const, errorCode: null }];
-    const transactions = [...fields.transactions, ...storeCredit].map((t) => this.addTransaction(order, { kind: "REFUND", createdAt, ...t }));
+    const transactions = [...fields.transactions, ...storeCredit].map((t) =>
+      this.addTransaction(order, { kind: "REFUND", createdAt, deviceId: fields.deviceId ?? null, ...t }),
+    );
     const refund: FakeRefund = {
       id: this.nextId(),
       orderId: order.id,
@@ -327,6 +379,7 @@ export class FakeShop {
       updatedAt: createdAt,
       note: fields.note,
       staffUserId: fields.staffUserId ?? null,
+      app: fields.app ?? null,
       transactionIds: transactions.map((t) => t.id),
       visibleAt: new Date(createdAt.getTime() + (fields.visibleAfterMs ?? 0)),
       totalOverrideMinor: fields.totalOverrideMinor ?? null,

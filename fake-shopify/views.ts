@@ -1,7 +1,16 @@
 import { GraphQLError } from "graphql";
 import type { FakeDispute } from "./disputes";
 import { shopifyDecimal } from "./money";
-import { STORE_CREDIT_GATEWAY, type FakeLineItem, type FakeOrder, type FakeRefund, type FakeRefundLineItem, type FakeShop, type FakeTransaction } from "./shop";
+import {
+  STORE_CREDIT_GATEWAY,
+  type FakeApp,
+  type FakeLineItem,
+  type FakeOrder,
+  type FakeRefund,
+  type FakeRefundLineItem,
+  type FakeShop,
+  type FakeTransaction,
+} from "./shop";
 
 export const gid = (type: string, id: bigint) => `gid://shopify/${type}/${id}`;
 
@@ -71,6 +80,24 @@ export const disputeSummary = (d: FakeDispute) => ({
   status: d.status,
 });
 
+/**
+ * The published 2026-10 schema's access rule for the StaffMember type (its `requiredAccess`, as
+ * shopify.dev's StaffMember page says it): every field that returns a staff member (Refund.staffMember,
+ * RefundAgreement.user, OrderTransaction.user, Order.staffMember) needs `read_users`, a scope an app
+ * gets only as a finance embedded app or on a Plus or Advanced store, and by asking Shopify Support.
+ */
+export const STAFF_MEMBER_ACCESS =
+  "`read_users` access scope. Also: The app must be a finance embedded app or installed on a Shopify Plus or Advanced store. Contact Shopify Support to enable this scope for your app.";
+
+/** App: "A Shopify application"; what an app may read of another without a scope (id, title, apiKey, handle). */
+export const appView = (app: FakeApp) => ({
+  __typename: "App",
+  id: gid("App", app.id),
+  title: app.title,
+  apiKey: app.apiKey,
+  handle: app.title.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
+});
+
 /** OrderTransaction.formattedGateway, "the human-readable payment gateway name"; store credit's is our guess. */
 const formattedGateway = (gateway: string) =>
   gateway === "shopify_payments" ? "Shopify Payments" : gateway === STORE_CREDIT_GATEWAY ? "Store credit" : gateway;
@@ -115,8 +142,35 @@ export class Views {
       multiCapturable: false,
       fees: [],
       shopifyPaymentsSet: () => this.shopifyPaymentsSet(t),
+      // PointOfSaleDevice needs read_orders (or read_point_of_sale_devices): any app that reads the transaction may read it.
+      device: t.deviceId === null ? null : { __typename: "PointOfSaleDevice", id: gid("PointOfSaleDevice", t.deviceId) },
+      // "Staff member who was logged into the Shopify POS device when the transaction was processed."
+      user: () => this.staffMember(t.deviceId === null ? null : this.refundOfTransaction(t)?.staffUserId, "user"),
     };
   };
+
+  private refundOfTransaction(t: FakeTransaction): FakeRefund | undefined {
+    return [...this.shop.refunds.values()].find((r) => r.transactionIds.includes(t.id));
+  }
+
+  /** A field of type StaffMember: ACCESS_DENIED without `read_users` (the type's rule), else the member, or null when nobody made it. */
+  private staffMember(userId: string | null | undefined, field: string) {
+    if (!this.shop.hasScope("read_users")) return accessDenied(field, STAFF_MEMBER_ACCESS);
+    const member = userId ? this.shop.staff.member(userId) : undefined;
+    if (!member) return null;
+    return {
+      __typename: "StaffMember",
+      id: gid("StaffMember", BigInt(member.id)),
+      firstName: member.firstName,
+      lastName: member.lastName,
+      name: `${member.firstName} ${member.lastName}`,
+      email: member.email,
+      isShopOwner: member.accountOwner,
+      active: true,
+      exists: true,
+      locale: member.locale,
+    };
+  }
 
   /**
    * "Contains all Shopify Payments information related to an order transaction. This field is
@@ -152,7 +206,8 @@ export class Views {
       orderAdjustments: (args: PageArgs) => connection([], args, (x) => x),
       duties: [],
       return: null,
-      staffMember: null,
+      // "The staff member who created the refund": readable only with read_users.
+      staffMember: () => this.staffMember(r.staffUserId, "staffMember"),
     };
   };
 
@@ -207,8 +262,10 @@ export class Views {
     happenedAt: dateTime(r.createdAt),
     reason: "REFUND",
     refund: () => this.refund(r),
-    app: null,
-    user: null,
+    // "The application that created the agreement".
+    app: r.app ? appView(r.app) : null,
+    // "The staff member associated with the agreement": a StaffMember, so read_users.
+    user: () => this.staffMember(r.staffUserId, "user"),
     sales: (args: PageArgs) => connection([], args, (x) => x),
   });
 
@@ -242,6 +299,8 @@ export class Views {
           .map(this.transaction),
       // Shopify records a RefundAgreement for every refund; this fake's orders have no other agreements.
       agreements: (args: PageArgs) => connection(visibleRefunds, args, this.refundAgreement),
+      // "The staff member who created or is responsible for the order": a StaffMember, so read_users. This fake's orders have none.
+      staffMember: () => this.staffMember(null, "staffMember"),
       // OrderDisputeSummary, readable with read_orders: see disputeSummary.
       disputes: () => [...this.shop.disputes.values()].filter((d) => d.orderId === o.id).map(disputeSummary),
       suggestedRefund: ({ suggestFullRefund }: { suggestFullRefund?: boolean }) => this.suggestedRefund(o, Boolean(suggestFullRefund)),

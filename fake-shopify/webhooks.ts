@@ -14,7 +14,8 @@ function restTime(date: Date): string {
  * The body of a refunds/create delivery: the REST Refund resource without a root key. Ids are
  * written as bare JSON numbers with all their digits, as Shopify does, even above 2^53. Each
  * transaction's `amount` and `currency` are in the order's presentment currency; every `*_set`
- * carries `shop_money` (the shop's currency) and `presentment_money`.
+ * carries `shop_money` (the shop's currency) and `presentment_money`. A transaction processed on
+ * Shopify POS names its `device_id`, the staff member logged in (`user_id`) and `source_name` "pos".
  */
 export function refundWebhookBody(shop: FakeShop, refund: FakeRefund): string {
   const order = shop.orders.get(refund.orderId)!;
@@ -25,7 +26,7 @@ export function refundWebhookBody(shop: FakeShop, refund: FakeRefund): string {
   const zero = JSON.stringify(moneySet(0n));
   const transactions = refund.transactionIds.map((id) => {
     const t = shop.transactions.get(id)!;
-    return `{"id":${t.id},"order_id":${t.orderId},"kind":"${t.kind.toLowerCase()}","gateway":${JSON.stringify(t.gateway)},"status":"${t.status.toLowerCase()}","message":null,"created_at":"${restTime(t.createdAt)}","test":false,"authorization":null,"location_id":null,"user_id":null,"parent_id":${t.parentId ?? "null"},"processed_at":"${restTime(t.createdAt)}","device_id":null,"error_code":${t.errorCode ? JSON.stringify(t.errorCode.toLowerCase()) : "null"},"source_name":"web","receipt":{},"amount":"${restDecimal(t.amountMinor, order.presentmentCurrency)}","currency":"${order.presentmentCurrency}","payment_id":"c${t.orderId}.1","manual_payment_gateway":${t.gateway === "manual"},"amount_rounding":null,"admin_graphql_api_id":"${gid("OrderTransaction", t.id)}"}`;
+    return `{"id":${t.id},"order_id":${t.orderId},"kind":"${t.kind.toLowerCase()}","gateway":${JSON.stringify(t.gateway)},"status":"${t.status.toLowerCase()}","message":null,"created_at":"${restTime(t.createdAt)}","test":false,"authorization":null,"location_id":null,"user_id":${t.deviceId !== null ? (refund.staffUserId ?? "null") : "null"},"parent_id":${t.parentId ?? "null"},"processed_at":"${restTime(t.createdAt)}","device_id":${t.deviceId ?? "null"},"error_code":${t.errorCode ? JSON.stringify(t.errorCode.toLowerCase()) : "null"},"source_name":"${t.deviceId !== null ? "pos" : "web"}","receipt":{},"amount":"${restDecimal(t.amountMinor, order.presentmentCurrency)}","currency":"${order.presentmentCurrency}","payment_id":"c${t.orderId}.1","manual_payment_gateway":${t.gateway === "manual"},"amount_rounding":null,"admin_graphql_api_id":"${gid("OrderTransaction", t.id)}"}`;
   });
   const refundLineItems = refund.lineItems.map((line) => {
     const item = order.lineItems.find((l) => l.id === line.lineItemId)!;
