@@ -14,14 +14,16 @@ import { outcome, runRowWork, type Helpers, type InOrderWork, type Outcome, type
 import { config } from "../config/env.server";
 import {
   bulkReadback,
-  historyRefund,
   historyTransaction,
   isZero,
   readHistoryLine,
   sameAmountNearby,
+  stagedRefund,
+  type HistoryAgreementApp,
   type HistoryRefund,
   type HistoryTransaction,
 } from "./history";
+import { madeOf } from "../verdicts/made";
 import { parseStored } from "../db/stored-json";
 import { turnTaker } from "../db/take-turns";
 import { inWindow, summarize } from "./summary.server";
@@ -143,7 +145,7 @@ function stagedRow(backfillId: string, line: number, text: string): { row?: Pris
       orderGid: read.orderGid,
       refundGid: refund.id,
       createdAt: new Date(refund.createdAt),
-      data: JSON.stringify(refund),
+      data: JSON.stringify({ ...refund, agreementApp: read.app }),
     },
   };
 }
@@ -270,9 +272,16 @@ async function decide(
   refund: HistoryRefund,
   transactions: HistoryTransaction[],
   orderRefunds: HistoryRefund[],
+  agreementApp: HistoryAgreementApp | null | undefined,
 ) {
   // $input: the order the read listed it under, and what its REFUND transactions add up to (as for a refund the sweep finds).
   const refunded = statedAmount(transactions, true);
+  // Where it was made (decision 031): its agreement's app, a POS device; no payload names a person in the history.
+  const made = madeOf({
+    ownApiKey: config().SHOPIFY_API_KEY,
+    posDevice: transactions.some((t) => t.device !== null),
+    agreement: agreementApp === undefined ? undefined : { app: agreementApp },
+  });
   const found = await historyOperation(deps, {
     shop: backfill.shop,
     refundGid: refund.id,
@@ -282,6 +291,7 @@ async function decide(
     amount: refunded.amount,
     currency: refunded.currency,
     startedAt: new Date(refund.createdAt),
+    made,
   });
   if (!found) return;
   const { op } = found;
@@ -296,7 +306,13 @@ async function decide(
     { channel: duplicateChannel, observedAt: readAt, ok: true, data: duplicates },
   ];
   const now = deps.now();
-  const readback = { kind: "counted", retryAfterMs: 0, orderName: refund.order.name, shopMoney: refund.totalRefundedSet.shopMoney } as const;
+  const readback = {
+    kind: "counted",
+    retryAfterMs: 0,
+    orderName: refund.order.name,
+    shopMoney: refund.totalRefundedSet.shopMoney,
+    ...(made ? { made } : {}),
+  } as const;
   const judged = judge({ contract, operation: op, observed, observations, readback }, now);
   if (found.decided) return writeEvidence(deps.db, contract, op, observations, judged.result, op.decidedAt ?? now, op.attempts);
   const written = await recordVerdicts(deps.db, [judged], now);
@@ -352,13 +368,16 @@ async function verify(deps: BackfillDeps, held: Held): Promise<Step> {
       where: { backfillId: id, kind: { in: ["transaction", "unreadable"] }, agreementGid: { in: page.map((row) => row.agreementGid) } },
     });
     const byAgreement = Map.groupBy(children, (row) => row.agreementGid);
-    const refunds = page.map((row) => ({ row, refund: parseStored(historyRefund, row.data, "BackfillLine.data (a refund)") }));
+    const refunds = page.map((row) => {
+      const { agreementApp, ...refund } = parseStored(stagedRefund, row.data, "BackfillLine.data (a refund)");
+      return { row, refund, agreementApp };
+    });
     // A refund line the file repeats is one refund of its order (a duplicate of itself is none).
     const byOrder = Map.groupBy([...new Map(refunds.map((r) => [r.refund.id, r])).values()], ({ row }) => row.orderGid!);
     let verified = 0;
     let withoutTransactions = 0;
     const seen = new Set<string>();
-    for (const { row, refund } of refunds) {
+    for (const { row, refund, agreementApp } of refunds) {
       if (!inWindow(backfill, row.createdAt!) || seen.has(refund.id)) continue;
       seen.add(refund.id);
       verified++;
@@ -380,6 +399,7 @@ async function verify(deps: BackfillDeps, held: Held): Promise<Step> {
         refund,
         transactions,
         byOrder.get(row.orderGid!)!.map((r) => r.refund),
+        agreementApp,
       );
       // Other requests of this process get their turn between refunds (SQLite blocks while a statement runs).
       await takeTurn();

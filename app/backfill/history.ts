@@ -19,6 +19,16 @@ export const historyRefund = z.object({
 });
 export type HistoryRefund = z.infer<typeof historyRefund>;
 
+/** The refund agreement's app ("the application that created the agreement"), null when none did: where it was made (decision 031). */
+const agreementApp = z.object({ apiKey: z.string(), title: z.string().min(1) });
+export type HistoryAgreementApp = z.infer<typeof agreementApp>;
+
+/**
+ * A refund as the backfill stages it: the refund, and its agreement's app beside it (absent on a
+ * line staged before the app read it: then where it was made is not said).
+ */
+export const stagedRefund = historyRefund.extend({ agreementApp: agreementApp.nullable().optional() });
+
 const nullable = z
   .string()
   .nullish()
@@ -32,13 +42,18 @@ export const historyTransaction = z.object({
   gateway: nullable,
   errorCode: nullable,
   processedAt: nullable,
+  /** The Shopify POS device that processed it (decision 031); null off POS, and on lines staged before it was read. */
+  device: z
+    .object({ id: z.string() })
+    .nullish()
+    .transform((device) => device ?? null),
   amountSet: z.object({ presentmentMoney: historyMoney }),
 });
 export type HistoryTransaction = z.infer<typeof historyTransaction>;
 
 /** What a line of the bulk result holds, once read. */
 export type HistoryLine =
-  | { kind: "refund"; agreementGid: string; orderGid: string; refund: HistoryRefund }
+  | { kind: "refund"; agreementGid: string; orderGid: string; refund: HistoryRefund; app: HistoryAgreementApp | null }
   | { kind: "transaction"; agreementGid: string; transaction: HistoryTransaction }
   /** An order line, or an agreement that is not a refund's: nothing to stage. */
   | { kind: "other" }
@@ -70,8 +85,9 @@ export function readHistoryLine(text: string): HistoryLine {
   }
   if (value.refund !== undefined) {
     const refund = historyRefund.safeParse(value.refund);
-    if (!parent || !refund.success) return { kind: "bad", error: `refund agreement ${value.id} is incomplete` };
-    return { kind: "refund", agreementGid: value.id, orderGid: parent, refund: refund.data };
+    const app = agreementApp.nullish().safeParse(value.app);
+    if (!parent || !refund.success || !app.success) return { kind: "bad", error: `refund agreement ${value.id} is incomplete` };
+    return { kind: "refund", agreementGid: value.id, orderGid: parent, refund: refund.data, app: app.data ?? null };
   }
   return { kind: "other" };
 }

@@ -360,12 +360,17 @@ export async function stampRefund(
     actionResult,
     orderName: orderNameOf(stamped),
     correlation,
+    // Made here, by whom asked for it (decision 031).
+    made: { in: "this_app" as const, staffUserId: stamped.askedBy, app: null },
   };
   if (!(await openOperation(db, contract, facts, now))) {
     await db.operation.updateMany({
       where: { shop: stamped.shop, refundGid: refund.id, status: "PENDING" },
       data: {
         origin: "app",
+        madeIn: "this_app",
+        madeByStaff: stamped.askedBy,
+        madeByApp: null,
         amount: facts.amount,
         currency: facts.currency,
         amountMinor: stamped.amountMinor,

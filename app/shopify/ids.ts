@@ -17,7 +17,7 @@ export const NOT_SHOPIFY_NUMBER = "not a Shopify id: Shopify writes its number i
 export const NOT_AN_ORDER_ADDRESS =
   "This address does not name an order: an order's number is written in digits, without leading zeros. Find the order in Shopify admin and start from there.";
 
-export type ShopifyResource = "Order" | "Refund";
+export type ShopifyResource = "Order" | "Refund" | "PointOfSaleDevice";
 
 export const shopifyGid = (resource: ShopifyResource, number: string) => `gid://shopify/${resource}/${number}`;
 

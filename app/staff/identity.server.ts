@@ -132,3 +132,22 @@ export async function staffNames(db: PrismaClient, shop: string, actors: string[
     }),
   );
 }
+
+/**
+ * The names Shopify gave for these users (digits), in their newest online session of this shop;
+ * a user it gave no name for, or who never opened the app, is left out: the caller says "a staff
+ * member" rather than a number (decision 031).
+ */
+export async function knownStaffNames(db: PrismaClient, shop: string, userIds: string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(userIds.filter((id) => shopifyNumberSchema.safeParse(id).success))];
+  if (!ids.length) return new Map();
+  const rows = await readInSlices(ids, (slice) =>
+    db.session.findMany({ where: { shop, isOnline: true, userId: { in: slice.map((id) => BigInt(id)) } }, select: STAFF_COLUMNS }),
+  );
+  const named = new Map<string, string>();
+  for (const [userId, row] of newestPerUser(rows)) {
+    const name = nameOf(userId, row.firstName, row.lastName);
+    if (name !== unnamedStaff(userId)) named.set(userId, name);
+  }
+  return named;
+}

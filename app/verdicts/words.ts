@@ -1,6 +1,7 @@
 import type { Contract } from "../contracts/schema";
 import { formatMoney, toMinorUnits } from "../money/currency";
 import { CLASSES } from "./filters";
+import type { MadeIn } from "./made";
 
 /**
  * Words for people, shared by every screen, alert and export (nothing here imports a screen).
@@ -137,5 +138,65 @@ export function money(amount: string | null, currency: string | null): string {
 /** A refund's place in the review queue, as a person reads it (one not in the queue has no words). */
 export const REVIEW_LABELS: Record<string, string> = { open: "Needs review", resolved: "Resolved" };
 
-/** Where a refund came from, as a person reads it. */
-export const ORIGIN_LABELS: Record<string, string> = { webhook: "Webhook", reconciliation: "Found by sweep", app: "Issued in app", backfill: "From history" };
+/**
+ * How the app learned of a refund (Operation.origin): for "Technical details", the CSV's Source and
+ * the history's filter, not where the refund was made (that is `madeInWords`).
+ */
+export const ORIGIN_LABELS: Record<string, string> = {
+  webhook: "Shopify's notice of the refund",
+  reconciliation: "The app's sweep of recently changed orders",
+  app: "Issued from this app's refund form",
+  backfill: "The shop's history, read at install",
+};
+
+/** Where a refund was made, as the dashboard's filter offers it (decision 031). */
+export const MADE_LABELS: Record<MadeIn, string> = {
+  admin: "In Shopify admin",
+  pos: "On Point of Sale",
+  app: "By another app",
+  this_app: "In this app",
+  unknown: "Not known",
+};
+
+/** What a sentence about where a refund was made may name: the staff member by the name Shopify gave (null: a staff member it did not name). */
+export interface MadeNames {
+  made: MadeIn | null;
+  /** Shopify named a staff member (payload's user_id, or who asked in this app). */
+  staff: boolean;
+  /** Their name, when Shopify gave it to the app (an online session of theirs). */
+  staffName: string | null;
+  app: string | null;
+}
+
+/**
+ * Where a refund was made and by whom, in a merchant's words: "Made in Shopify admin by Dana
+ * Whitfield", "Made on Point of Sale", "Made by the app Returns Pro", "Made in this app by Ada
+ * Lovelace". Never a guess: a person Shopify named without a name the app knows is "a staff
+ * member"; what Shopify does not say is said not known.
+ */
+export function madeInWords({ made, staff, staffName, app }: MadeNames): string {
+  const by = staffName ? ` by ${staffName}` : staff ? " by a staff member" : "";
+  switch (made) {
+    case "this_app":
+      return `Made in this app${by}`;
+    case "admin":
+      return `Made in Shopify admin${by || " by a staff member"}`;
+    case "pos":
+      return `Made on Point of Sale${by}`;
+    case "app":
+      return app ? `Made by the app ${app}` : "Made by another app";
+    default:
+      return by ? `Made in Shopify${by}` : "Made in Shopify; who made it is not known";
+  }
+}
+
+/** What is stored of where a refund was made, for "Technical details": "madeIn admin, user 42", "madeIn app, app Returns Pro", "not read". */
+export function madeTechnical(row: { madeIn: string | null; madeByStaff: string | null; madeByApp: string | null }): string {
+  if (row.madeIn === null && row.madeByStaff === null) return "not read";
+  return [`madeIn ${row.madeIn ?? "null"}`, row.madeByStaff ? `user ${row.madeByStaff}` : null, row.madeByApp ? `app ${row.madeByApp}` : null]
+    .filter(Boolean)
+    .join(", ");
+}
+
+/** The same in a list's "Made" column, where the heading says "made": "In Shopify admin by Dana Whitfield". */
+export const madeCell = (sentence: string): string => upperFirst(sentence.replace(/^Made /, ""));

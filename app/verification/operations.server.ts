@@ -4,6 +4,7 @@ import { nextCheckAt } from "../contracts/timing";
 import { toMinorUnits } from "../money/currency";
 import { isUniqueViolation } from "../db/create-once";
 import { UNCLAIMED } from "../worker/claims.server";
+import type { Made } from "../verdicts/made";
 
 /**
  * An operation is the verification of one refund: opened once, whichever channel saw the refund
@@ -23,6 +24,8 @@ export interface NewOperation {
   orderName?: string | null;
   /** How the refund is bound to the operation; fingerprint when adopted by order and amount only. */
   correlation?: "resource_id" | "fingerprint";
+  /** Where the refund was made, when its opener knows (a refund issued in this app; decision 031). */
+  made?: Made | null;
 }
 
 /** The row of a new operation; due at the contract's first check unless `nextDueAt` says otherwise (null: no poll, its opener decides it). */
@@ -40,6 +43,9 @@ export function newOperationData(contract: LoadedContract, op: NewOperation, now
     startedAt: op.startedAt,
     actionResult: op.actionResult === undefined ? null : JSON.stringify(op.actionResult),
     correlation: op.correlation ?? "resource_id",
+    madeIn: op.made?.in ?? null,
+    madeByStaff: op.made?.staffUserId ?? null,
+    madeByApp: op.made?.app ?? null,
     contractId: contract.contract.id,
     contractVersion: contract.contract.version,
     contractHash: contract.computedHash,

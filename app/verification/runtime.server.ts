@@ -8,6 +8,8 @@ import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readOrdersShown } from "../shopify/admin/orders.server";
 import { readRefunds, type ReadbackBody, type ReadbackOutcome } from "../shopify/admin/refund-readback.server";
 import { observe, shopEvidence, type ShopEvidence } from "./observe.server";
+import { config } from "../config/env.server";
+import { agreementOf, madeOf, type Made } from "../verdicts/made";
 
 export interface RuntimeDeps extends Helpers {
   contract: LoadedContract;
@@ -50,6 +52,22 @@ function staleWindow(loaded: LoadedContract, op: Pick<Operation, "startedAt">, n
 function readbackFacts(body: ReadbackBody, orderGid: string) {
   const refund = body.data.refund;
   return { orderName: refund?.order.id === orderGid ? refund.order.name : undefined, shopMoney: refund?.totalRefundedSet.shopMoney };
+}
+
+/**
+ * Where the refund was made (decision 031), from its payload (who, and a POS device) and, once
+ * Shopify shows the refund, its agreement's app. A refund issued in this app keeps what its record
+ * said; one Shopify does not show yet is said from its payload only while nothing else was said.
+ */
+function madeFacts(op: Operation, evidence: ShopEvidence, readback: Read): Made | undefined {
+  if (op.madeIn === "this_app") return undefined;
+  const refund = readback.ok ? readback.body.data.refund : null;
+  const made = madeOf({
+    ownApiKey: config().SHOPIFY_API_KEY,
+    delivery: evidence.webhooks(op).made,
+    agreement: refund ? agreementOf(refund.order.agreements, op.refundGid) : undefined,
+  });
+  return made && (refund || op.madeIn === null) ? made : undefined;
 }
 
 type ReadbackOptions = Pick<RuntimeDeps, "contract" | "gateway" | "leaseMs" | "batchLimit" | "afterReadback">;
@@ -167,6 +185,7 @@ async function evaluateOne(deps: ReadbackOptions, helpers: Helpers, evidence: Sh
     retryAfterMs: readback.ok ? 0 : readback.retryAfterMs,
     dueAt: notYetVisible ? new Date(observedAt.getTime() + contract.contract.timing.poll_interval_ms) : undefined,
     ...(readback.ok ? readbackFacts(readback.body, op.orderGid) : {}),
+    made: madeFacts(op, evidence, readback),
   } as const;
   return judge({ contract, operation: op, observed, observations, readback: account, window }, observedAt);
 }

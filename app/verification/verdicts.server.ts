@@ -9,6 +9,7 @@ import { backoffMs, UNCLAIMED_SQL } from "../worker/claims.server";
 import { z } from "zod";
 import { parseStored } from "../db/stored-json";
 import { buildBindings } from "./bindings";
+import type { Made } from "../verdicts/made";
 
 /**
  * The one way a verdict is reached and written, live or from the history: `judge` evaluates an
@@ -41,6 +42,8 @@ export interface ReadbackAccount {
   provisional?: string | null;
   orderName?: string;
   shopMoney?: { amount: string; currencyCode: string };
+  /** Where the refund was made, when this read says it (decision 031); absent keeps what the row holds. */
+  made?: Made;
 }
 
 /** Versions among those that served the observations which the contract does not list, joined with what was already flagged. */
@@ -144,6 +147,9 @@ function evaluatedRow(e: EvaluationToRecord, now: Date) {
     orderName: readback.orderName ?? null,
     shopAmount: readback.shopMoney?.amount ?? null,
     shopCurrency: readback.shopMoney?.currencyCode ?? null,
+    madeIn: readback.made?.in ?? null,
+    madeByStaff: readback.made?.staffUserId ?? null,
+    madeByApp: readback.made?.app ?? null,
     updatedAt: now,
   };
 }
@@ -168,6 +174,9 @@ const EVALUATED: Columns<EvaluatedRow> = {
   orderName: text("orderName"),
   shopAmount: text("shopAmount"),
   shopCurrency: text("shopCurrency"),
+  madeIn: text("madeIn"),
+  madeByStaff: text("madeByStaff"),
+  madeByApp: text("madeByApp"),
   updatedAt: { type: "instant", of: (r) => r.updatedAt },
 };
 const op = (column: string) => Prisma.raw(`"Operation"."${column}"`);
@@ -189,7 +198,7 @@ const VERDICT_SET = {
     "apiVersionsOutside",
     "updatedAt",
   ),
-  ...unlessNull("decidedAt", "reviewState", "orderName", "shopAmount", "shopCurrency"),
+  ...unlessNull("decidedAt", "reviewState", "orderName", "shopAmount", "shopCurrency", "madeIn", "madeByStaff", "madeByApp"),
   ...UNCLAIMED_SQL,
   revision: Prisma.sql`${op("revision")} + 1`,
 };

@@ -11,6 +11,8 @@ const deliveryFields = {
   refundCreatedAt: true,
   redeliveries: true,
   apiVersion: true,
+  staffUserId: true,
+  posDeviceId: true,
 } as const;
 
 /** The API versions the deliveries were sent in (X-Shopify-API-Version), as one string: "2026-10", "2026-07, 2026-10". */
@@ -32,7 +34,10 @@ function readDeliveries(db: PrismaClient, shop: string, refundGids: string[], or
 /** The `webhook` verifier over one operation: its refund's deliveries, and its order's since the operation started. */
 function summarize(own: Delivery[], order: Delivery[], startedAt: Date) {
   const orderSinceStart = sinceOperationStart(order, startedAt);
+  const first = own[0];
   return {
+    /** What the refund's payload said of who made it and where (decision 031): not a channel the contract observes. */
+    made: first ? { staffUserId: own.find((d) => d.staffUserId)?.staffUserId ?? null, posDevice: own.some((d) => d.posDeviceId !== null) } : null,
     refund_events: summarizeDeliveries(own, "event"),
     order_refund_events: summarizeDeliveries(orderSinceStart, "refund"),
     apiVersions: { refund_events: versionsOf(own), order_refund_events: versionsOf(orderSinceStart) },

@@ -20,6 +20,8 @@ export interface RefundDelivery {
   currency: string | null;
   /** Who made it, when the payload says (absent: nobody said). */
   staffUserId?: string | null;
+  /** The POS device that processed it, when the payload says one did. */
+  posDeviceId?: string | null;
   receivedAt: Date;
 }
 
@@ -45,6 +47,7 @@ const COLUMN_NAMES = [
   "amount",
   "currency",
   "staffUserId",
+  "posDeviceId",
 ];
 const COLUMNS = COLUMN_NAMES.map((name) => `"${name}"`).join(", ");
 // Each row only if its shop has the app installed (an offline session): the check is inside the
@@ -85,6 +88,7 @@ function rowValues({ d, repeats }: { d: RefundDelivery; repeats: number }, insta
     d.amount,
     d.currency,
     d.staffUserId ?? null,
+    d.posDeviceId ?? null,
   ];
 }
 
@@ -126,8 +130,8 @@ function postgresStore(url: string): DeliveryStore {
   // ISO text with Z and are stored as UTC wall time, as Prisma stores them in TIMESTAMP(3).
   const text = `INSERT INTO "WebhookDelivery" (${COLUMNS})
     SELECT v."id", v."shop", v."webhookId", v."eventId", v."topic", v."triggeredAt" AT TIME ZONE 'UTC', v."apiVersion", v."refundGid", v."orderGid",
-      v."refundCreatedAt" AT TIME ZONE 'UTC', v."receivedAt" AT TIME ZONE 'UTC', v."redeliveries", v."amount", v."currency", v."staffUserId"
-    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::int[], $13::text[], $14::text[], $15::text[])
+      v."refundCreatedAt" AT TIME ZONE 'UTC', v."receivedAt" AT TIME ZONE 'UTC', v."redeliveries", v."amount", v."currency", v."staffUserId", v."posDeviceId"
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::int[], $13::text[], $14::text[], $15::text[], $16::text[])
       AS v(${COLUMNS})
     WHERE ${INSTALLED} ${ON_REDELIVERY}`;
   return {

@@ -60,6 +60,7 @@ export async function receiveRefundDelivery(request: WebhookRequest, now = new D
       amount: claim.amount,
       currency: claim.currency,
       staffUserId: claim.staffUserId,
+      posDeviceId: claim.posDeviceId,
       receivedAt: now,
     });
   } catch (error) {

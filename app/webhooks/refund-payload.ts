@@ -22,6 +22,8 @@ const refundWebhookSchema = z.object({
           .regex(/^[A-Z]{3}$/)
           .nullish(),
         gateway: z.string().nullish(),
+        // The Shopify POS device that processed it (decision 031); anything but Shopify's digits is none.
+        device_id: shopifyNumberSchema.nullish().catch(null),
       }),
     )
     .default([]),
@@ -37,6 +39,8 @@ export interface DeliveredRefund {
   transactionStatuses: string[];
   /** The Shopify user id of the staff member who made it, when the payload names one (the refund limits, decision 030). */
   staffUserId: string | null;
+  /** The POS device that processed one of its transactions, as a gid, when one did (where it was made, decision 031). */
+  posDeviceId: string | null;
 }
 
 export class RefundPayloadError extends Error {}
@@ -56,6 +60,7 @@ export function parseRefundWebhook(rawBody: string): DeliveredRefund {
   const refund = parsed.data;
   if (Number.isNaN(Date.parse(refund.created_at))) throw new RefundPayloadError("refunds/create payload: created_at is not a timestamp");
   const refundTransactions = refund.transactions.filter((t) => t.kind.toLowerCase() === "refund");
+  const devices = refund.transactions.flatMap((t) => (t.device_id ? [t.device_id] : []));
   const currencies = [...new Set(refundTransactions.map((t) => t.currency).filter((c): c is string => Boolean(c)))];
   return {
     refundGid: refund.admin_graphql_api_id ?? shopifyGid("Refund", refund.id),
@@ -65,5 +70,6 @@ export function parseRefundWebhook(rawBody: string): DeliveredRefund {
     currency: currencies.length === 1 ? currencies[0] : null,
     transactionStatuses: refundTransactions.map((t) => (t.status ?? "").toUpperCase()),
     staffUserId: refund.user_id ?? null,
+    posDeviceId: devices.length ? shopifyGid("PointOfSaleDevice", devices[0]) : null,
   };
 }

@@ -30,7 +30,18 @@ describe("parseRefundWebhook", () => {
       currency: "USD",
       transactionStatuses: ["SUCCESS", "SUCCESS"],
       staffUserId: "548380009",
+      posDeviceId: null,
     });
+  });
+
+  it("keeps the POS device that processed a transaction (decision 031), as Shopify spells its id; anything else is none", () => {
+    const base = '{"id":1,"order_id":2,"created_at":"2025-10-01T14:53:52Z","transactions":[';
+    const sale = '{"kind":"sale","status":"success","amount":"1.00","device_id":null}';
+    expect(parseRefundWebhook(`${base}${sale},{"kind":"refund","status":"success","amount":"1.00","device_id":9007199254740993}]}`).posDeviceId).toBe(
+      "gid://shopify/PointOfSaleDevice/9007199254740993",
+    );
+    expect(parseRefundWebhook(`${base}${sale}]}`).posDeviceId).toBeNull();
+    expect(parseRefundWebhook(`${base}{"kind":"refund","status":"success","amount":"1.00","device_id":"007"}]}`).posDeviceId).toBeNull();
   });
 
   it("keeps who made the refund only as Shopify spells a user's id: null when no person did, null when it is anything else", () => {

@@ -9,6 +9,9 @@
  * so one request reads back many refunds. Every transaction is read: a refund with more than
  * REFUND_TRANSACTIONS_PAGE of them is completed with REFUND_TRANSACTIONS_QUERY. The order's
  * refunds (a list, priced as one element) are Shopify's record for contract 1.2.0's duplicates.
+ * The order's last MADE_BY_AGREEMENTS agreements say which app made the refund (decision 031:
+ * RefundAgreement.app, "the application that created the agreement", read_orders; the staff member
+ * who made it is a StaffMember, which needs read_users, so it is not asked): 11 points a refund.
  */
 export const REFUND_READBACK_QUERY = `#graphql
   query RefundReadback($ids: [ID!]!) {
@@ -20,6 +23,7 @@ export const REFUND_READBACK_QUERY = `#graphql
           id
           name
           refunds { id createdAt totalRefundedSet { presentmentMoney { amount currencyCode } } }
+          agreements(last: 3) { nodes { ... on RefundAgreement { refund { id } app { apiKey title } } } }
         }
         totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
         transactions(first: 5) {
@@ -31,6 +35,11 @@ export const REFUND_READBACK_QUERY = `#graphql
   }
 `;
 export const REFUND_TRANSACTIONS_PAGE = 5;
+/**
+ * How many of an order's latest agreements the read-back reads for the refund's own (its first read
+ * comes a second after the refund: a refund made three times within that second is still found).
+ */
+export const MADE_BY_AGREEMENTS = 3;
 
 export const REFUND_TRANSACTIONS_QUERY = `#graphql
   query RefundTransactions($id: ID!, $after: String) {
@@ -194,6 +203,7 @@ export const BULK_OPERATION_STATE_QUERY = `#graphql
  * is a plain list, and Shopify refuses "a connection field within a list field", so a refund's
  * `transactions` could not be read beneath it. An agreement is a connection node, its refund an
  * object, and the refund's transactions a connection two levels down: within the bulk limits.
+ * The agreement's app and the transactions' POS device say where the refund was made (decision 031).
  */
 export function historyBulkQuery(since: Date): string {
   return `{
@@ -203,12 +213,13 @@ export function historyBulkQuery(since: Date): string {
       agreements { edges { node {
         id
         ... on RefundAgreement {
+          app { apiKey title }
           refund {
             id
             createdAt
             order { id name }
             totalRefundedSet { shopMoney { amount currencyCode } presentmentMoney { amount currencyCode } }
-            transactions { edges { node { id kind status gateway errorCode processedAt amountSet { presentmentMoney { amount currencyCode } } } } }
+            transactions { edges { node { id kind status gateway errorCode processedAt device { id } amountSet { presentmentMoney { amount currencyCode } } } } }
           }
         }
       } } }
@@ -384,8 +395,8 @@ export const DISPUTE_PROOF_ADD_MUTATION = `#graphql
 `;
 
 export const QUERY_COSTS = {
-  /** Per refund in RefundReadback: nodes(ids:) is priced per id. */
-  refundReadbackPerRefund: 16,
+  /** Per refund in RefundReadback: nodes(ids:) is priced per id; 11 of it the order's last 3 agreements (2 + 3 × the agreement, its refund and its app). */
+  refundReadbackPerRefund: 27,
   refundTransactions: 54,
   /** The order, what it was paid, its disputes and every transaction (a list without `first` is priced as one element). */
   orderForRefund: 19,
