@@ -1,6 +1,6 @@
 import { parseMinor, restDecimal } from "../fake-shopify/money";
 import type { FakeShopify } from "../fake-shopify/server";
-import type { FakeOrder, FakeRefund } from "../fake-shopify/shop";
+import type { CreateRefundOptions, FakeOrder, FakeRefund } from "../fake-shopify/shop";
 import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS, type Delivery } from "../fake-shopify/webhooks";
 
 type Scenario =
@@ -34,6 +34,21 @@ const LIVE_MIX: [Scenario, number][] = [
   ["refunded_three_times", 0.02],
 ];
 
+/**
+ * Where the demo's refunds are made and by whom (decision 031), in turn, one maker a scenario: in the
+ * admin by its owner (Dana Whitfield, user 42, who opens the app: her name is known), by another
+ * staff member who never opened the app (user 303: "a staff member"), on Point of Sale, by a returns
+ * app, and by nobody Shopify names. Taken in turn, not drawn: the seeded random numbers stay as they were.
+ */
+const MAKERS: Pick<CreateRefundOptions, "staffUserId" | "pos" | "app">[] = [
+  { staffUserId: "42" },
+  { app: "Returns Pro" },
+  { staffUserId: "303" },
+  { staffUserId: "42", pos: true },
+  {},
+  { staffUserId: "42" },
+];
+
 const PRICES = ["19.99", "24.50", "39.00", "45.95", "59.00", "64.99", "89.00", "120.00", "149.50", "249.00"];
 
 export interface DemoTraffic {
@@ -62,6 +77,7 @@ export async function startDemoTraffic(options: {
   const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)];
   const counts: Record<string, number> = {};
   let delivered = 0;
+  let made = 0;
 
   async function send(delivery: Delivery) {
     const response = await sendDelivery(options.appUrl, TOPIC_PATHS["refunds/create"], delivery, options.secret);
@@ -106,8 +122,9 @@ export async function startDemoTraffic(options: {
           ? shop.createOrder({ amount: price, createdAt, payments: splitPayments(price) })
           : shop.createOrder({ amount: price, createdAt });
     const amount = refundAmount(order);
+    const maker = MAKERS[made++ % MAKERS.length];
     const create = (extra: Partial<Parameters<typeof shop.createRefund>[1]> = {}): FakeRefund =>
-      shop.createRefund(order.id, { amount, createdAt: at, note: "Customer return", ...extra });
+      shop.createRefund(order.id, { amount, createdAt: at, note: "Customer return", ...maker, ...extra });
     // The refund happened `at`; its delivery happens now (the app refuses deliveries triggered over 48 hours ago).
     const deliver = (refund: FakeRefund, body = refundWebhookBody(shop, refund)) => newDelivery("refunds/create", options.shop, body, new Date());
     switch (scenario) {

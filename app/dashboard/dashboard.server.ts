@@ -94,6 +94,7 @@ export async function countRows(db: PrismaClient, shop: string, filters: Dashboa
     !filters.classes.length &&
     !filters.gatewayFailures &&
     !filters.origins.length &&
+    !filters.made.length &&
     !filters.review &&
     !filters.query &&
     !filters.moneyLate &&

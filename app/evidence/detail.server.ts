@@ -8,6 +8,7 @@ import { contractByVersion } from "../contracts/registry.server";
 import { toRow } from "../verdicts/rows.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { withOrderNames } from "../verdicts/order-names.server";
+import { withMakers } from "../verdicts/made.server";
 import { evidenceLead, recordedRefundOf, type RelatedRefund } from "./lead";
 import { DUPLICATE_CHANNELS, parseDuplicates } from "../verdicts/duplicates";
 import { staffNames } from "../staff/identity.server";
@@ -105,7 +106,7 @@ export async function loadRefundDetail(db: PrismaClient, gateway: ShopifyGateway
   // order stored that order's name: such a name is not this order's, and it is asked for afresh.
   const storedName = recorded?.orderGid && recorded.orderGid !== op.orderGid && recorded.orderName === op.orderName ? null : op.orderName;
   const [[row], followed, exposure, disputeProof, audits] = await Promise.all([
-    withOrderNames(db, gateway, shop, [{ ...toRow(contract, op), orderName: storedName }]),
+    withMakers(db, shop, [{ ...toRow(contract, op), orderName: storedName }]).then((rows) => withOrderNames(db, gateway, shop, rows)),
     moneyKnowledge(db, op, now),
     exposureOfRefund(db, shop, op.id),
     disputeProofOf(db, gateway, shop, op.id),

@@ -64,6 +64,10 @@ const RAW: Column[] = [
   ["approval_note", (_, { limits }) => limits?.approval?.note],
   ["limits", (_, { limits }) => limits?.approval?.over],
   ["over_limit", (_, { limits }) => limits?.overLimit?.sentence],
+  // Where the refund was made, as Shopify records it (decision 031): this_app, admin, pos, app, unknown; empty before it was read.
+  ["made_in", (r) => r.madeIn],
+  ["made_by_user_id", (r) => r.madeByStaff],
+  ["made_by_app", (r) => r.madeByApp],
 ];
 
 /** A request for approval's state for people, in the screens' words (the raw file has the state itself). */
@@ -116,6 +120,7 @@ function peopleColumns(timeZone: string): Column[] {
     ["Approval note", (_, { limits }) => limits?.approval?.note],
     ["Limits it went over", (_, { limits }) => limits?.approval?.over],
     ["Over a limit", (_, { limits }) => limits?.overLimit?.sentence],
+    ["Where it was made", (r) => r.made],
   ];
 }
 

@@ -4,6 +4,7 @@ import type { Contract } from "../contracts/schema";
 import { markDue } from "../verification/operations.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { listRefunds, rowFilter, sortOf, toRow, type RefundRow } from "../verdicts/rows.server";
+import { withMakers } from "../verdicts/made.server";
 import { CLASSES, ORIGINS, parseFilters, type DashboardFilters } from "../verdicts/filters";
 import { byMade, duplicateGroups, PAIR_CHANNELS, refundsNamed, type PairCandidate } from "./pairs";
 import { UNCLAIMED } from "../worker/claims.server";
@@ -228,7 +229,7 @@ export async function requestRecheck(db: PrismaClient, shop: string, id: string,
 export const REVIEW_VIEWS = ["open", "history", "resolved"] as const;
 export type ReviewView = (typeof REVIEW_VIEWS)[number];
 /** One refund of a pair's item, in the words the queue shows it. */
-export type PairRefund = Pick<RefundRow, "id" | "refundId" | "amountDisplay" | "currency" | "startedAt" | "status" | "reasonText">;
+export type PairRefund = Pick<RefundRow, "id" | "refundId" | "amountDisplay" | "currency" | "startedAt" | "status" | "reasonText" | "made">;
 /**
  * An item of the queue: one refund, or the refunds of one duplicate pair (`pair`, earliest first;
  * the item is then its first refund, whose id and revision a resolve of the pair posts).
@@ -340,19 +341,23 @@ export async function reviewPage(
     }
     // The other refunds of a pair are in its item, wherever they fall in the list.
     if (standsAt.get(group) !== row.id) continue;
-    const members = [...group].sort(byMade).map((m) => ({
-      ...toRow(
-        contract,
-        memberOps.find((op) => op.id === m.id)!,
-      ),
-      orderName: row.orderName,
-    }));
+    const members = await withMakers(
+      db,
+      shop,
+      [...group].sort(byMade).map((m) => ({
+        ...toRow(
+          contract,
+          memberOps.find((op) => op.id === m.id)!,
+        ),
+        orderName: row.orderName,
+      })),
+    );
     const inGroup = new Set(group.map((m) => m.refundGid));
     items.push({
       ...members[0],
       resolution: resolvedBy.get(row.id) ?? null,
       pairRepeatsEarlier: group.some((m) => m.names.some((named) => !inGroup.has(named))),
-      pair: members.map(({ id, refundId, amountDisplay, currency, startedAt, status, reasonText }) => ({
+      pair: members.map(({ id, refundId, amountDisplay, currency, startedAt, status, reasonText, made }) => ({
         id,
         refundId,
         amountDisplay,
@@ -360,6 +365,7 @@ export async function reviewPage(
         startedAt,
         status,
         reasonText,
+        made,
       })),
     });
   }

@@ -2,6 +2,7 @@ import type { Prisma } from "@prisma/client";
 import { VERDICTS } from "../contracts/schema";
 import { addDays, dayIn, startOfDay } from "../time/days";
 import { GRACE_BUSINESS_DAYS, lateBefore, payoutInWords, type PayoutSchedule } from "../settlement/payout-schedule";
+import { MADE_IN, type MadeIn } from "./made";
 
 export { VERDICTS };
 // The shop's days, where the filters have always offered them (their home is time/days.ts, which the payout schedule shares).
@@ -56,7 +57,10 @@ export interface DashboardFilters {
   verdicts: Verdict[];
   classes: ClassKey[];
   gatewayFailures: boolean;
+  /** How the app learned of the refunds (`origin=`: the history's own list links here); not where they were made. */
   origins: string[];
+  /** Where the refunds were made (`made=admin,pos`; decision 031). */
+  made: MadeIn[];
   review?: ReviewState;
   /** The date preset chosen, if any (custom when only from/to were given). */
   range?: RangeKey;
@@ -136,6 +140,7 @@ export function parseFilters(
     classes: list(params, "class", Object.keys(CLASSES) as ClassKey[]),
     gatewayFailures: params.get("gateway") === "failed",
     origins: list(params, "origin", ORIGINS),
+    made: list(params, "made", MADE_IN),
     review: oneOf(params.get("review"), REVIEW_STATES),
     ...(params.get("money") === "late"
       ? { moneyLate: moneyLate(context.now ?? new Date(), params.get("money_days"), { schedule: context.payouts ?? null, timeZone }) }

@@ -4,6 +4,7 @@ import { reasonFacts, toRow } from "./rows.server";
 import { DUPLICATE_REASONS, reasonInWords } from "./words";
 import type { OrderRefundsResponse } from "./order-block";
 import { atRiskTwiceOf, type AtRiskTwice } from "../exposure/page.server";
+import { withMakers } from "./made.server";
 
 /** One order's refunds and verdicts (`order` is its gid, read at the door), for the order-page block; an unknown or foreign order has none. */
 export async function orderRefunds(shop: string, order: string): Promise<OrderRefundsResponse> {
@@ -14,10 +15,16 @@ export async function orderRefunds(shop: string, order: string): Promise<OrderRe
     shop,
     operations.map((op) => op.id),
   );
+  // Where each refund was made, the staff member by the name Shopify gave (decision 031).
+  const rows = await withMakers(
+    db,
+    shop,
+    operations.map((op) => toRow(contract, op)),
+  );
   return {
     order,
-    refunds: operations.map((op) => {
-      const row = toRow(contract, op);
+    refunds: operations.map((op, i) => {
+      const row = rows[i];
       // Every contradiction and rule that held, in words, not only the first.
       const texts = op.reasonRows.map((r) => reasonInWords(contractOf(contract, op), op.status, r.reason, reasonFacts(op)));
       return {
@@ -28,6 +35,7 @@ export async function orderRefunds(shop: string, order: string): Promise<OrderRe
         reasonText: texts.length ? texts.join(" ") : row.reasonText,
         reviewState: row.reviewState,
         correlation: row.correlation,
+        made: row.made,
         ...atRiskTwiceText(atRisk.get(op.id)),
       };
     }),

@@ -17,6 +17,8 @@ export interface OrderRefundsResponse {
     reviewState: string;
     /** "fingerprint" when matched by order and amount only. Optional for a block newer than the app answering it. */
     correlation?: string;
+    /** Where it was made and by whom, in a merchant's words ("Made in Shopify admin by Dana Whitfield"). Optional for a block newer than the app. */
+    made?: string;
     /** Why this verified refund's money is at risk of being paid twice, with the amount, in a merchant's words; absent when it is not. Optional for a block newer than the app. */
     atRiskTwice?: string;
   }[];

@@ -8,12 +8,14 @@ import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { atRiskTwiceWhere, CLASSES, dateBounds, moneyLateWhere, type DashboardFilters } from "./filters";
 import { withOrderNames } from "./order-names.server";
 import { reasonInWords, type ReasonFacts } from "./words";
+import { madeInOf } from "./made";
+import { madeSentence, withMakers, type MadeColumns } from "./made.server";
 
 /**
  * The read model of a refund: one row as the dashboard, the review queue, the evidence page,
  * alerts and the CSV show it, and the one query that pages through them.
  */
-export interface RefundRow {
+export interface RefundRow extends MadeColumns {
   id: string;
   orderName: string | null;
   orderId: string;
@@ -23,6 +25,7 @@ export interface RefundRow {
   /** What Shopify recorded in the shop's currency, when it differs from the refund's. */
   shopAmount: string | null;
   shopCurrency: string | null;
+  /** How the app learned of it (webhook, reconciliation, app, backfill): for Technical details; where it was made is `made`. */
   origin: string;
   status: string;
   reason: string | null;
@@ -54,6 +57,8 @@ export function rowFilter(shop: string, filters: DashboardFilters): Prisma.Opera
   if (filters.classes.length) and.push({ reasonRows: { some: { shop, class: { in: filters.classes.map((key) => CLASSES[key]) } } } });
   if (filters.gatewayFailures) and.push({ reasonRows: { some: { shop, reason: "transaction_failed" } } });
   if (filters.origins.length) and.push({ origin: { in: filters.origins } });
+  // Not known: what Shopify did not say, and refunds whose record was not read yet.
+  if (filters.made.length) and.push({ OR: [{ madeIn: { in: filters.made } }, ...(filters.made.includes("unknown") ? [{ madeIn: null }] : [])] });
   if (filters.review) and.push({ reviewState: filters.review });
   if (filters.moneyLate) and.push(moneyLateWhere(shop, filters.moneyLate));
   if (filters.atRiskTwice) and.push(atRiskTwiceWhere(shop));
@@ -135,8 +140,9 @@ export async function listRefunds(db: PrismaClient, contract: Contract, shop: st
   const rows = page.map((op) => toRow(contract, op));
   const cursorOf = (op: Operation) =>
     encodeCursor(key === "startedAt" ? { k: key, v: op.startedAt.toISOString(), id: op.id } : { k: key, v: String(op.amountMinor), id: op.id });
+  const named = await withMakers(db, shop, rows);
   return {
-    rows: gateway ? await withOrderNames(db, gateway, shop, rows) : rows,
+    rows: gateway ? await withOrderNames(db, gateway, shop, named) : named,
     pageInfo: {
       hasNext: backwards ? Boolean(cursor) : more,
       hasPrevious: backwards ? more : Boolean(cursor),
@@ -156,7 +162,11 @@ export function reasonFacts(op: Pick<Operation, "amount" | "amountMinor" | "curr
 
 export function toRow(contract: Contract, op: Operation): RefundRow {
   const facts = reasonFacts(op);
+  const made = { madeIn: madeInOf(op.madeIn), madeByStaff: op.madeByStaff, madeByApp: op.madeByApp };
   return {
+    ...made,
+    // Named by withMakers where Shopify gave the app the person's name.
+    made: madeSentence(made),
     id: op.id,
     orderName: op.orderName,
     orderId: op.orderGid.split("/").pop()!,

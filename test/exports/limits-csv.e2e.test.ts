@@ -82,6 +82,8 @@ const RAW_BEFORE = [
   "at_risk_currency",
 ];
 const RAW_LIMITS = ["asked_by", "approval", "approved_or_declined_by", "decided_at", "approval_note", "limits", "over_limit"];
+/** Where each refund was made (decision 031), after the limits' columns. */
+const RAW_MADE = ["made_in", "made_by_user_id", "made_by_app"];
 const PEOPLE_LIMITS = [
   "Asked for approval by",
   "Approval",
@@ -96,7 +98,7 @@ describe("the CSV keeps the refund limits' audit", () => {
   it("raw: the approval's columns and over_limit after every column there was, in that order; every row as wide as the header", async () => {
     const text = await csv("&format=raw");
     const lines = readCsv(text);
-    expect(lines[0]).toEqual([...RAW_BEFORE, ...RAW_LIMITS]);
+    expect(lines[0]).toEqual([...RAW_BEFORE, ...RAW_LIMITS, ...RAW_MADE]);
     for (const line of lines) expect(line).toHaveLength(lines[0].length);
     const rows = csvRecords(text);
     expect(rowOf(rows, "refund_id", approvedRefundGid)).toMatchObject({
@@ -121,7 +123,8 @@ describe("the CSV keeps the refund limits' audit", () => {
   it("for people: the same in words at the end, the decision's time in the shop's zone with its offset", async () => {
     const text = await csv("");
     const header = readCsv(text)[0];
-    expect(header.slice(-PEOPLE_LIMITS.length)).toEqual(PEOPLE_LIMITS);
+    // Where each refund was made comes after them (decision 031).
+    expect(header.slice(-PEOPLE_LIMITS.length - 1)).toEqual([...PEOPLE_LIMITS, "Where it was made"]);
     expect(header.slice(0, 4)).toEqual(["Order", "Amount", "Currency", "Verdict"]);
     const rows = csvRecords(text);
     const approved = rowOf(rows, "Refund ID", approvedRefundGid)!;

@@ -13,6 +13,13 @@ describe("the order-page block", () => {
     expect(view.rows[1].reason).toBe(atRisk.atRiskTwice);
   });
 
+  it("each row says where its refund was made and by whom, as the app words it; nothing from an app that does not say (decision 031)", () => {
+    const view = blockView({ order: "o", refunds: [{ ...refund("VERIFIED", "a"), made: "Made on Point of Sale by Dana Whitfield" }, refund("VERIFIED", "b")] });
+    expect(view.rows.map((r) => r.made)).toEqual(["Made on Point of Sale by Dana Whitfield", ""]);
+    // The block shows it beside the amount, subdued.
+    expect(readFileSync("extensions/order-refund-verdicts/src/BlockExtension.tsx", "utf8")).toContain('<s-text color="subdued">{row.made}</s-text>');
+  });
+
   it("says so when the order has no refunds", () => {
     expect(blockView({ order: "gid://shopify/Order/1", refunds: [] })).toMatchObject({ headline: "No refunds on this order", tone: "info", rows: [] });
   });

@@ -265,7 +265,7 @@ describe("CSV export", () => {
     expect(response.headers.get("content-type")).toContain("text/csv");
     const text = await response.text();
     expect(readCsv(text)[0]).toEqual(
-      "order,order_id,amount,currency,shop_amount,shop_currency,verdict,reason,reason_text,classes,origin,started_at,review,matched_by,api_versions_outside_contract,refund_id,recorded_amount,recorded_currency,resolution_note,resolved_by,settlement_status,money,arn,payout_id,payout_status,exposure_status,exposure_reasons,at_risk_amount,at_risk_currency,asked_by,approval,approved_or_declined_by,decided_at,approval_note,limits,over_limit".split(
+      "order,order_id,amount,currency,shop_amount,shop_currency,verdict,reason,reason_text,classes,origin,started_at,review,matched_by,api_versions_outside_contract,refund_id,recorded_amount,recorded_currency,resolution_note,resolved_by,settlement_status,money,arn,payout_id,payout_status,exposure_status,exposure_reasons,at_risk_amount,at_risk_currency,asked_by,approval,approved_or_declined_by,decided_at,approval_note,limits,over_limit,made_in,made_by_user_id,made_by_app".split(
         ",",
       ),
     );

@@ -3,6 +3,9 @@ import { newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
 import { csvRecords } from "../support/csv";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
+import { limitsOf } from "../support/limits";
+import { MADE_IN } from "../../app/verdicts/made";
+import { MADE_LABELS, ORIGIN_LABELS } from "../../app/verdicts/words";
 
 // Issue 26, items 1 and 4: an order is its name (#1340) wherever a person reads it, never the number
 // only the admin's address knows (9007199255858359), and never another order's name; the evidence
@@ -111,5 +114,96 @@ describe("the evidence page's timeline", () => {
       expect(story).not.toContain(engineWord);
     expect(technical).toContain("refunds/create webhook");
     expect(technical).toContain("evaluation VERIFIED, attempt");
+  });
+});
+
+describe("where a refund was made, in a merchant's words (decision 031)", () => {
+  it("every screen that lists a refund says where it was made and by whom, as Shopify named them; how the app learned of it only under Technical details", async () => {
+    const people = limitsOf(() => h);
+    await people.meetStaff(); // Dana Whitfield (42), Sam Lee, Ada Lovelace (88) and Kit Marlowe open the app: Shopify names them
+    const order = h.shop.createOrder({ amount: "400.00" });
+    const anOrder = () => h.shop.createOrder({ amount: "40.00" }).id;
+    const cases = {
+      admin: h.shop.createRefund(order.id, { amount: "10.00", staffUserId: "42" }),
+      app: h.shop.createRefund(order.id, { amount: "13.00", app: "Returns Pro" }),
+      // A staff member who never opened the app (303) fails a refund in the admin: it needs review.
+      unnamed: h.shop.createRefund(anOrder(), { amount: "11.00", staffUserId: "303", status: "FAILURE" }),
+      pos: h.shop.createRefund(anOrder(), { amount: "12.00", pos: true }),
+    };
+    const nobody = h.shop.createRefund(anOrder(), { amount: "14.00" });
+    for (const refund of [...Object.values(cases), nobody]) expect((await h.deliver(h.refundDelivery(refund))).status).toBe(200);
+    // Ada Lovelace refunds another order from the app's form (one refunded minutes ago would ask "another refund?").
+    const hers = h.shop.createOrder({ amount: "60.00" });
+    expect((await people.askRefund("88", hers.id, "15.00")).status).toBe(200);
+    await h.app.shopify.flushWebhooks();
+    await h.settle();
+    const thisApp = await h.db.operation.findFirstOrThrow({ where: { shop: h.domain, orderGid: `gid://shopify/Order/${hers.id}`, origin: "app" } });
+    const expected = new Map([
+      [refundGid(cases.admin.id), "Made in Shopify admin by Dana Whitfield"],
+      [refundGid(cases.unnamed.id), "Made in Shopify admin by a staff member"],
+      [refundGid(cases.pos.id), "Made on Point of Sale"],
+      [refundGid(cases.app.id), "Made by the app Returns Pro"],
+      [thisApp.refundGid, "Made in this app by Ada Lovelace"],
+      [refundGid(nobody.id), "Made in Shopify; who made it is not known"],
+    ]);
+    const idOf = (gid: string) => gid.split("/").pop()!;
+
+    // The dashboard's rows, and its filter by where they were made.
+    const dashboard = await (await asShop(dataPath("/app?range=all", "routes/app._index"))).json();
+    for (const [gid, words] of expected) expect(dashboard.rows.find((r: { refundId: string }) => r.refundId === idOf(gid))?.made, gid).toBe(words);
+    const fromPos = await (await asShop(dataPath("/app?range=all&made=pos", "routes/app._index"))).json();
+    expect(fromPos.rows.map((r: { refundId: string }) => r.refundId)).toEqual([String(cases.pos.id)]);
+    const notKnown = await (await asShop(dataPath("/app?range=all&made=unknown", "routes/app._index"))).json();
+    expect(notKnown.rows.map((r: { refundId: string }) => r.refundId)).toContain(String(nobody.id));
+    expect(notKnown.rows.map((r: { refundId: string }) => r.refundId)).not.toContain(String(cases.admin.id));
+
+    // The evidence page's header says where it was made; how the app learned of it is in Technical details.
+    const adminOp = await operationFor(h.db, refundGid(cases.admin.id));
+    const html = await (await asShop(`/app/refunds/${adminOp.id}`)).text();
+    const text = html
+      .replace(/<script[\s\S]*?<\/script>/g, "")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&#x27;/g, "'")
+      .replace(/\s+/g, " ");
+    expect(text).toContain("$10.00 USD · Made in Shopify admin by Dana Whitfield");
+    const technical = text.slice(text.indexOf("Technical details"));
+    expect(text.slice(0, text.indexOf("Technical details"))).not.toContain("Shopify's notice of the refund");
+    expect(technical).toContain("How the app learned of it: Shopify's notice of the refund (webhook)");
+    expect(technical).toContain("Where Shopify says it was made: madeIn admin, user 42");
+
+    // The review queue's item.
+    const queue = await (await asShop(dataPath("/app/review", "routes/app.review"))).json();
+    expect(queue.items.find((i: { refundId: string }) => i.refundId === String(cases.unnamed.id))?.made).toBe("Made in Shopify admin by a staff member");
+    const queueHtml = await (await asShop("/app/review")).text();
+    expect(queueHtml).toContain("Made in Shopify admin by a staff member");
+
+    // The CSV: a column at the end for people, the stored values for scripts.
+    const csv = csvRecords(await (await asShop("/app/refunds.csv?range=all")).text());
+    for (const [gid, words] of expected) expect(csv.find((r) => r["Refund ID"] === gid)?.["Where it was made"], gid).toBe(words);
+    expect(Object.keys(csv[0]).at(-1)).toBe("Where it was made");
+    expect(csv.find((r) => r["Refund ID"] === refundGid(cases.admin.id))?.Source).toBe("Shopify's notice of the refund");
+    const raw = csvRecords(await (await asShop("/app/refunds.csv?range=all&format=raw")).text());
+    expect(Object.keys(raw[0]).slice(-3)).toEqual(["made_in", "made_by_user_id", "made_by_app"]);
+    const rawOf = (gid: string) => raw.find((r) => r.refund_id === idOf(gid))!;
+    expect([rawOf(refundGid(cases.admin.id)).made_in, rawOf(refundGid(cases.admin.id)).made_by_user_id]).toEqual(["admin", "42"]);
+    expect([rawOf(refundGid(cases.app.id)).made_in, rawOf(refundGid(cases.app.id)).made_by_app]).toEqual(["app", "Returns Pro"]);
+    expect([rawOf(thisApp.refundGid).made_in, rawOf(thisApp.refundGid).made_by_user_id]).toEqual(["this_app", "88"]);
+
+    // The order page's block.
+    const block = await (await asShop(`/app/api/orders/${order.id}/refunds`)).json();
+    const ops = await h.db.operation.findMany({ where: { shop: h.domain, orderGid: `gid://shopify/Order/${order.id}` } });
+    for (const refund of block.refunds as { id: string; made: string }[])
+      expect(refund.made).toBe(expected.get(ops.find((op) => op.id === refund.id)!.refundGid));
+    expect(block.refunds).toHaveLength(2);
+  });
+
+  it("the labels of the dashboard's filter and of how the app learned of a refund", () => {
+    expect(MADE_IN.map((m) => MADE_LABELS[m])).toEqual(["In this app", "In Shopify admin", "On Point of Sale", "By another app", "Not known"]);
+    expect(ORIGIN_LABELS).toEqual({
+      webhook: "Shopify's notice of the refund",
+      reconciliation: "The app's sweep of recently changed orders",
+      app: "Issued from this app's refund form",
+      backfill: "The shop's history, read at install",
+    });
   });
 });

@@ -14,7 +14,7 @@ import { interactiveGateway } from "../../shopify/admin/interactive.server";
 import { formatInstant } from "../../time/format";
 import { ReviewBadge, VerdictBadge, adminOrderUrl } from "../../components/ui";
 import { useMarkLeavingRefund } from "../../components/return-focus";
-import { ORIGIN_LABELS, DUPLICATE_REASONS, money, orderLabel } from "../../verdicts/words";
+import { ORIGIN_LABELS, DUPLICATE_REASONS, madeTechnical, money, orderLabel } from "../../verdicts/words";
 import { Instant } from "./components/Instant";
 import { KeepWhole } from "./components/KeepWhole";
 import { TechnicalDetails } from "./components/TechnicalDetails";
@@ -83,7 +83,7 @@ export default function RefundDetail() {
       backAction={{ content: "Refunds", url: "/app" }}
       title={`Refund on ${orderLabel(refund)}`}
       titleMetadata={<VerdictBadge status={refund.status} />}
-      subtitle={`${refund.amountDisplay ?? "—"} ${refund.currency ?? ""} · ${ORIGIN_LABELS[refund.origin] ?? refund.origin}`}
+      subtitle={`${refund.amountDisplay ?? "—"} ${refund.currency ?? ""} · ${refund.made}`}
     >
       <TitleBar title="Refund" />
       <Layout>
@@ -289,6 +289,8 @@ export default function RefundDetail() {
               contract: detail.contract,
               refundGid: refund.refundGid,
               orderGid: refund.orderGid,
+              learned: `${ORIGIN_LABELS[refund.origin] ?? refund.origin} (${refund.origin})`,
+              made: madeTechnical(refund),
               reasons: refund.reasons,
               apiVersions: detail.apiVersions,
               instants: [

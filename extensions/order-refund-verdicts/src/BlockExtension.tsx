@@ -43,6 +43,7 @@ function RefundVerdicts() {
             <s-stack key={row.id} direction="inline" gap="base" alignItems="center">
               <s-badge tone={row.tone}>{row.label}</s-badge>
               <s-text>{row.amount}</s-text>
+              {row.made ? <s-text color="subdued">{row.made}</s-text> : null}
               <s-link href={row.url}>Details</s-link>
             </s-stack>
           ))}

@@ -7,7 +7,8 @@ export type Tone = "success" | "critical" | "warning" | "info";
 export interface BlockView {
   headline: string;
   tone: Tone;
-  rows: { id: string; label: string; amount: string; tone: Tone; reason: string; url: string }[];
+  /** `made`: where the refund was made and by whom, as the app words it (empty from an app that does not say). */
+  rows: { id: string; label: string; amount: string; tone: Tone; reason: string; made: string; url: string }[];
   /** The app's refund form for this order; none while a duplicate says not to refund again. */
   refundUrl: string | null;
 }
@@ -23,6 +24,7 @@ export function blockView(response: OrderRefundsResponse, orderId?: string): Blo
     amount: refund.amount && refund.currency ? `${refund.amount} ${refund.currency}` : "",
     tone: TONES[refund.status] ?? "info",
     reason: refund.atRiskTwice ?? (refund.correlation === "fingerprint" ? `${refund.reasonText} (matched by order and amount only)` : refund.reasonText),
+    made: refund.made ?? "",
     // `app:` opens a path of this app inside the admin.
     url: `app:app/refunds/${refund.id}`,
   }));

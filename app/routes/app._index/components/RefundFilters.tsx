@@ -1,8 +1,9 @@
 import { BlockStack, ChoiceList, Filters, TextField } from "@shopify/polaris";
 import type { useUrlFilters } from "../../../dashboard/use-url-filters";
 import { FilterBar, problemChip, problemFilter } from "../../../dashboard/list-controls";
-import { ORIGINS, DEFAULT_DASHBOARD_RANGE } from "../../../verdicts/filters";
-import { ORIGIN_LABELS, REVIEW_LABELS, VERDICT_LABELS } from "../../../verdicts/words";
+import { DEFAULT_DASHBOARD_RANGE } from "../../../verdicts/filters";
+import { MADE_LABELS, ORIGIN_LABELS, REVIEW_LABELS, VERDICT_LABELS } from "../../../verdicts/words";
+import { MADE_IN } from "../../../verdicts/made";
 import type { DashboardData } from "../types";
 import { RANGE_LABELS } from "./labels";
 
@@ -32,8 +33,12 @@ export function appliedFiltersOf(filters: FilterValues, update: Update) {
       ? [{ key: "money", label: capitalized(filters.moneyLate.words), onRemove: () => update({ money: undefined, money_days: undefined }) }]
       : []),
     ...(filters.atRiskTwice ? [{ key: "risk", label: "Money at risk twice", onRemove: () => update({ risk: undefined }) }] : []),
+    ...(filters.made.length
+      ? [{ key: "made", label: `Made: ${filters.made.map((m) => MADE_LABELS[m]).join(", ")}`, onRemove: () => update({ made: undefined }) }]
+      : []),
+    // How the app learned of them: no filter of the bar, but a link's (the history's "Needs review") keeps its pill.
     ...(filters.origins.length
-      ? [{ key: "origin", label: `Origin: ${filters.origins.map((o) => ORIGIN_LABELS[o]).join(", ")}`, onRemove: () => update({ origin: undefined }) }]
+      ? [{ key: "origin", label: filters.origins.map((o) => ORIGIN_LABELS[o]).join(", "), onRemove: () => update({ origin: undefined }) }]
       : []),
     // The default period (30 days) is not a filter to remove: it is where removing one leads.
     ...(filters.range && filters.range !== DEFAULT_DASHBOARD_RANGE
@@ -50,6 +55,7 @@ export function clearSearchAndFilters(setQuery: (query: string) => void, update:
     class: undefined,
     gateway: undefined,
     origin: undefined,
+    made: undefined,
     money: undefined,
     money_days: undefined,
     risk: undefined,
@@ -198,16 +204,16 @@ export function RefundFilters({ filters, appliedFilters, now, smDown, query, set
             ),
           },
           {
-            key: "origin",
-            label: "Origin",
+            key: "made",
+            label: "Made",
             filter: (
               <ChoiceList
-                title="Origin"
+                title="Where it was made"
                 titleHidden
                 allowMultiple
-                choices={ORIGINS.map((value) => ({ value, label: ORIGIN_LABELS[value] }))}
-                selected={filters.origins}
-                onChange={(v) => update({ origin: v })}
+                choices={MADE_IN.map((value) => ({ value, label: MADE_LABELS[value] }))}
+                selected={filters.made}
+                onChange={(v) => update({ made: v })}
               />
             ),
           },

@@ -43,7 +43,7 @@ export const RefundsTable = memo(function RefundsTable({ rows, now, timeZone, sm
         { title: "Amount", alignment: "end" },
         { title: "Verdict" },
         { title: "Reason" },
-        { title: "Origin" },
+        { title: "Made" },
         { title: "Age" },
         { title: "Review" },
         { title: "Links" },

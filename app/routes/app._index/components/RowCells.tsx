@@ -1,7 +1,7 @@
 import { BlockStack, IndexTable, InlineStack, Text } from "@shopify/polaris";
 import { ReviewBadge, age } from "../../../components/ui";
 import { ServerRendered } from "../../../components/ServerRendered";
-import { ORIGIN_LABELS } from "../../../verdicts/words";
+import { madeCell } from "../../../verdicts/words";
 import type { Row } from "../types";
 import { Age, Amount, OrderLink, RowLinks, Verdict } from "./RowParts";
 
@@ -26,7 +26,7 @@ export function CondensedCell({ row, now }: { row: Row; now: string }) {
           <Verdict row={row} />
           {row.reviewState !== "none" ? <ReviewBadge state={row.reviewState} /> : null}
           <Text as="span" tone="subdued" variant="bodySm">
-            {`${ORIGIN_LABELS[row.origin] ?? row.origin} · ${age(row.startedAt, now)}`}
+            {`${row.made} · ${age(row.startedAt, now)}`}
           </Text>
         </InlineStack>
         <div style={{ whiteSpace: "normal" }}>
@@ -60,7 +60,10 @@ export function WideCells({ row, now, timeZone }: { row: Row; now: string; timeZ
           </Text>
         </div>
       </IndexTable.Cell>
-      <IndexTable.Cell>{ORIGIN_LABELS[row.origin] ?? row.origin}</IndexTable.Cell>
+      <IndexTable.Cell>
+        {/* Wraps, as the reason does: "In Shopify admin by Dana Whitfield" on one line would squeeze the reason. */}
+        <div style={{ maxWidth: 180, whiteSpace: "normal" }}>{madeCell(row.made)}</div>
+      </IndexTable.Cell>
       <IndexTable.Cell>
         <Age row={row} now={now} timeZone={timeZone} />
       </IndexTable.Cell>

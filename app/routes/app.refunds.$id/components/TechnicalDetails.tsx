@@ -8,6 +8,10 @@ export interface TechnicalFacts {
   contract: { id: string; version: string; hash: string; declaredHash: string; summary: string };
   refundGid: string;
   orderGid: string;
+  /** How the app learned of the refund (the operation's origin): Shopify's notice, the sweep, the shop's history, the refund form. */
+  learned: string;
+  /** Where Shopify says it was made, as stored: madeIn, the staff member's user id, the app's name. */
+  made: string;
   reasons: string[];
   apiVersions: { channel: string; apiVersion: string }[];
   instants: { label: string; iso: string }[];
@@ -74,9 +78,21 @@ export function TechnicalDetails({ facts }: { facts: TechnicalFacts }) {
               <Fact label="Order">
                 <span style={mono}>{facts.orderGid}</span>
               </Fact>
+              <Fact label="How the app learned of it">{facts.learned}</Fact>
+              <Fact label="Where Shopify says it was made">
+                <span style={{ fontFamily: mono.fontFamily }}>{facts.made}</span>
+              </Fact>
               {facts.reasons.length ? (
                 <Fact label="Reasons">
-                  <span style={mono}>{facts.reasons.join(", ")}</span>
+                  {/* Wraps between codes on a phone (a line that scrolls there is a region a keyboard cannot reach); each code stays whole. */}
+                  <span style={{ fontFamily: mono.fontFamily }}>
+                    {facts.reasons.map((reason, i) => (
+                      <span key={reason}>
+                        {i ? ", " : ""}
+                        <span style={{ whiteSpace: "nowrap" }}>{reason}</span>
+                      </span>
+                    ))}
+                  </span>
                 </Fact>
               ) : null}
               {facts.instants.map((i) => (

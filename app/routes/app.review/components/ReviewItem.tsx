@@ -40,6 +40,7 @@ export const ReviewItem = memo(function ReviewItem({ item, now, timeZone }: { it
                     {"Refund made "}
                     <Instant iso={item.startedAt} timeZone={timeZone} />
                     {item.decidedAt ? ` · checked ${age(item.decidedAt, now)}` : ""}
+                    {item.pair ? "" : ` · ${item.made}`}
                   </Text>
                 </span>
               </InlineStack>
@@ -65,7 +66,7 @@ export const ReviewItem = memo(function ReviewItem({ item, now, timeZone }: { it
                         {i > 0
                           ? `, ${apart(Math.round((Date.parse(refund.startedAt) - Date.parse(refunds[i - 1].startedAt)) / 1000))} after the one above`
                           : ""}
-                        {` · ${VERDICT_LABELS[refund.status] ?? refund.status}: ${refund.reasonText}`}
+                        {` · ${refund.made} · ${VERDICT_LABELS[refund.status] ?? refund.status}: ${refund.reasonText}`}
                       </li>
                     ))}
                   </ul>
