@@ -8,8 +8,9 @@ ALTER TABLE "Operation" ADD COLUMN "madeIn" TEXT;
 
 
 -- Refunds already verified (decision 031): one issued in this app was made here, by whom asked for
--- it; for the others the staff member the refunds/create payload named. Where they were made stays
--- unknown (null): their agreements were never read.
+-- it, and the others by the staff member the refunds/create payload named. Where they were made stays
+-- unknown (null), as their agreements were never read. No semicolon in these comments: PostgreSQL's
+-- migration is split at each one.
 UPDATE "Operation" SET "madeIn" = 'this_app', "madeByStaff" = (
   SELECT r."askedBy" FROM "RefundRecord" r WHERE r."shop" = "Operation"."shop" AND r."refundRef" = "Operation"."refundGid" AND r."askedBy" IS NOT NULL ORDER BY r."createdAt" LIMIT 1
 ) WHERE "origin" = 'app';
