@@ -19,7 +19,7 @@ export function CondensedCell({ row, now }: { row: Row; now: string }) {
         <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
           <OrderLink row={row} />
           <div style={{ textAlign: "end" }}>
-            <Amount row={row} />
+            <Amount row={row} align="end" />
           </div>
         </InlineStack>
         <InlineStack gap="200" blockAlign="center">
