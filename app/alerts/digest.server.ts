@@ -3,7 +3,7 @@ import { dateTimeFormat } from "../intl/formats";
 import type { Contract } from "../contracts/schema";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { shopTimeZone } from "../shops/profile.server";
-import { addDays, dayIn, startOfDay } from "../verdicts/filters";
+import { addDays, dayIn, startOfDay } from "../time/days";
 import { adminAppUrl } from "./admin-links.server";
 import { messageDelivery } from "./deliver.server";
 import { createOnce } from "../db/create-once";

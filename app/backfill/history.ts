@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { sameMoney, toMinorUnits } from "../money/currency";
+import { agreementApp, type AgreementApp } from "../verdicts/made";
 
 /** shopify.refund.history 1.0.0's window (its order_refunds_in_bulk_read); 1.1.0 takes app/verdicts/duplicates.ts's definition. */
 const HISTORY_1_0_0_WINDOW_MS = 10 * 60_000;
@@ -19,9 +20,8 @@ export const historyRefund = z.object({
 });
 export type HistoryRefund = z.infer<typeof historyRefund>;
 
-/** The refund agreement's app ("the application that created the agreement"), null when none did: where it was made (decision 031). */
-const agreementApp = z.object({ apiKey: z.string(), title: z.string().min(1) });
-export type HistoryAgreementApp = z.infer<typeof agreementApp>;
+/** The refund agreement's app, null when none did: where it was made (decision 031). */
+export type HistoryAgreementApp = AgreementApp;
 
 /**
  * A refund as the backfill stages it: the refund, and its agreement's app beside it (absent on a

@@ -8,7 +8,7 @@ import {
   type SettlementFacts,
 } from "../settlement/words";
 import { dateTimeFormat } from "../intl/formats";
-import { dayIn } from "../verdicts/filters";
+import { dayIn } from "../time/days";
 
 /** The evidence page's Money section, as the loader sends it (the customer's sentence is added where the shop's time zone is known). */
 export interface MoneyView {

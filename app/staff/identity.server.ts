@@ -119,11 +119,11 @@ export async function staffDirectory(db: PrismaClient, shop: string): Promise<St
  */
 export async function staffNames(db: PrismaClient, shop: string, actors: string[]): Promise<Map<string, string>> {
   const userIdOf = (actor: string) => subjectSchema.safeParse(actor).data;
-  const ids = [...new Set(actors.map(userIdOf).filter((id) => id !== undefined))];
-  const rows = await readInSlices(ids, (slice) =>
-    db.session.findMany({ where: { shop, isOnline: true, userId: { in: slice.map((id) => BigInt(id)) } }, select: STAFF_COLUMNS }),
+  const newest = await newestSessionsOf(
+    db,
+    shop,
+    actors.map(userIdOf).filter((id) => id !== undefined),
   );
-  const newest = newestPerUser(rows);
   return new Map(
     actors.map((actor) => {
       const userId = userIdOf(actor);
@@ -139,15 +139,24 @@ export async function staffNames(db: PrismaClient, shop: string, actors: string[
  * member" rather than a number (decision 031).
  */
 export async function knownStaffNames(db: PrismaClient, shop: string, userIds: string[]): Promise<Map<string, string>> {
-  const ids = [...new Set(userIds.filter((id) => shopifyNumberSchema.safeParse(id).success))];
-  if (!ids.length) return new Map();
-  const rows = await readInSlices(ids, (slice) =>
-    db.session.findMany({ where: { shop, isOnline: true, userId: { in: slice.map((id) => BigInt(id)) } }, select: STAFF_COLUMNS }),
-  );
   const named = new Map<string, string>();
-  for (const [userId, row] of newestPerUser(rows)) {
+  for (const [userId, row] of await newestSessionsOf(
+    db,
+    shop,
+    userIds.filter((id) => shopifyNumberSchema.safeParse(id).success),
+  )) {
     const name = nameOf(userId, row.firstName, row.lastName);
     if (name !== unnamedStaff(userId)) named.set(userId, name);
   }
   return named;
+}
+
+/** The newest online session of this shop of each of these users (Shopify's digits), by user id. */
+async function newestSessionsOf(db: PrismaClient, shop: string, userIds: string[]) {
+  const ids = [...new Set(userIds)];
+  if (!ids.length) return new Map<string, StaffRow>();
+  const rows = await readInSlices(ids, (slice) =>
+    db.session.findMany({ where: { shop, isOnline: true, userId: { in: slice.map((id) => BigInt(id)) } }, select: STAFF_COLUMNS }),
+  );
+  return newestPerUser(rows);
 }

@@ -5,8 +5,6 @@ import { GRACE_BUSINESS_DAYS, lateBefore, payoutInWords, type PayoutSchedule } f
 import { MADE_IN, type MadeIn } from "./made";
 
 export { VERDICTS };
-// The shop's days, where the filters have always offered them (their home is time/days.ts, which the payout schedule shares).
-export { addDays, dayIn, startOfDay };
 export const ORIGINS = ["webhook", "reconciliation", "app", "backfill"] as const;
 /** The contract's contradiction classes, by the short names people filter with. */
 export const CLASSES = {

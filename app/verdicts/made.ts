@@ -24,7 +24,8 @@ export interface Made {
   app: string | null;
 }
 
-const agreementApp = z.object({ apiKey: z.string(), title: z.string().min(1) });
+/** A refund agreement's app ("the application that created the agreement"), as the read-back and the history's bulk read both ask for it. */
+export const agreementApp = z.object({ apiKey: z.string(), title: z.string().min(1) });
 export type AgreementApp = z.infer<typeof agreementApp>;
 
 /** Order.agreements as the read-back asks for them: a refund's agreement names its refund and its app; other agreements are empty objects. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { processDue } from "../../app/verification/runtime.server";
 import { openDeliveredRefunds } from "../../app/verification/intake.server";
 import { REFUND_CREATED } from "../../app/contracts/registry.server";
-import { dayIn, startOfDay } from "../../app/verdicts/filters";
+import { dayIn, startOfDay } from "../../app/time/days";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import type { Mailbox } from "../support/mailbox";
 import { installShop, sealedAsV1 } from "../support/sessions";

@@ -3,7 +3,7 @@ import { digestSummary } from "../../app/alerts/digest.server";
 import { requestBackfill } from "../../app/backfill/request.server";
 import { REFUND_CREATED } from "../../app/contracts/registry.server";
 import { formatInstant } from "../../app/time/format";
-import { dayIn } from "../../app/verdicts/filters";
+import { dayIn } from "../../app/time/days";
 import type { FakeDispute } from "../../fake-shopify/disputes";
 import type { FakeRefund } from "../../fake-shopify/shop";
 import { disputeWebhookBody, newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
