@@ -46,7 +46,8 @@ function Adopted({ children, ...div }: DivProps) {
         if (!link) return;
         // A link's click is the link's, not also a clickable row's around it (as the parts' own links do).
         event.stopPropagation();
-        if (link.target || link.origin !== window.location.origin) return;
+        // A path that starts "//" is another host's to the router: the browser follows such a link itself.
+        if (link.target || link.origin !== window.location.origin || link.pathname.startsWith("//")) return;
         if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
         event.preventDefault();
         navigate(`${link.pathname}${link.search}${link.hash}`);

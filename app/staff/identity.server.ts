@@ -153,10 +153,13 @@ export async function knownStaffNames(db: PrismaClient, shop: string, userIds: s
 
 /** The newest online session of this shop of each of these users (Shopify's digits), by user id. */
 async function newestSessionsOf(db: PrismaClient, shop: string, userIds: string[]) {
-  const ids = [...new Set(userIds)];
+  // Session.userId is a 64-bit integer: a longer number (a payload's user_id that lies) names nobody, and must not fail the page's query.
+  const ids = [...new Set(userIds)].filter((id) => BigInt(id) <= INT64_MAX);
   if (!ids.length) return new Map<string, StaffRow>();
   const rows = await readInSlices(ids, (slice) =>
     db.session.findMany({ where: { shop, isOnline: true, userId: { in: slice.map((id) => BigInt(id)) } }, select: STAFF_COLUMNS }),
   );
   return newestPerUser(rows);
 }
+
+const INT64_MAX = 9_223_372_036_854_775_807n;

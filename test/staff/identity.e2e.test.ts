@@ -3,7 +3,7 @@ import type { PrismaClient } from "@prisma/client";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { createPrismaClient } from "../../app/db/client";
 import { SealedSessionStorage } from "../../app/shopify/sealed-session-storage.server";
-import { staffDirectory, staffNames, staffOf } from "../../app/staff/identity.server";
+import { knownStaffNames, staffDirectory, staffNames, staffOf } from "../../app/staff/identity.server";
 import { createTestDatabase } from "../support/database";
 import { TEST_APP } from "../support/credentials";
 
@@ -104,6 +104,14 @@ describe("staffNames: people's names for the actors of review events", () => {
     await online(SHOP, 303n, { id: "online_303", firstName: "Ada", lastName: "Byron", expires: null });
     await online(SHOP, 303n, { id: "older_303", firstName: "Ada", lastName: "King", expires: at(2) });
     expect((await staffNames(db, SHOP, ["303"])).get("303")).toBe("Ada Lovelace");
+  });
+});
+
+describe("knownStaffNames: the names of the people a refunds/create payload names", () => {
+  it("a user_id too long for Shopify's 64-bit ids (a payload that lies) names nobody, and the others are still named", async () => {
+    await online(SHOP, 303n, { firstName: "Ada", lastName: "Lovelace" });
+    const names = await knownStaffNames(db, SHOP, ["99999999999999999999", "303"]);
+    expect(Object.fromEntries(names)).toEqual({ "303": "Ada Lovelace" });
   });
 });
 

@@ -77,7 +77,8 @@ export async function readPaymentsLedger(gateway: ShopifyGateway, shop: string, 
   for (let page = 0; page < MAX_LEDGER_PAGES; page++) {
     const answer = await gateway.request(shop, PAYMENTS_LEDGER_QUERY, { query, after }, QUERY_COSTS.paymentsLedger, { waitThrottled: true });
     if (!answer.ok) return answer;
-    const denied = answer.fieldErrors.find((e) => e.path?.[0] === "shopifyPaymentsAccount");
+    // An error on the account itself; one on its schedule alone leaves the account as it is, without a schedule.
+    const denied = answer.fieldErrors.find((e) => e.path?.[0] === "shopifyPaymentsAccount" && e.path.length === 1);
     if (denied) return fieldFailure(denied.extensions?.code ?? "GRAPHQL_ERROR", denied.message);
     const parsed = ledgerPage.safeParse(answer.data);
     if (!parsed.success) return malformed("malformed response: the balance transactions are not as the schema says");
@@ -113,7 +114,8 @@ export async function readPaymentsAccount(
 ): Promise<{ ok: true; access: PaymentsAccess; schedule: PayoutSchedule | null } | Failed> {
   const answer = await gateway.request(shop, PAYMENTS_ACCOUNT_QUERY, {}, QUERY_COSTS.paymentsAccount, { waitThrottled: true });
   if (!answer.ok) return isAccessDenied(answer) ? { ok: true, access: "not_granted", schedule: null } : answer;
-  const denied = answer.fieldErrors.find((e) => e.path?.[0] === "shopifyPaymentsAccount");
+  // An error on the account itself; one on its schedule alone leaves the account as it is, without a schedule.
+  const denied = answer.fieldErrors.find((e) => e.path?.[0] === "shopifyPaymentsAccount" && e.path.length === 1);
   if (denied)
     return denied.extensions?.code === "ACCESS_DENIED"
       ? { ok: true, access: "not_granted", schedule: null }
