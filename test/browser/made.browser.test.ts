@@ -100,6 +100,33 @@ describe("where a refund was made, in a merchant's words (1280 and 390 px)", () 
     await page.context().close();
   });
 
+  it("the dashboard's filter keeps its pill when the person clicks away before the refunds arrive", async () => {
+    const { page, frame } = await openApp(browser, demo, "", 1280);
+    await frame.waitForSelector("[data-refund-link]");
+    await untilHydrated(page);
+    // The answer to the choice is held until the popover has closed, as on a slow connection.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    await page.route(
+      (url) => url.searchParams.get("made") === "pos" && url.searchParams.has("_data"),
+      async (route) => {
+        await answered;
+        await route.continue();
+      },
+    );
+    await frame.getByRole("button", { name: /Add filter/ }).click();
+    await frame.locator(".Polaris-Popover").getByText("Made", { exact: true }).click();
+    await frame.locator(".Polaris-Popover").getByText("On Point of Sale", { exact: true }).click();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => frame.locator(".Polaris-Popover").count()).toBe(0);
+    answer();
+    await expect.poll(() => frame.url()).toContain("made=pos");
+    const rows = () => frame.locator("tbody tr").allInnerTexts();
+    await expect.poll(async () => (await rows()).every((row) => row.includes("On Point of Sale"))).toBe(true);
+    expect(await mainText(frame)).toContain("Made: On Point of Sale");
+    await page.context().close();
+  });
+
   it("a refund's evidence: its header says where it was made and by whom; how the app learned of it only under Technical details", async () => {
     const inAdmin = await db.operation.findFirstOrThrow({ where: { shop: SHOP, origin: "webhook", madeIn: "admin", madeByStaff: "42" } });
     for (const [id, words] of [

@@ -6,6 +6,7 @@ import { MADE_LABELS, ORIGIN_LABELS, REVIEW_LABELS, VERDICT_LABELS } from "../..
 import { MADE_IN } from "../../../verdicts/made";
 import type { DashboardData } from "../types";
 import { RANGE_LABELS } from "./labels";
+import { useChosenPills } from "../hooks/useChosenPills";
 
 type Update = ReturnType<typeof useUrlFilters>["update"];
 type FilterValues = DashboardData["filters"];
@@ -78,6 +79,8 @@ interface Props {
 }
 
 export function RefundFilters({ filters, appliedFilters, now, smDown, query, setQuery, update }: Props) {
+  const { choose, pillsOf } = useChosenPills(filters, update);
+  const definitions = filterDefinitions(filters, now, choose);
   return (
     <FilterBar smDown={smDown} sortOptions={SORT_OPTIONS} sort={filters.sort} update={update}>
       <Filters
@@ -90,135 +93,132 @@ export function RefundFilters({ filters, appliedFilters, now, smDown, query, set
         onQueryChange={setQuery}
         onQueryClear={() => setQuery("")}
         onClearAll={() => clearSearchAndFilters(setQuery, update)}
-        appliedFilters={appliedFilters}
-        filters={[
-          {
-            key: "review",
-            label: "Needs review",
-            pinned: true,
-            filter: (
-              <ChoiceList
-                title="Review"
-                titleHidden
-                choices={Object.entries(REVIEW_LABELS).map(([value, label]) => ({ value, label }))}
-                selected={filters.review ? [filters.review] : []}
-                onChange={(v) => update({ review: v[0] })}
-              />
-            ),
-          },
-          {
-            key: "verdict",
-            label: "Verdict",
-            pinned: true,
-            filter: (
-              <ChoiceList
-                title="Verdict"
-                titleHidden
-                allowMultiple
-                choices={Object.entries(VERDICT_LABELS).map(([value, label]) => ({ value, label }))}
-                selected={filters.verdicts}
-                onChange={(v) => update({ verdict: v })}
-              />
-            ),
-          },
-          {
-            key: "dates",
-            label: "Dates",
-            pinned: true,
-            filter: (
-              <BlockStack gap="200">
-                <ChoiceList
-                  title="Dates"
-                  titleHidden
-                  choices={Object.entries(RANGE_LABELS).map(([value, label]) => ({ value, label }))}
-                  selected={filters.range ? [filters.range] : []}
-                  onChange={([range]) =>
-                    update(
-                      range === "custom"
-                        ? { range, from: filters.from ?? now.slice(0, 10), to: filters.to ?? now.slice(0, 10) }
-                        : { range, from: undefined, to: undefined },
-                    )
-                  }
-                />
-                {filters.range === "custom" ? (
-                  <>
-                    <TextField
-                      label="From"
-                      type="date"
-                      autoComplete="off"
-                      value={filters.from ?? ""}
-                      onChange={(v) => update({ range: "custom", from: v || undefined })}
-                    />
-                    <TextField
-                      label="To"
-                      type="date"
-                      autoComplete="off"
-                      value={filters.to ?? ""}
-                      onChange={(v) => update({ range: "custom", to: v || undefined })}
-                    />
-                  </>
-                ) : null}
-              </BlockStack>
-            ),
-          },
-          problemFilter(filters.classes, update),
-          {
-            key: "gateway",
-            label: "Gateway failures",
-            filter: (
-              <ChoiceList
-                title="Gateway"
-                titleHidden
-                choices={[{ value: "failed", label: "Only refunds whose gateway transaction failed" }]}
-                selected={filters.gatewayFailures ? ["failed"] : []}
-                onChange={(v) => update({ gateway: v[0] })}
-              />
-            ),
-          },
-          {
-            key: "money",
-            label: "Money",
-            filter: (
-              <ChoiceList
-                title="Money"
-                titleHidden
-                choices={[
-                  { value: "late", label: filters.moneyLate ? capitalized(filters.moneyLate.words) : "Not arrived in the time the shop's payouts allow" },
-                ]}
-                selected={filters.moneyLate ? ["late"] : []}
-                onChange={(v) => update({ money: v[0], money_days: undefined })}
-              />
-            ),
-          },
-          {
-            key: "risk",
-            label: "Money at risk",
-            filter: (
-              <ChoiceList
-                title="Money at risk"
-                titleHidden
-                choices={[{ value: "twice", label: "At risk twice: a chargeback, or more back than was paid" }]}
-                selected={filters.atRiskTwice ? ["twice"] : []}
-                onChange={(v) => update({ risk: v[0] })}
-              />
-            ),
-          },
-          {
-            key: "made",
-            label: "Made",
-            filter: (
-              <ChoiceList
-                title="Where it was made"
-                titleHidden
-                allowMultiple
-                choices={MADE_IN.map((value) => ({ value, label: MADE_LABELS[value] }))}
-                selected={filters.made}
-                onChange={(v) => update({ made: v })}
-              />
-            ),
-          },
-        ]}
+        appliedFilters={pillsOf(appliedFilters, definitions)}
+        filters={definitions}
       />
     </FilterBar>
   );
+}
+
+/** The bar's filters: three pinned, the others added from "Add filter". */
+function filterDefinitions(filters: FilterValues, now: string, update: Update) {
+  return [
+    {
+      key: "review",
+      label: "Needs review",
+      pinned: true,
+      filter: (
+        <ChoiceList
+          title="Review"
+          titleHidden
+          choices={Object.entries(REVIEW_LABELS).map(([value, label]) => ({ value, label }))}
+          selected={filters.review ? [filters.review] : []}
+          onChange={(v) => update({ review: v[0] })}
+        />
+      ),
+    },
+    {
+      key: "verdict",
+      label: "Verdict",
+      pinned: true,
+      filter: (
+        <ChoiceList
+          title="Verdict"
+          titleHidden
+          allowMultiple
+          choices={Object.entries(VERDICT_LABELS).map(([value, label]) => ({ value, label }))}
+          selected={filters.verdicts}
+          onChange={(v) => update({ verdict: v })}
+        />
+      ),
+    },
+    {
+      key: "dates",
+      label: "Dates",
+      pinned: true,
+      filter: (
+        <BlockStack gap="200">
+          <ChoiceList
+            title="Dates"
+            titleHidden
+            choices={Object.entries(RANGE_LABELS).map(([value, label]) => ({ value, label }))}
+            selected={filters.range ? [filters.range] : []}
+            onChange={([range]) =>
+              update(
+                range === "custom"
+                  ? { range, from: filters.from ?? now.slice(0, 10), to: filters.to ?? now.slice(0, 10) }
+                  : { range, from: undefined, to: undefined },
+              )
+            }
+          />
+          {filters.range === "custom" ? (
+            <>
+              <TextField
+                label="From"
+                type="date"
+                autoComplete="off"
+                value={filters.from ?? ""}
+                onChange={(v) => update({ range: "custom", from: v || undefined })}
+              />
+              <TextField label="To" type="date" autoComplete="off" value={filters.to ?? ""} onChange={(v) => update({ range: "custom", to: v || undefined })} />
+            </>
+          ) : null}
+        </BlockStack>
+      ),
+    },
+    problemFilter(filters.classes, update),
+    {
+      key: "gateway",
+      label: "Gateway failures",
+      filter: (
+        <ChoiceList
+          title="Gateway"
+          titleHidden
+          choices={[{ value: "failed", label: "Only refunds whose gateway transaction failed" }]}
+          selected={filters.gatewayFailures ? ["failed"] : []}
+          onChange={(v) => update({ gateway: v[0] })}
+        />
+      ),
+    },
+    {
+      key: "money",
+      label: "Money",
+      filter: (
+        <ChoiceList
+          title="Money"
+          titleHidden
+          choices={[{ value: "late", label: filters.moneyLate ? capitalized(filters.moneyLate.words) : "Not arrived in the time the shop's payouts allow" }]}
+          selected={filters.moneyLate ? ["late"] : []}
+          onChange={(v) => update({ money: v[0], money_days: undefined })}
+        />
+      ),
+    },
+    {
+      key: "risk",
+      label: "Money at risk",
+      filter: (
+        <ChoiceList
+          title="Money at risk"
+          titleHidden
+          choices={[{ value: "twice", label: "At risk twice: a chargeback, or more back than was paid" }]}
+          selected={filters.atRiskTwice ? ["twice"] : []}
+          onChange={(v) => update({ risk: v[0] })}
+        />
+      ),
+    },
+    {
+      key: "made",
+      label: "Made",
+      filter: (
+        <ChoiceList
+          title="Where it was made"
+          titleHidden
+          allowMultiple
+          choices={MADE_IN.map((value) => ({ value, label: MADE_LABELS[value] }))}
+          selected={filters.made}
+          onChange={(v) => update({ made: v })}
+        />
+      ),
+    },
+  ];
 }
