@@ -231,6 +231,26 @@ describe("what the app could not read is never an alarm", () => {
     }
   });
 
+  it("the payouts scope withdrawn with no app/scopes_update: the ledger's refusal says 'not granted', never that the shop has no Shopify Payments", async () => {
+    const refund = await verifiedRefund("7.00");
+    await h.worker.runSettlements();
+    expect(await settlementOf(refund)).toMatchObject({ status: "PENDING" });
+    // Shopify now refuses the ledger (graphql answers the account null, the error at its balance transactions).
+    h.shop.grantedScopes.delete("read_shopify_payments_payouts");
+    try {
+      // The next read is due within the day the app holds its last answer about the account: it asks Shopify nothing else.
+      const due = (await settlementOf(refund))!.nextDueAt!.getTime();
+      expect(due - h.clock.ms).toBeLessThan(DAY / 2);
+      h.clock.ms = due;
+      await h.worker.runSettlements();
+      const state = await h.db.shopState.findUniqueOrThrow({ where: { shop: h.domain } });
+      expect(state.paymentsAccount).toBe("not_granted");
+      expect(await settlementOf(refund)).toMatchObject({ status: "PENDING" });
+    } finally {
+      await grant(WITH_PAYOUTS);
+    }
+  });
+
   it("customers/redact removes the card network's reference and the reads that held it, and stops reading it", async () => {
     const refund = await verifiedRefund("16.00");
     const withReference = await followMoney(refund, (s) => s.arn !== null);

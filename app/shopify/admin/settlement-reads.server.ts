@@ -3,6 +3,7 @@ import { balanceEntry, settlementTransaction, type BalanceEntry, type Settlement
 import type { PayoutSchedule } from "../../settlement/payout-schedule";
 import { payoutSchedule } from "../../settlement/payout-schedule.server";
 import type { ShopifyGateway } from "./gateway.server";
+import type { ShopifyGraphqlError } from "./transport";
 import { GRANTED_SCOPES_QUERY, PAYMENTS_ACCOUNT_QUERY, PAYMENTS_LEDGER_QUERY, QUERY_COSTS, SETTLEMENT_TRANSACTIONS_QUERY } from "./documents";
 import { fieldFailure, malformed, readNodes, type Failed } from "./nodes.server";
 
@@ -77,12 +78,11 @@ export async function readPaymentsLedger(gateway: ShopifyGateway, shop: string, 
   for (let page = 0; page < MAX_LEDGER_PAGES; page++) {
     const answer = await gateway.request(shop, PAYMENTS_LEDGER_QUERY, { query, after }, QUERY_COSTS.paymentsLedger, { waitThrottled: true });
     if (!answer.ok) return answer;
-    // An error on the account itself; one on its schedule alone leaves the account as it is, without a schedule.
-    const denied = answer.fieldErrors.find((e) => e.path?.[0] === "shopifyPaymentsAccount" && e.path.length === 1);
-    if (denied) return fieldFailure(denied.extensions?.code ?? "GRAPHQL_ERROR", denied.message);
     const parsed = ledgerPage.safeParse(answer.data);
     if (!parsed.success) return malformed("malformed response: the balance transactions are not as the schema says");
     const account = parsed.data.shopifyPaymentsAccount;
+    const error = errorInPlaceOf(account, answer.fieldErrors);
+    if (error) return fieldFailure(error.extensions?.code ?? "GRAPHQL_ERROR", error.message);
     if (!account) return { ok: true, account: false, entries: [], complete: true, coveredUntil: null };
     const { nodes, pageInfo } = account.balanceTransactions;
     entries.push(...nodes);
@@ -97,6 +97,16 @@ export async function readPaymentsLedger(gateway: ShopifyGateway, shop: string, 
 }
 
 export type PaymentsAccess = "active" | "none" | "not_granted";
+
+/**
+ * The error Shopify answered in place of the account. An error on the account, or on a field of
+ * it that cannot be null (its ledger, its schedule), makes graphql answer the whole account null:
+ * that null is the error's, never "this shop has no Shopify Payments". With the account there, an
+ * error on a field that can be null leaves the rest of it to read.
+ */
+function errorInPlaceOf(account: unknown, fieldErrors: ShopifyGraphqlError[]): ShopifyGraphqlError | undefined {
+  return account ? undefined : fieldErrors.find((e) => e.path?.[0] === "shopifyPaymentsAccount");
+}
 
 /** The account as PAYMENTS_ACCOUNT_QUERY reads it: whether there is one, parsed at the door; its schedule parsed on its own. */
 const paymentsAccountAnswer = z.object({
@@ -114,15 +124,14 @@ export async function readPaymentsAccount(
 ): Promise<{ ok: true; access: PaymentsAccess; schedule: PayoutSchedule | null } | Failed> {
   const answer = await gateway.request(shop, PAYMENTS_ACCOUNT_QUERY, {}, QUERY_COSTS.paymentsAccount, { waitThrottled: true });
   if (!answer.ok) return isAccessDenied(answer) ? { ok: true, access: "not_granted", schedule: null } : answer;
-  // An error on the account itself; one on its schedule alone leaves the account as it is, without a schedule.
-  const denied = answer.fieldErrors.find((e) => e.path?.[0] === "shopifyPaymentsAccount" && e.path.length === 1);
-  if (denied)
-    return denied.extensions?.code === "ACCESS_DENIED"
-      ? { ok: true, access: "not_granted", schedule: null }
-      : fieldFailure(denied.extensions?.code ?? "GRAPHQL_ERROR", denied.message);
   const parsed = paymentsAccountAnswer.safeParse(answer.data);
   if (!parsed.success) return malformed("malformed response: the Shopify Payments account is not as the schema says");
   const account = parsed.data.shopifyPaymentsAccount;
+  const error = errorInPlaceOf(account, answer.fieldErrors);
+  if (error)
+    return error.extensions?.code === "ACCESS_DENIED"
+      ? { ok: true, access: "not_granted", schedule: null }
+      : fieldFailure(error.extensions?.code ?? "GRAPHQL_ERROR", error.message);
   if (!account) return { ok: true, access: "none", schedule: null };
   const raw = account.payoutSchedule;
   const schedule = payoutSchedule.safeParse(typeof raw === "object" && raw !== null ? { ...raw, country: account.country ?? null } : raw);
