@@ -1,5 +1,6 @@
 import { useState, type ComponentPropsWithoutRef } from "react";
 import { useNavigate } from "@remix-run/react";
+import { inAppPath } from "./in-app-link";
 
 let hydrated = false;
 
@@ -46,11 +47,10 @@ function Adopted({ children, ...div }: DivProps) {
         if (!link) return;
         // A link's click is the link's, not also a clickable row's around it (as the parts' own links do).
         event.stopPropagation();
-        // A path that starts "//" is another host's to the router: the browser follows such a link itself.
-        if (link.target || link.origin !== window.location.origin || link.pathname.startsWith("//")) return;
-        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        const path = inAppPath(link, event, window.location.origin);
+        if (path === null) return;
         event.preventDefault();
-        navigate(`${link.pathname}${link.search}${link.hash}`);
+        navigate(path);
       }}
       onKeyDown={(event) => {
         if ((event.target as Element).closest("a")) event.stopPropagation();
