@@ -55,10 +55,11 @@ const UNFOLLOWED: Record<Exclude<MoneyKnowledge["kind"], "followed">, MoneyHeadl
 export function moneyHeadline(knowledge: MoneyKnowledge): MoneyHeadline {
   if (knowledge.kind !== "followed") return UNFOLLOWED[knowledge.kind];
   const headline = HEADLINES[knowledge.state];
-  if (knowledge.verdict === "NOT_FOLLOWED")
+  // Ended at the contract's timeout unread; one with nothing to follow ended at once, and says so.
+  if (knowledge.verdict === "NOT_FOLLOWED" && knowledge.state !== "not_followed")
     return {
       title: "No longer followed",
-      detail: "The app could not read this refund's payout before its 35 days ran out (the payouts scopes withdrawn, or Shopify's answers unreadable).",
+      detail: `The app could not read this refund's payout within ${knowledge.waitingDays} days of the refund (the payouts scopes withdrawn, or Shopify's answers unreadable).`,
       tone: "info",
     };
   if (knowledge.verdict === "UNVERIFIABLE")
