@@ -188,9 +188,9 @@ export function moneyLate(now: Date, daysText: string | null = null, payouts: { 
  * The refunds whose money has not arrived, as a filter on Operation (the shop inside the relation
  * filter lets the database read the settlement's (shop, …) indexes). After a number of days: its
  * Settlement still PENDING and verified before `verifiedBefore`, or UNVERIFIABLE (never settled
- * within the contract's 35 days), as before. By the schedule: PENDING or UNVERIFIABLE, verified
- * before the bound (a monthly payout may be due after the contract's 35 days: an UNVERIFIABLE
- * refund is not late before its payout is). Manual payouts: every one still waiting.
+ * within the contract's timeout), as before. By the schedule: PENDING or UNVERIFIABLE, verified
+ * before the bound (a settlement opened under 1.0.0 gave up at 35 days, before a monthly payout
+ * may be due: an UNVERIFIABLE refund is not late before its payout is). Manual payouts: every one still waiting.
  */
 export function moneyLateWhere(shop: string, late: Pick<MoneyLate, "by" | "verifiedBefore">): Prisma.OperationWhereInput {
   const before = late.verifiedBefore ? { startedAt: { lt: new Date(late.verifiedBefore) } } : {};

@@ -8,7 +8,7 @@ import {
   type BalanceEntry,
   type SettlementTransaction,
 } from "../../app/settlement/ledger";
-import { REFUND_SETTLED } from "../../app/contracts/registry.server";
+import { REFUND_SETTLED, REFUND_SETTLED_1_0_0 } from "../../app/contracts/registry.server";
 import { evaluate } from "../../app/contracts/evaluate";
 import { customerSentence } from "../../app/settlement/words";
 
@@ -33,8 +33,8 @@ const entry = (transactionId: number, amount: string, currency: string, payout: 
 });
 
 /** The verdict contract shopify.refund.settled gives these facts, the refund verified at 10:00. */
-const verdictOf = (transactions: SettlementTransaction[], entries: BalanceEntry[], now = "2026-12-06T10:00:00Z") =>
-  evaluate(REFUND_SETTLED, {
+const verdictOf = (transactions: SettlementTransaction[], entries: BalanceEntry[], now = "2026-12-06T10:00:00Z", contract = REFUND_SETTLED) =>
+  evaluate(contract, {
     input: { refund_id: "gid://shopify/Refund/1" },
     action: { result: null },
     operation: { created_at: "2026-12-03T10:00:00Z" },
@@ -96,10 +96,11 @@ describe("the payments ledger joined to a refund's transactions", () => {
     expect(result).toMatchObject({ verdict: "CONTRADICTED", reason: "refund_reversed", classes: ["refund reversed"] });
   });
 
-  it("a transaction FAILURE is FAILED; a ledger that never shows the refund is UNVERIFIABLE at 35 days", () => {
+  it("a transaction FAILURE is FAILED; a ledger that never shows the refund is UNVERIFIABLE at 50 days (35 under 1.0.0)", () => {
     expect(verdictOf([transaction(7, { status: "FAILURE" })], []).verdict).toBe("FAILED");
-    expect(verdictOf([transaction(7)], [], "2027-01-07T10:00:00Z")).toMatchObject({ verdict: "UNVERIFIABLE", reason: "not_settled_before_timeout" });
-    expect(verdictOf([transaction(7)], [], "2027-01-07T09:59:59Z").verdict).toBe("PENDING");
+    expect(verdictOf([transaction(7)], [], "2027-01-22T10:00:00Z")).toMatchObject({ verdict: "UNVERIFIABLE", reason: "not_settled_before_timeout" });
+    expect(verdictOf([transaction(7)], [], "2027-01-22T09:59:59Z").verdict).toBe("PENDING");
+    expect(verdictOf([transaction(7)], [], "2027-01-07T10:00:00Z", REFUND_SETTLED_1_0_0).verdict).toBe("UNVERIFIABLE");
   });
 
   it("the ARN is read from Shopify Payments transactions; a store that is not on Plus shows none at all", () => {

@@ -10,6 +10,8 @@ import { REFUND_SETTLED } from "../../app/contracts/registry.server";
 
 let h: VerificationHarness;
 const DAY = 24 * 3600_000;
+/** How long shopify.refund.settled follows a refund's money before it gives up. */
+const TIMEOUT = REFUND_SETTLED.contract.timing.timeout_ms;
 const WITH_PAYOUTS = "read_orders,write_orders,read_shopify_payments_accounts,read_shopify_payments_payouts";
 
 beforeAll(async () => {
@@ -122,12 +124,30 @@ describe("a refund through Shopify Payments is followed to its payout", () => {
     }
   });
 
-  it("never paid out within 35 days: UNVERIFIABLE not_settled_before_timeout, for a person", async () => {
+  it("never paid out within 50 days: UNVERIFIABLE not_settled_before_timeout, for a person", async () => {
     const refund = await verifiedRefund("7.00");
     h.shop.payments.withhold(refund.transactionIds[0]);
-    const settlement = await followMoney(refund, decided);
+    const settlement = await followMoney(refund, decided, TIMEOUT + DAY);
     expect(settlement).toMatchObject({ status: "UNVERIFIABLE", reason: "not_settled_before_timeout", money: "awaiting_ledger", escalate: true });
-    expect(settlement!.decidedAt!.getTime() - settlement!.startedAt.getTime()).toBeGreaterThanOrEqual(35 * DAY);
+    expect(settlement!.decidedAt!.getTime() - settlement!.startedAt.getTime()).toBeGreaterThanOrEqual(50 * DAY);
+  });
+
+  it("a monthly shop's refund made just after its payout, paid out with the next one 42 days later: VERIFIED, never sent to a person", async () => {
+    // Decision 032: a monthly payout's money is due up to 41 days after the refund in the United States, 44 elsewhere.
+    const { schedule } = h.shop.payments;
+    const before = { ...schedule };
+    h.shop.payments.payoutSchedule = { interval: "MONTHLY", weeklyAnchor: null, monthlyAnchor: 1 };
+    Object.assign(schedule, { payoutAfterMs: 39 * DAY, paidAfterMs: 42 * DAY, arnAfterMs: DAY });
+    try {
+      const refund = await verifiedRefund("11.00");
+      const settlement = await followMoney(refund, decided, 60 * DAY);
+      expect(settlement).toMatchObject({ status: "VERIFIED", money: "paid", payoutStatus: "PAID", escalate: false });
+      expect(settlement!.decidedAt!.getTime() - settlement!.startedAt.getTime()).toBeGreaterThanOrEqual(42 * DAY - DAY);
+      expect(settlement!.contractVersion).toBe("1.1.0");
+    } finally {
+      Object.assign(schedule, before);
+      h.shop.payments.payoutSchedule = { interval: "DAILY", weeklyAnchor: null, monthlyAnchor: null };
+    }
   });
 });
 
@@ -157,11 +177,11 @@ describe("a long ledger and an old history", () => {
     expect(await settlementOf(a)).toMatchObject({ status: "PENDING", money: "in_ledger", attempts: 1 });
   });
 
-  it("granting the scopes follows refunds verified in the last 35 days, not older ones that would time out at once", async () => {
+  it("granting the scopes follows refunds verified in the last 50 days, not older ones that would time out at once", async () => {
     await grant("read_orders,write_orders");
     try {
       const old = await verifiedRefund("3.00");
-      h.clock.advance(36 * DAY);
+      h.clock.advance(TIMEOUT + DAY);
       const recent = await verifiedRefund("4.00");
       await grant(WITH_PAYOUTS);
       await h.worker.runSettlements();
@@ -219,7 +239,7 @@ describe("what the app could not read is never an alarm", () => {
     const update = { id: 2, previous: WITH_PAYOUTS.split(","), current: ["read_orders", "write_orders"], updated_at: h.clock.now().toISOString() };
     expect((await h.deliver(newDelivery("app/scopes_update", h.domain, JSON.stringify(update), h.clock.now()))).status).toBe(200);
     try {
-      const ended = await followMoney(refund, decided);
+      const ended = await followMoney(refund, decided, TIMEOUT + DAY);
       expect(ended).toMatchObject({ status: "NOT_FOLLOWED", reason: "not_readable_before_timeout", escalate: false, nextDueAt: null });
       await h.worker.runAlerts();
       const op = await operationFor(h.db, refundGid(refund.id));

@@ -10,7 +10,7 @@ const facts = { requested: { amount: "20.57", currency: "USD" }, recorded: { amo
 const versions = [...CONTRACT_VERSIONS.values()].map(({ contract }) => contract);
 
 describe("every reason code and class of every contract version has a merchant's words", () => {
-  it("covers all eight contract versions", () => {
+  it("covers all nine contract versions", () => {
     expect(versions.map((c) => `${c.id}@${c.version}`).sort()).toEqual([
       "shopify.refund.created@1.0.0",
       "shopify.refund.created@1.1.0",
@@ -20,6 +20,7 @@ describe("every reason code and class of every contract version has a merchant's
       "shopify.refund.history@1.0.0",
       "shopify.refund.history@1.1.0",
       "shopify.refund.settled@1.0.0",
+      "shopify.refund.settled@1.1.0",
     ]);
   });
 
