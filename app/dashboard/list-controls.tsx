@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Box, ChoiceList, InlineStack, Pagination, Select, Text, type BoxProps } from "@shopify/polaris";
 import { CLASSES } from "../verdicts/filters";
-import { CLASS_LABELS } from "../verdicts/words";
+import { CLASS_LABELS, VERDICT_LABELS } from "../verdicts/words";
 import type { useUrlFilters } from "./use-url-filters";
 
 type Update = ReturnType<typeof useUrlFilters>["update"];
@@ -50,6 +50,31 @@ export function problemFilter(selected: string[], update: Update, pinned = false
       />
     ),
   };
+}
+
+/** The "Verdict" filter, pinned: the verdicts a person may pick among (the review queue offers only those it holds). */
+export function verdictFilter(verdicts: readonly string[], selected: string[], update: Update) {
+  return {
+    key: "verdict",
+    label: "Verdict",
+    pinned: true,
+    filter: (
+      <ChoiceList
+        title="Verdict"
+        titleHidden
+        allowMultiple
+        choices={verdicts.map((value) => ({ value, label: VERDICT_LABELS[value] }))}
+        selected={selected}
+        onChange={(v) => update({ verdict: v })}
+      />
+    ),
+  };
+}
+
+export function verdictChip(selected: string[], update: Update) {
+  return selected.length
+    ? [{ key: "verdict", label: `Verdict: ${selected.map((v) => VERDICT_LABELS[v]).join(", ")}`, onRemove: () => update({ verdict: undefined }) }]
+    : [];
 }
 
 export function problemChip(selected: string[], update: Update) {

@@ -1,6 +1,6 @@
 import { BlockStack, ChoiceList, Filters, TextField } from "@shopify/polaris";
 import type { useUrlFilters } from "../../../dashboard/use-url-filters";
-import { FilterBar, problemChip, problemFilter } from "../../../dashboard/list-controls";
+import { FilterBar, problemChip, problemFilter, verdictChip, verdictFilter } from "../../../dashboard/list-controls";
 import { DEFAULT_DASHBOARD_RANGE } from "../../../verdicts/filters";
 import { MADE_LABELS, ORIGIN_LABELS, REVIEW_LABELS, VERDICT_LABELS } from "../../../verdicts/words";
 import { MADE_IN } from "../../../verdicts/made";
@@ -25,9 +25,7 @@ export function appliedFiltersOf(filters: FilterValues, update: Update) {
   const dateLabel = filters.range && filters.range !== "custom" ? RANGE_LABELS[filters.range] : `${filters.from ?? "…"} to ${filters.to ?? "…"}`;
   return [
     ...(filters.review ? [{ key: "review", label: REVIEW_LABELS[filters.review], onRemove: () => update({ review: undefined }) }] : []),
-    ...(filters.verdicts.length
-      ? [{ key: "verdict", label: `Verdict: ${filters.verdicts.map((v) => VERDICT_LABELS[v]).join(", ")}`, onRemove: () => update({ verdict: undefined }) }]
-      : []),
+    ...verdictChip(filters.verdicts, update),
     ...problemChip(filters.classes, update),
     ...(filters.gatewayFailures ? [{ key: "gateway", label: "Gateway failures", onRemove: () => update({ gateway: undefined }) }] : []),
     ...(filters.moneyLate
@@ -117,21 +115,7 @@ function filterDefinitions(filters: FilterValues, now: string, update: Update) {
         />
       ),
     },
-    {
-      key: "verdict",
-      label: "Verdict",
-      pinned: true,
-      filter: (
-        <ChoiceList
-          title="Verdict"
-          titleHidden
-          allowMultiple
-          choices={Object.entries(VERDICT_LABELS).map(([value, label]) => ({ value, label }))}
-          selected={filters.verdicts}
-          onChange={(v) => update({ verdict: v })}
-        />
-      ),
-    },
+    verdictFilter(Object.keys(VERDICT_LABELS), filters.verdicts, update),
     {
       key: "dates",
       label: "Dates",

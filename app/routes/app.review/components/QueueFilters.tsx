@@ -1,7 +1,6 @@
-import { ChoiceList, Filters } from "@shopify/polaris";
+import { Filters } from "@shopify/polaris";
 import type { useUrlFilters } from "../../../dashboard/use-url-filters";
-import { FilterBar, problemChip, problemFilter } from "../../../dashboard/list-controls";
-import { VERDICT_LABELS } from "../../../verdicts/words";
+import { FilterBar, problemChip, problemFilter, verdictChip, verdictFilter } from "../../../dashboard/list-controls";
 import type { ReviewData } from "../types";
 
 const SORT_OPTIONS = [
@@ -26,12 +25,7 @@ interface Props {
 }
 
 export function QueueFilters({ filters, smDown, query, setQuery, update }: Props) {
-  const appliedFilters = [
-    ...(filters.verdicts.length
-      ? [{ key: "verdict", label: `Verdict: ${filters.verdicts.map((v) => VERDICT_LABELS[v]).join(", ")}`, onRemove: () => update({ verdict: undefined }) }]
-      : []),
-    ...problemChip(filters.classes, update),
-  ];
+  const appliedFilters = [...verdictChip(filters.verdicts, update), ...problemChip(filters.classes, update)];
   return (
     <FilterBar smDown={smDown} sortOptions={SORT_OPTIONS} sort={filters.sort} update={update}>
       <Filters
@@ -41,24 +35,7 @@ export function QueueFilters({ filters, smDown, query, setQuery, update }: Props
         onQueryClear={() => setQuery("")}
         onClearAll={() => clearQueueFilters(setQuery, update)}
         appliedFilters={appliedFilters}
-        filters={[
-          {
-            key: "verdict",
-            label: "Verdict",
-            pinned: true,
-            filter: (
-              <ChoiceList
-                title="Verdict"
-                titleHidden
-                allowMultiple
-                choices={["CONTRADICTED", "FAILED", "UNVERIFIABLE"].map((value) => ({ value, label: VERDICT_LABELS[value] }))}
-                selected={filters.verdicts}
-                onChange={(v) => update({ verdict: v })}
-              />
-            ),
-          },
-          problemFilter(filters.classes, update, true),
-        ]}
+        filters={[verdictFilter(["CONTRADICTED", "FAILED", "UNVERIFIABLE"], filters.verdicts, update), problemFilter(filters.classes, update, true)]}
       />
     </FilterBar>
   );
