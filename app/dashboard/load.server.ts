@@ -4,7 +4,7 @@ import { countRows, figures } from "./dashboard.server";
 import { listRefunds } from "../verdicts/rows.server";
 import { DEFAULT_DASHBOARD_RANGE, parseFilters } from "../verdicts/filters";
 import { shopTimeZone } from "../shops/profile.server";
-import { knownPayoutSchedule } from "../settlement/access.server";
+import { storedPayoutSchedule } from "../settlement/access.server";
 import { interactiveGateway } from "../shopify/admin/interactive.server";
 import { loadBackfillCard } from "../backfill/page.server";
 import { config } from "../config/env.server";
@@ -19,13 +19,17 @@ export function sweepSchedule() {
 
 /** The dashboard's data for one shop: figures for the period, one page of rows, and the filters as understood, in the shop's time zone. */
 export async function loadDashboard(shop: string, params: URLSearchParams, now: Date) {
-  const [timeZone, payouts] = await Promise.all([shopTimeZone(db, shop, { gateway: interactiveGateway(), now }), knownPayoutSchedule(db, shop)]);
+  // One read of the shop's state: its payout schedule (for late money) and its sweep's times.
+  const [timeZone, state] = await Promise.all([
+    shopTimeZone(db, shop, { gateway: interactiveGateway(), now }),
+    db.shopState.findUnique({ where: { shop }, select: { payoutSchedule: true, sweepCompletedAt: true, sweepStartedAt: true } }),
+  ]);
+  const payouts = storedPayoutSchedule(state?.payoutSchedule);
   const filters = parseFilters(params, { now, timeZone, defaultRange: DEFAULT_DASHBOARD_RANGE, payouts });
-  const [figureData, page, total, state, any, history] = await Promise.all([
+  const [figureData, page, total, any, history] = await Promise.all([
     figures(db, shop, filters, now, payouts),
     listRefunds(db, REFUND_CREATED.contract, shop, filters, interactiveGateway()),
     countRows(db, shop, filters),
-    db.shopState.findUnique({ where: { shop }, select: { sweepCompletedAt: true, sweepStartedAt: true } }),
     db.operation.findFirst({ where: { shop }, select: { id: true } }),
     loadBackfillCard(shop),
   ]);

@@ -323,6 +323,16 @@ export async function reviewPage(
   const pairTotal = total - [...standsAt.keys()].reduce((sum, g) => sum + g.filter((m) => isMatching.has(m.id)).length - 1, 0);
   const onPage = inView.filter((g) => page.rows.some((row) => standsAt.get(g) === row.id));
   const memberOps = onPage.length ? await db.operation.findMany({ where: { shop, id: { in: onPage.flat().map((m) => m.id) } } }) : [];
+  // Every pair's refunds on the page named in one read of the staff's names.
+  const memberRows = new Map(
+    (
+      await withMakers(
+        db,
+        shop,
+        memberOps.map((op) => toRow(contract, op)),
+      )
+    ).map((member) => [member.id, member]),
+  );
   // A pair's refunds were resolved by one resolve: the row where its item stands carries it.
   const resolvedBy =
     view === "resolved"
@@ -341,17 +351,7 @@ export async function reviewPage(
     }
     // The other refunds of a pair are in its item, wherever they fall in the list.
     if (standsAt.get(group) !== row.id) continue;
-    const members = await withMakers(
-      db,
-      shop,
-      [...group].sort(byMade).map((m) => ({
-        ...toRow(
-          contract,
-          memberOps.find((op) => op.id === m.id)!,
-        ),
-        orderName: row.orderName,
-      })),
-    );
+    const members = [...group].sort(byMade).map((m) => ({ ...memberRows.get(m.id)!, orderName: row.orderName }));
     const inGroup = new Set(group.map((m) => m.refundGid));
     items.push({
       ...members[0],

@@ -62,8 +62,11 @@ export async function recordPaymentsAccess(
 export async function knownPayoutSchedule(db: PrismaClient, shop: string): Promise<PayoutSchedule | null> {
   // Written with every answer about the account (null for none or no scopes); kept while the shop is being asked again.
   const state = await db.shopState.findUnique({ where: { shop }, select: { payoutSchedule: true } });
-  return readStored(payoutSchedule, state?.payoutSchedule) ?? null;
+  return storedPayoutSchedule(state?.payoutSchedule);
 }
+
+/** ShopState.payoutSchedule as stored, parsed at the door, for a caller that read the row for more than it. */
+export const storedPayoutSchedule = (stored: string | null | undefined): PayoutSchedule | null => readStored(payoutSchedule, stored) ?? null;
 
 /**
  * Whether the shop's refunds can be followed to the payout, as Shopify says: for a shop whose
