@@ -52,6 +52,21 @@ async function mainText(frame: Page | Frame): Promise<string> {
   });
 }
 
+/** The dashboard at 1280 px in the simulated admin, its rows shown and hydrated. */
+async function openDashboard() {
+  const opened = await openApp(browser, demo, "", 1280);
+  await opened.frame.waitForSelector("[data-refund-link]");
+  await untilHydrated(opened.page);
+  return opened;
+}
+
+/** "Add filter", then Made, then "On Point of Sale": the filter's popover is left open. */
+async function pickMadeOnPointOfSale(frame: Page | Frame) {
+  await frame.getByRole("button", { name: /Add filter/ }).click();
+  await frame.locator(".Polaris-Popover").getByText("Made", { exact: true }).click();
+  await frame.locator(".Polaris-Popover").getByText("On Point of Sale", { exact: true }).click();
+}
+
 describe("where a refund was made, in a merchant's words (1280 and 390 px)", () => {
   it("the dashboard: a Made column (a line on a phone) names the place and the person; no row says how the app learned of it", async () => {
     for (const width of WIDTHS) {
@@ -82,13 +97,9 @@ describe("where a refund was made, in a merchant's words (1280 and 390 px)", () 
   });
 
   it("the dashboard's filter: a person picks where refunds were made (Point of Sale), and sees only those, its pill in words", async () => {
-    const { page, frame } = await openApp(browser, demo, "", 1280);
-    await frame.waitForSelector("[data-refund-link]");
-    await untilHydrated(page);
-    await frame.getByRole("button", { name: /Add filter/ }).click();
-    await frame.locator(".Polaris-Popover").getByText("Made", { exact: true }).click();
-    await frame.locator(".Polaris-Popover").getByText("On Point of Sale", { exact: true }).click();
-    // Closed once the choice is in the address: Polaris drops a filter's pill whose popover closes before its value arrives.
+    const { page, frame } = await openDashboard();
+    await pickMadeOnPointOfSale(frame);
+    // Closed once the refunds are there (closed at once is the next test's).
     await expect.poll(() => frame.url()).toContain("made=pos");
     await page.keyboard.press("Escape");
     await expect.poll(() => mainText(frame)).toContain("Made: On Point of Sale");
@@ -101,9 +112,7 @@ describe("where a refund was made, in a merchant's words (1280 and 390 px)", () 
   });
 
   it("the dashboard's filter keeps its pill when the person clicks away before the refunds arrive", async () => {
-    const { page, frame } = await openApp(browser, demo, "", 1280);
-    await frame.waitForSelector("[data-refund-link]");
-    await untilHydrated(page);
+    const { page, frame } = await openDashboard();
     // The answer to the choice is held until the popover has closed, as on a slow connection.
     let answer!: () => void;
     const answered = new Promise<void>((resolve) => (answer = resolve));
@@ -114,9 +123,7 @@ describe("where a refund was made, in a merchant's words (1280 and 390 px)", () 
         await route.continue();
       },
     );
-    await frame.getByRole("button", { name: /Add filter/ }).click();
-    await frame.locator(".Polaris-Popover").getByText("Made", { exact: true }).click();
-    await frame.locator(".Polaris-Popover").getByText("On Point of Sale", { exact: true }).click();
+    await pickMadeOnPointOfSale(frame);
     await page.keyboard.press("Escape");
     await expect.poll(() => frame.locator(".Polaris-Popover").count()).toBe(0);
     answer();
