@@ -23,17 +23,36 @@ export type Fault = (
   | { kind: "truncated" }
   /** Shopify runs the request to the end (a refund is created, its webhook sent), then the connection drops without an answer. */
   | { kind: "lost_answer" }
+  /**
+   * A field Shopify could not resolve, as GraphQL answers one that can be null: null in `data` at
+   * `path` (which must be there), and an error with that path and `code`.
+   */
+  | { kind: "field_error"; path: (string | number)[]; code: string }
 ) & {
   /** Only a request of this operation type meets the fault; until one comes, the queue waits behind it. Default: any request. */
   operation?: "query" | "mutation";
+  /** Only a request of the operation of this name (`query PaymentsLedger`) meets the fault; the queue waits behind it too. */
+  operationName?: string;
 };
 
-function operationType(body: Record<string, unknown>): "query" | "mutation" | "subscription" | undefined {
+function operationOf(body: Record<string, unknown>): { type?: "query" | "mutation" | "subscription"; name?: string } {
   try {
-    return getOperationAST(parse(String(body.query)), typeof body.operationName === "string" ? body.operationName : undefined)?.operation;
+    const operation = getOperationAST(parse(String(body.query)), typeof body.operationName === "string" ? body.operationName : undefined);
+    return { type: operation?.operation, name: operation?.name?.value };
   } catch {
-    return undefined;
+    return {};
   }
+}
+
+/** The answer with the field at `path` null and Shopify's error for it, as graphql-js answers a nullable field that failed. */
+function withFieldError(result: Record<string, unknown>, path: (string | number)[], code: string): Record<string, unknown> {
+  let parent = result.data as Record<string | number, unknown> | null | undefined;
+  for (const key of path.slice(0, -1)) parent = parent?.[key] as Record<string | number, unknown> | null | undefined;
+  const last = path[path.length - 1];
+  if (!parent || !(last in parent)) throw new Error(`field_error fault: the answer has no field at ${path.join(".")}`);
+  parent[last] = null;
+  const error = { message: `Internal error resolving ${path.join(".")}`, locations: [], path, extensions: { code } };
+  return { ...result, errors: [...((result.errors as unknown[] | undefined) ?? []), error] };
 }
 
 /**
@@ -222,7 +241,9 @@ export class FakeShopify {
       return json({ errors: "Bad Request" }, 400, versioned);
     }
     const next = this.faults[0];
-    const fault = next && (!next.operation || next.operation === operationType(body)) ? this.faults.shift() : undefined;
+    const operation = operationOf(body);
+    const meets = next && (!next.operation || next.operation === operation.type) && (!next.operationName || next.operationName === operation.name);
+    const fault = meets ? this.faults.shift() : undefined;
     if (fault?.kind === "http") {
       return json(
         {
@@ -264,6 +285,7 @@ export class FakeShopify {
       await this.heldAnswers.pass();
     }
     if (fault?.kind === "lost_answer") throw new LostAnswerError();
+    if (fault?.kind === "field_error") return json(withFieldError(result as Record<string, unknown>, fault.path, fault.code), 200, versioned);
     if (fault?.kind === "truncated") {
       const text = JSON.stringify(result);
       return new Response(text.slice(0, Math.floor(text.length / 2)), { headers: { "Content-Type": "application/json", ...versioned } });

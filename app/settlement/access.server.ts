@@ -41,16 +41,16 @@ export async function knownPaymentsAccess(db: PrismaClient, shop: string): Promi
 
 /**
  * Shopify's answer about the account, and with it the payout schedule it gave (decision 032): a
- * shop without an account, or without the scopes, has none the app knows.
+ * shop without an account, or without the scopes, has none the app knows. `schedule` undefined:
+ * the answer held an error where the schedule is, and the one stored stays.
  */
-export async function recordPaymentsAccess(
-  db: PrismaClient,
-  shop: string,
-  access: PaymentsAccess,
-  now: Date,
-  schedule: PayoutSchedule | null = null,
-): Promise<void> {
-  const known = { paymentsAccount: access, paymentsCheckedAt: now, payoutSchedule: access === "active" && schedule ? JSON.stringify(schedule) : null };
+export async function recordPaymentsAccess(db: PrismaClient, shop: string, access: PaymentsAccess, now: Date, schedule?: PayoutSchedule | null): Promise<void> {
+  const kept = access === "active" && schedule === undefined;
+  const known = {
+    paymentsAccount: access,
+    paymentsCheckedAt: now,
+    ...(kept ? {} : { payoutSchedule: access === "active" && schedule ? JSON.stringify(schedule) : null }),
+  };
   await db.shopState.upsert({ where: { shop }, create: { shop, ...known }, update: known });
 }
 

@@ -163,6 +163,23 @@ describe("money not arrived, by the shop's payout schedule", () => {
     expect(waiting.filters.moneyLate).toMatchObject({ by: "manual", verifiedBefore: null });
   });
 
+  it("an error where Shopify's answer has the schedule is no answer: the schedule the app knows stays, never the 7 days' fallback", async () => {
+    await scheduleIs({ interval: "MONTHLY", weeklyAnchor: null, monthlyAnchor: 15 });
+    const known = (await h.db.shopState.findUniqueOrThrow({ where: { shop: h.domain } })).payoutSchedule;
+    // Shopify could not resolve the month's day: null in the answer, with an error at its path.
+    h.app.shopify.inject({
+      kind: "field_error",
+      path: ["shopifyPaymentsAccount", "payoutSchedule", "monthlyAnchor"],
+      code: "INTERNAL_SERVER_ERROR",
+      operationName: "PaymentsAccount",
+    });
+    await askAboutScopesAgain(h.db, h.domain);
+    await h.worker.runSettlements();
+    expect(h.app.shopify.pendingFaults()).toBe(0);
+    expect(await h.db.shopState.findUniqueOrThrow({ where: { shop: h.domain } })).toMatchObject({ paymentsAccount: "active", payoutSchedule: known });
+    expect((await dashboard()).figures.moneyLate).toMatchObject({ by: "schedule" });
+  });
+
   it("a schedule Shopify answers without what the rule needs: the 7 days, said to be the fallback", async () => {
     await scheduleIs("unreadable");
     expect((await h.db.shopState.findUniqueOrThrow({ where: { shop: h.domain } })).payoutSchedule).toBeNull();

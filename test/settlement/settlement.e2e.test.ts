@@ -251,6 +251,26 @@ describe("what the app could not read is never an alarm", () => {
     }
   });
 
+  it("a ledger answer with an error on a field of an entry (its transaction's id) is a failed read, never a refund missing from the ledger", async () => {
+    const refund = await verifiedRefund("6.50");
+    await h.worker.runSettlements();
+    const opened = await settlementOf(refund);
+    expect(opened).toMatchObject({ status: "PENDING", readFailures: 0 });
+    // Shopify could not resolve the entry's sourceOrderTransactionId: null, with an error at its path; the account is there.
+    h.app.shopify.inject({
+      kind: "field_error",
+      path: ["shopifyPaymentsAccount", "balanceTransactions", "nodes", 0, "sourceOrderTransactionId"],
+      code: "INTERNAL_SERVER_ERROR",
+      operationName: "PaymentsLedger",
+    });
+    h.clock.ms = Math.max(h.clock.ms, opened!.nextDueAt!.getTime());
+    await h.worker.runSettlements();
+    expect(h.app.shopify.pendingFaults()).toBe(0);
+    expect(await settlementOf(refund)).toMatchObject({ status: "PENDING", readFailures: 1, attempts: opened!.attempts });
+    // Read again after the back-off, it is judged on what Shopify then says.
+    expect(await followMoney(refund, decided)).toMatchObject({ status: "VERIFIED", money: "paid" });
+  });
+
   it("the payouts scope withdrawn with no app/scopes_update: the ledger's refusal says 'not granted', never that the shop has no Shopify Payments", async () => {
     const refund = await verifiedRefund("7.00");
     await h.worker.runSettlements();

@@ -80,9 +80,10 @@ export async function readPaymentsLedger(gateway: ShopifyGateway, shop: string, 
     if (!answer.ok) return answer;
     const parsed = ledgerPage.safeParse(answer.data);
     if (!parsed.success) return malformed("malformed response: the balance transactions are not as the schema says");
-    const account = parsed.data.shopifyPaymentsAccount;
-    const error = errorInPlaceOf(account, answer.fieldErrors);
+    // Any field of the ledger Shopify could not give (the account, an entry's transaction, its payout) leaves the page unread: never a refund missing from it.
+    const error = accountErrorOf(answer.fieldErrors);
     if (error) return fieldFailure(error.extensions?.code ?? "GRAPHQL_ERROR", error.message);
+    const account = parsed.data.shopifyPaymentsAccount;
     if (!account) return { ok: true, account: false, entries: [], complete: true, coveredUntil: null };
     const { nodes, pageInfo } = account.balanceTransactions;
     entries.push(...nodes);
@@ -99,14 +100,11 @@ export async function readPaymentsLedger(gateway: ShopifyGateway, shop: string, 
 export type PaymentsAccess = "active" | "none" | "not_granted";
 
 /**
- * The error Shopify answered in place of the account. An error on the account, or on a field of
- * it that cannot be null (its ledger, its schedule), makes graphql answer the whole account null:
- * that null is the error's, never "this shop has no Shopify Payments". With the account there, an
- * error on a field that can be null leaves the rest of it to read.
+ * An error Shopify answered somewhere in the account. On the account, or on a field of it that
+ * cannot be null, graphql answers the whole account null: that null is the error's, never "this
+ * shop has no Shopify Payments". On a field that can be null, that field is null: the error's too.
  */
-function errorInPlaceOf(account: unknown, fieldErrors: ShopifyGraphqlError[]): ShopifyGraphqlError | undefined {
-  return account ? undefined : fieldErrors.find((e) => e.path?.[0] === "shopifyPaymentsAccount");
-}
+const accountErrorOf = (fieldErrors: ShopifyGraphqlError[]) => fieldErrors.find((e) => e.path?.[0] === "shopifyPaymentsAccount");
 
 /** The account as PAYMENTS_ACCOUNT_QUERY reads it: whether there is one, parsed at the door; its schedule parsed on its own. */
 const paymentsAccountAnswer = z.object({
@@ -121,18 +119,20 @@ const paymentsAccountAnswer = z.object({
 export async function readPaymentsAccount(
   gateway: ShopifyGateway,
   shop: string,
-): Promise<{ ok: true; access: PaymentsAccess; schedule: PayoutSchedule | null } | Failed> {
+): Promise<{ ok: true; access: PaymentsAccess; schedule: PayoutSchedule | null | undefined } | Failed> {
   const answer = await gateway.request(shop, PAYMENTS_ACCOUNT_QUERY, {}, QUERY_COSTS.paymentsAccount, { waitThrottled: true });
   if (!answer.ok) return isAccessDenied(answer) ? { ok: true, access: "not_granted", schedule: null } : answer;
   const parsed = paymentsAccountAnswer.safeParse(answer.data);
   if (!parsed.success) return malformed("malformed response: the Shopify Payments account is not as the schema says");
   const account = parsed.data.shopifyPaymentsAccount;
-  const error = errorInPlaceOf(account, answer.fieldErrors);
-  if (error)
+  const error = accountErrorOf(answer.fieldErrors);
+  if (error && !account)
     return error.extensions?.code === "ACCESS_DENIED"
       ? { ok: true, access: "not_granted", schedule: null }
       : fieldFailure(error.extensions?.code ?? "GRAPHQL_ERROR", error.message);
   if (!account) return { ok: true, access: "none", schedule: null };
+  // The account is there, but a field of it (its schedule, its country) is the error's null: the schedule stored stays.
+  if (error) return { ok: true, access: "active", schedule: undefined };
   const raw = account.payoutSchedule;
   const schedule = payoutSchedule.safeParse(typeof raw === "object" && raw !== null ? { ...raw, country: account.country ?? null } : raw);
   return { ok: true, access: "active", schedule: schedule.success ? schedule.data : null };
