@@ -2,11 +2,27 @@ import { useState, type ComponentPropsWithoutRef } from "react";
 import { useNavigate } from "@remix-run/react";
 import { inAppPath } from "./in-app-link";
 
-let hydrated = false;
+/**
+ * Each part as the server wrote it, by its mark, read when this module loads (before React
+ * hydrates); emptied once the page has hydrated. A part is adopted only while its mark is here:
+ * where hydration fails (an extension changed the page's text first), React renders the page anew
+ * in place of the server's, and an adopted part then shows this, not nothing; a part whose data
+ * changed before the page hydrated has another mark and renders its children.
+ */
+const written = new Map<string, string>();
+if (typeof document !== "undefined")
+  for (const part of document.querySelectorAll<HTMLElement>("[data-server-rendered]")) written.set(part.dataset.serverRendered ?? "", part.innerHTML);
 
 /** Called once the page has hydrated (root.tsx's first effect): from then on every ServerRendered renders its children. */
 export function markHydrated(): void {
-  hydrated = true;
+  written.clear();
+}
+
+/** A part's mark, the same on the server and in the browser: FNV-1a of its `version` (two parts with one version show the same). */
+function markOf(version: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < version.length; i++) hash = Math.imul(hash ^ version.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(36);
 }
 
 /**
@@ -21,27 +37,28 @@ export function markHydrated(): void {
  * JavaScript to work until the part renders again: no buttons, fields or popovers.
  */
 export function ServerRendered({ version, ...div }: { version: string } & DivProps) {
-  return <Adopted key={version} {...div} />;
+  return <Adopted key={version} mark={markOf(version)} {...div} />;
 }
 
 type DivProps = Omit<ComponentPropsWithoutRef<"div">, "dangerouslySetInnerHTML" | "onClick" | "onKeyDown">;
 
-function Adopted({ children, ...div }: DivProps) {
-  const [adopt] = useState(() => typeof document !== "undefined" && !hydrated);
+function Adopted({ children, mark, ...div }: DivProps & { mark: string }) {
+  // What the server wrote for this part, kept for its life: null renders its children.
+  const [adopted] = useState(() => written.get(mark) ?? null);
   const navigate = useNavigate();
-  if (!adopt)
+  if (adopted === null)
     return (
-      <div data-server-rendered="" {...div}>
+      <div data-server-rendered={mark} {...div}>
         {children}
       </div>
     );
   return (
     <div
-      data-server-rendered=""
+      data-server-rendered={mark}
       {...div}
       suppressHydrationWarning
-      // Empty on the client: hydration keeps what the server put inside and compares nothing.
-      dangerouslySetInnerHTML={{ __html: "" }}
+      // Hydration keeps what the server put inside and compares nothing; a page rendered anew shows what the server had written.
+      dangerouslySetInnerHTML={{ __html: adopted }}
       onClick={(event) => {
         const link = (event.target as Element).closest("a");
         if (!link) return;

@@ -127,6 +127,34 @@ describe("on a phone, the page the server sends is the page the phone keeps", ()
     await queue.page.context().close();
   });
 
+  it("a page React cannot hydrate (an extension changed its text first) is rendered again by React with every row and item still shown", async () => {
+    // As a translation or grammar extension does: the page's title is changed before the scripts run, so hydration fails and React renders the page anew.
+    const changeTitleFirst = async (page: Page) => {
+      await page.addInitScript(() =>
+        document.addEventListener("DOMContentLoaded", () => {
+          const title = document.querySelector("h1");
+          if (title) title.textContent = `${title.textContent} (changed)`;
+        }),
+      );
+    };
+    for (const [path, part] of [
+      ["", "[data-condensed-row]"],
+      ["/review", "[data-review-item] [data-server-rendered]"],
+    ] as const) {
+      const { page } = await openApp(browser, demo, path, 390, changeTitleFirst);
+      await untilHydrated(page);
+      // React gave up on the server's page: its title is the app's again.
+      await expect.poll(() => page.locator("h1").first().innerText()).not.toContain("(changed)");
+      const texts = await page.locator(part).allInnerTexts();
+      expect(texts.length, `${path || "/"}: parts`).toBeGreaterThan(0);
+      expect(
+        texts.filter((text) => !text.trim()),
+        `${path || "/"}: parts left empty`,
+      ).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   it("every screen's scripts start downloading once its first contentful paint is on the screen: they do not share a phone's network with what it paints", async () => {
     for (const [name, path] of await screens()) {
       const { page, frame } = await openApp(browser, demo, path, 390);
