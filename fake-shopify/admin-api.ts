@@ -36,6 +36,8 @@ export interface AdminApiStats {
   refundCreateCalls: number;
   /** Refunds refundCreate actually created: a replayed idempotency key adds none. */
   refundsCreated: number;
+  /** Requests charged after their client had given up on them (its timeout): it could no longer count them. */
+  chargedAfterClientLeft: number;
   /** Requests executed, by operation name (OrderNames: 2). */
   byOperation: Record<string, number>;
 }
@@ -74,10 +76,16 @@ export class AdminApi implements RefundCreateHost {
     actualCost: 0,
     refundCreateCalls: 0,
     refundsCreated: 0,
+    chargedAfterClientLeft: 0,
     byOperation: {},
   };
   /** Each request that found the bucket short of its cost: when (the bucket's clock), its cost, what the bucket held. */
   readonly throttleLog: { atMs: number; cost: number; available: number }[] = [];
+  /**
+   * The last 1,000 charges to the bucket, to explain a THROTTLED: when, what, what was left, and
+   * whether the client had already given up on the request (it was charged all the same, as at Shopify).
+   */
+  readonly recentCharges: { atMs: number; cost: number; operation: string; left: number; clientGone: boolean }[] = [];
   /** The next refundCreate answers with this user error (as when the order changed since the app checked it). */
   nextRefundCreateError: string | null = null;
   /** Every refundCreate waits at this gate before it creates anything (open unless a test closes it): a second request can arrive meanwhile. */
@@ -127,6 +135,12 @@ export class AdminApi implements RefundCreateHost {
     this.bucket.updatedAtMs = now;
   }
 
+  private recordCharge(cost: number, operation: string, clientGone: boolean): void {
+    if (clientGone) this.stats.chargedAfterClientLeft++;
+    this.recentCharges.push({ atMs: this.bucket.updatedAtMs, cost, operation, left: Math.floor(this.bucket.currentlyAvailable), clientGone });
+    if (this.recentCharges.length > 1_000) this.recentCharges.shift();
+  }
+
   private costExtension(requested: number, actual: number | null) {
     return {
       cost: {
@@ -146,7 +160,10 @@ export class AdminApi implements RefundCreateHost {
    * as HTTP 200 with `errors`. The bucket is charged the requested cost; Shopify refunds the
    * difference to the actual cost afterwards, as this fake does (an app that counts the refund, as the shared bucket does, would otherwise see throttles Shopify never sends).
    */
-  async graphql(body: { query?: unknown; variables?: unknown; operationName?: unknown }, options: { apiVersion?: string } = {}): Promise<JsonBody> {
+  async graphql(
+    body: { query?: unknown; variables?: unknown; operationName?: unknown },
+    options: { apiVersion?: string; clientGone?: () => boolean } = {},
+  ): Promise<JsonBody> {
     this.stats.graphqlRequests++;
     if (typeof body.query !== "string") return { errors: [{ message: "Parameter Missing or Invalid", extensions: { code: "BAD_REQUEST" } }] };
     const schema = adminSchema();
@@ -192,6 +209,7 @@ export class AdminApi implements RefundCreateHost {
     }
     this.bucket.currentlyAvailable -= cost;
     this.stats.requestedCost += cost;
+    this.recordCharge(cost, operation.name?.value ?? "anonymous", options.clientGone?.() ?? false);
     const counter = { actual: 0 };
     const context: RequestContext = { apiVersion: options.apiVersion ?? ADMIN_API_VERSION };
     const name = operation.name?.value ?? "anonymous";

@@ -218,7 +218,8 @@ export class FakeShopify {
     for (const [name, { api }] of this.shops) if (domain === undefined || name === domain) api.forgetIdempotencyKeys();
   }
 
-  async handle(request: Request): Promise<Response> {
+  /** `clientGone` says whether the client has given up on this request (over HTTP: its connection closed). */
+  async handle(request: Request, clientGone?: () => boolean): Promise<Response> {
     const url = new URL(request.url);
     const domain = (request.headers.get("x-forwarded-host") ?? url.hostname).toLowerCase();
     const entry = this.shops.get(domain);
@@ -278,7 +279,7 @@ export class FakeShopify {
       await this.requestsOnTheWay.pass();
     }
     // Shopify charges the bucket when the request arrives (its cost is computed before it runs): a slow answer was charged at once.
-    const result = await entry.api.graphql(body, { apiVersion });
+    const result = await entry.api.graphql(body, { apiVersion, clientGone });
     if (fault?.kind === "slow") await new Promise((resolve) => setTimeout(resolve, fault.ms));
     if (fault?.kind === "held") {
       this.heldAnswers.close();
@@ -336,7 +337,9 @@ export class FakeShopify {
     this.server = createServer(async (req, res) => {
       if (req.method === "GET" && req.url?.startsWith("/bulk-results/")) return this.serveBulkResult(req, res);
       const request = toWebRequest(req);
-      const respond = async () => (await extra?.(request)) ?? this.handle(request);
+      let closed = false;
+      res.once("close", () => (closed = true));
+      const respond = async () => (await extra?.(request)) ?? this.handle(request, () => closed);
       let response: Response;
       try {
         response = await respond();

@@ -172,9 +172,10 @@ const twice = operations.filter((op) => op.evaluations.filter((e) => e.verdict !
 const lost = [...expected.keys()].filter((refund) => !operations.some((op) => op.refundGid === refund));
 const failedReads = await db.observation.count({ where: { channel: "refund_readback", ok: false } });
 const throttledViolations = shopify.api(SHOP).stats.throttled;
+const chargedAfterGivingUp = shopify.api(SHOP).stats.chargedAfterClientLeft;
 const drift = await rollupDrift(db, databaseKind(databaseUrl));
 console.log(
-  `soak: ${expected.size} refunds, ${deliveries} signed deliveries (redeliveries included), ${WORKERS} workers, ${kills} worker SIGKILLs, ${faults} fault bursts injected (${failedReads} failed reads recorded as such, never as evidence), ${throttledViolations} requests sent with an empty bucket, ${postgres ? "PostgreSQL restarted once" : "database locked 3 s once"}, ${retriedDeliveries} deliveries sent again after a failure; all decided ${convergedIn} s after the chaos stopped`,
+  `soak: ${expected.size} refunds, ${deliveries} signed deliveries (redeliveries included), ${WORKERS} workers, ${kills} worker SIGKILLs, ${faults} fault bursts injected (${failedReads} failed reads recorded as such, never as evidence), ${throttledViolations} requests sent with an empty bucket (${chargedAfterGivingUp} charged after their worker gave up on them), ${postgres ? "PostgreSQL restarted once" : "database locked 3 s once"}, ${retriedDeliveries} deliveries sent again after a failure; all decided ${convergedIn} s after the chaos stopped`,
 );
 console.log(
   `soak: ${operations.length - wrong.length} of ${expected.size} with the verdict they should have; ${wrong.length} wrong, ${twice.length} decided twice, ${lost.length} lost`,
@@ -187,6 +188,10 @@ for (const throttled of shopify.api(SHOP).throttleLog) {
   console.log(
     `  empty bucket at ${(atMs / 1000).toFixed(1)} s: cost ${throttled.cost}, available ${throttled.available}; before it: ${before.join("; ") || "nothing"}`,
   );
+  for (const charge of shopify.api(SHOP).recentCharges.filter((c) => c.atMs > throttled.atMs - 3_000 && c.atMs <= throttled.atMs))
+    console.log(
+      `    charged ${((charge.atMs - throttled.atMs) / 1000).toFixed(3)} s: ${charge.operation} ${charge.cost}, left ${charge.left}${charge.clientGone ? ", its worker had given up on it" : ""}`,
+    );
 }
 // The last refunds to settle, and what kept them: their evaluations after the chaos stopped.
 const last = operations.filter((op) => op.decidedAt && op.decidedAt.getTime() > calmFrom).sort((a, b) => b.decidedAt!.getTime() - a.decidedAt!.getTime());

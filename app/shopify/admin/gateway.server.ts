@@ -86,7 +86,7 @@ function classifyThrown(error: unknown): AdminFailure {
     // a minute, which held the soak's last verdicts 60 s after Shopify was well again.
     if (error.kind === "http" && error.status !== undefined && error.status >= 400 && error.status < 500)
       return failure("rejected", String(error.status), error.message, 60_000);
-    return failure("unavailable", error.status ? String(error.status) : "NETWORK", error.message);
+    return failure("unavailable", error.status ? String(error.status) : error.kind === "timeout" ? "TIMEOUT" : "NETWORK", error.message);
   }
   return failure("unavailable", "NETWORK", `request failed: ${(error as Error)?.message ?? String(error)}`);
 }
@@ -197,6 +197,7 @@ export class ShopifyGateway {
     this.stats.byOperation[operation] = (this.stats.byOperation[operation] ?? 0) + 1;
     let result: AdminResult<T>;
     let cost: QueryCost | undefined;
+    let mayStillArrive = false;
     try {
       const answer = await graphql(query, variables);
       cost = answer.extensions?.cost;
@@ -205,13 +206,14 @@ export class ShopifyGateway {
       result = classifyAnswer<T>(answer);
     } catch (error) {
       result = classifyThrown(error);
+      mayStillArrive = error instanceof TransportError && error.kind === "timeout";
     }
     // What the reservation did not cost: THROTTLED ran nothing; a success costs what Shopify kept of
     // its requested cost (the actual cost, never more than requested), which can exceed the estimate:
     // then `unused` is negative and the shared count is charged the rest.
     const charged = Math.min(cost?.requestedQueryCost ?? estimatedCost, cost?.actualQueryCost ?? estimatedCost);
     const unused = result.ok ? estimatedCost - charged : result.kind === "throttled" ? estimatedCost : 0;
-    await this.buckets?.answered(shop, { reserved: taken.reserved, unused, cost }, this.nowMs()).catch(() => undefined);
+    await this.buckets?.answered(shop, { reserved: taken.reserved, unused, cost, mayStillArrive }, this.nowMs()).catch(() => undefined);
     if (result.ok) return result;
     if (result.kind === "throttled") {
       this.stats.throttled++;

@@ -13,16 +13,16 @@ function headerValue(headers: unknown, name: string): string | null {
  * client throws on any `errors` entry; the thrown error carries the whole body, which is handed
  * on as an answer so that per-node errors leave the other nodes' data usable.
  */
-export function offlineGraphql(shop: string): Promise<ShopGraphql> {
-  return Promise.resolve(async (query, variables) => {
-    let admin;
+export async function offlineGraphql(shop: string): Promise<ShopGraphql> {
+  // The session is read (and an expiring token refreshed) before the gateway takes the request's
+  // points from the bucket, so that between the two only the request's own timeout can pass: the
+  // shared bucket counts a request in flight that long (decision 035). A failure here is the
+  // gateway's to name (no offline session).
+  const { admin } = await unauthenticated.admin(shop);
+  return async (query, variables) => {
+    const timeout = AbortSignal.timeout(config().VERIFIER_REQUEST_TIMEOUT_MS);
     try {
-      ({ admin } = await unauthenticated.admin(shop));
-    } catch (error) {
-      throw new TransportError("session", `no offline session for ${shop}: ${(error as Error).message}`);
-    }
-    try {
-      const response = await admin.graphql(query, { variables, signal: AbortSignal.timeout(config().VERIFIER_REQUEST_TIMEOUT_MS) });
+      const response = await admin.graphql(query, { variables, signal: timeout });
       const body = (await response.json()) as { data?: unknown; extensions?: AdminResponse["extensions"]; headers?: unknown };
       return { data: body.data, extensions: body.extensions, apiVersion: headerValue(body.headers, "X-Shopify-Api-Version") };
     } catch (error) {
@@ -47,7 +47,8 @@ export function offlineGraphql(shop: string): Promise<ShopGraphql> {
       if (error instanceof HttpResponseError) {
         throw new TransportError("http", `HTTP ${error.response.code} ${error.response.statusText ?? ""}`.trim(), error.response.code);
       }
+      if (timeout.aborted) throw new TransportError("timeout", `no answer from Shopify in ${config().VERIFIER_REQUEST_TIMEOUT_MS} ms`);
       throw new TransportError("network", `no answer from Shopify: ${(error as Error)?.message ?? String(error)}`);
     }
-  });
+  };
 }

@@ -10,6 +10,11 @@ export interface BucketAnswer {
   unused: number;
   /** Shopify's `extensions.cost`, when it answered one. */
   cost: QueryCost | undefined;
+  /**
+   * We gave up waiting (our timeout), not Shopify: the request may still be on its way and be
+   * charged when it arrives, so its points stay in flight for another `inFlightForMs` from now.
+   */
+  mayStillArrive?: boolean;
 }
 
 /** The shop's bucket as every process of the app sees it: one row per shop in the database. */
@@ -17,8 +22,9 @@ export interface SharedBuckets {
   /** Takes `cost` points if the bucket holds them now; otherwise how long until it will (0: nothing known yet, send). */
   reserve(shop: string, cost: number, nowMs: number): Promise<{ reserved: true } | { reserved: false; waitMs: number }>;
   /**
-   * Called once per request sent, whatever came back: the request is no longer in flight, and the
-   * row learns what Shopify says is left, never more than our own count.
+   * Called once per request sent, whatever came back: the request is no longer in flight (unless
+   * we gave up on it first: `mayStillArrive`), and the row learns what Shopify says is left, never
+   * more than our own count.
    */
   answered(shop: string, answer: BucketAnswer, nowMs: number): Promise<void>;
 }
@@ -34,6 +40,12 @@ export interface SharedBucketOptions {
 const real = (value: number) => Prisma.sql`CAST(${value} AS DOUBLE PRECISION)`;
 const lesser = (a: Prisma.Sql, b: Prisma.Sql) => Prisma.sql`(CASE WHEN ${a} > ${b} THEN ${b} ELSE ${a} END)`;
 const greater = (a: Prisma.Sql, b: Prisma.Sql) => Prisma.sql`(CASE WHEN ${a} < ${b} THEN ${b} ELSE ${a} END)`;
+/**
+ * The in-flight window's start never moves back: `now` is read before the statement is sent, and
+ * a statement that waited for the row (another process's) could otherwise end the window early on
+ * requests reserved after it.
+ */
+const latest = (now: Prisma.Sql) => greater(Prisma.sql`"ShopifyBucket"."pendingAtMs"`, now);
 
 /**
  * The row holds Shopify's points less those reserved by requests not yet arrived, and so refills to
@@ -79,7 +91,7 @@ export function databaseBuckets(db: PrismaClient, options: SharedBucketOptions =
       const { inFlight, refilled } = rowSql(now, inFlightForMs);
       const taken = await db.$executeRaw`
         UPDATE "ShopifyBucket" SET "available" = ${refilled} - ${real(cost)}, "atMs" = ${now},
-          "pending" = ${inFlight} + ${real(cost)}, "pendingAtMs" = ${now}
+          "pending" = ${inFlight} + ${real(cost)}, "pendingAtMs" = ${latest(now)}
         WHERE "shop" = ${shop} AND ${refilled} >= ${needed(cost)}`;
       if (taken === 1) return { reserved: true };
       const row = await db.shopifyBucket.findUnique({ where: { shop } });
@@ -89,9 +101,15 @@ export function databaseBuckets(db: PrismaClient, options: SharedBucketOptions =
       // by requests in flight come back with their answers, sooner than the refill alone says.
       return { reserved: false, waitMs: Math.max(1, Math.ceil((missing / row.restoreRate) * 1000)) };
     },
-    async answered(shop, { reserved, unused, cost }, nowMs) {
+    async answered(shop, { reserved, unused, cost, mayStillArrive }, nowMs) {
       const now = real(nowMs);
       const { inFlight, refilled } = rowSql(now, inFlightForMs);
+      if (mayStillArrive && reserved > 0) {
+        // Kept in flight, and counted again if the window had closed on it (no reservation for a while).
+        await db.$executeRaw`
+          UPDATE "ShopifyBucket" SET "pending" = ${greater(inFlight, real(reserved))}, "pendingAtMs" = ${latest(now)} WHERE "shop" = ${shop}`;
+        return;
+      }
       const released = greater(Prisma.sql`${inFlight} - ${real(reserved)}`, Prisma.sql`0`);
       const status = cost?.throttleStatus;
       if (!status) {

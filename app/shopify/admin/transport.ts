@@ -20,10 +20,14 @@ export interface AdminResponse {
   apiVersion: string | null;
 }
 
-/** No GraphQL answer: an HTTP error status, or nothing at all (reset, timeout). */
+/**
+ * No GraphQL answer: an HTTP error status, or nothing at all. `timeout` is our giving up on a
+ * request that may still be on its way, and still be charged when it arrives; `network` is a
+ * connection that failed (a reset, a refused connection): whatever it was, it is over.
+ */
 export class TransportError extends Error {
   constructor(
-    readonly kind: "http" | "network" | "session",
+    readonly kind: "http" | "network" | "timeout" | "session",
     message: string,
     readonly status?: number,
     readonly retryAfterMs?: number,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ShopifyGateway } from "../../../app/shopify/admin/gateway.server";
 import { ORDER_REFUNDS_QUERY, REFUND_READBACK_QUERY, QUERY_COSTS } from "../../../app/shopify/admin/documents";
 import { databaseBuckets } from "../../../app/shopify/admin/shared-bucket.server";
+import { reloadConfig } from "../../../app/config/env.server";
 import { refundGid, startVerificationHarness, type VerificationHarness } from "../../support/verification";
 import { waitFor } from "../../support/wait";
 
@@ -145,7 +146,44 @@ describe("one shop's Shopify bucket, spent by several processes", () => {
       expect((await h.db.shopifyBucket.findUniqueOrThrow({ where: { shop: h.domain } })).pending).toBe(0);
     });
 
-    it("that fails without an answer is no longer counted in flight", async () => {
+    it("that our own timeout gave up on is still counted in flight: arriving late, it finds its points unspent", async () => {
+      await quietSecond();
+      const order = h.shop.createOrder({ amount: "90.00" });
+      const ids = [1, 2, 3].map(() => refundGid(h.shop.createRefund(order.id, { amount: "1.00" }).id));
+      const slow = onVirtualTime();
+      let waited = false;
+      const other = onVirtualTime(() => (waited = true));
+      await slow.request(h.domain, REFUND_READBACK_QUERY, { ids }, COST);
+      nowMs += 1_000; // Shopify's bucket and the shared count are full again.
+      const stats = h.app.shopify.api(h.domain).stats;
+      const throttledBefore = stats.throttled;
+
+      // The slow process gives up after 300 ms; its request is still queued at Shopify's door.
+      const timeout = process.env.VERIFIER_REQUEST_TIMEOUT_MS;
+      process.env.VERIFIER_REQUEST_TIMEOUT_MS = "300";
+      reloadConfig();
+      try {
+        h.app.shopify.inject({ kind: "on_the_way" });
+        expect(await slow.request(h.domain, REFUND_READBACK_QUERY, { ids }, COST)).toMatchObject({ ok: false, kind: "unavailable", code: "TIMEOUT" });
+      } finally {
+        if (timeout === undefined) delete process.env.VERIFIER_REQUEST_TIMEOUT_MS;
+        else process.env.VERIFIER_REQUEST_TIMEOUT_MS = timeout;
+        reloadConfig();
+      }
+      expect(h.app.shopify.requestsOnTheWay.held).toBe(1);
+
+      // A second later (within the in-flight window) the other process spends all the shared count lets it.
+      nowMs += 1_000;
+      for (let sent = 0; !waited && sent < 20; sent++) expect((await other.request(h.domain, REFUND_READBACK_QUERY, { ids }, COST)).ok).toBe(true);
+      expect(waited).toBe(true);
+
+      const arrived = stats.graphqlRequests;
+      h.app.shopify.requestsOnTheWay.open();
+      await waitFor("the given-up request to reach Shopify", () => stats.graphqlRequests > arrived);
+      expect(stats.throttled - throttledBefore).toBe(0);
+    });
+
+    it("whose connection Shopify dropped without an answer is no longer counted in flight (it arrived)", async () => {
       await quietSecond();
       const order = h.shop.createOrder({ amount: "90.00" });
       const ids = [refundGid(h.shop.createRefund(order.id, { amount: "1.00" }).id)];
@@ -155,6 +193,21 @@ describe("one shop's Shopify bucket, spent by several processes", () => {
       expect(await gateway.request(h.domain, REFUND_READBACK_QUERY, { ids }, 13)).toMatchObject({ ok: false, kind: "unavailable" });
       expect((await h.db.shopifyBucket.findUniqueOrThrow({ where: { shop: h.domain } })).pending).toBe(0);
     });
+  });
+
+  it("a reservation whose statement reached the row late does not end the in-flight window of one made after it", async () => {
+    const buckets = databaseBuckets(h.db, { inFlightForMs: 10_000 });
+    const shop = "late-statement-shop.myshopify.com";
+    await buckets.answered(
+      shop,
+      { reserved: 0, unused: 0, cost: { throttleStatus: { maximumAvailable: 1000, currentlyAvailable: 1000, restoreRate: 100 } } },
+      0,
+    );
+    expect(await buckets.reserve(shop, 300, 5_000)).toEqual({ reserved: true });
+    // Another process read its clock at 0, then waited for the row (a lock, a slow pool) and got it after.
+    expect(await buckets.reserve(shop, 100, 0)).toEqual({ reserved: true });
+    // 7 s after the 300 were reserved they may still be on their way: the refill stops at the maximum less them.
+    expect(await buckets.reserve(shop, 700, 12_000)).toMatchObject({ reserved: false });
   });
 
   it("points reserved by a process that died before the answer are taken for lost once a request could no longer be running", async () => {
