@@ -47,7 +47,7 @@ export async function offlineGraphql(shop: string): Promise<ShopGraphql> {
       if (error instanceof HttpResponseError) {
         throw new TransportError("http", `HTTP ${error.response.code} ${error.response.statusText ?? ""}`.trim(), error.response.code);
       }
-      if (timeout.aborted) throw new TransportError("timeout", `no answer from Shopify in ${config().VERIFIER_REQUEST_TIMEOUT_MS} ms`);
+      if (timeout.aborted) throw new TransportError("timeout", `timed out after ${config().VERIFIER_REQUEST_TIMEOUT_MS / 1000} s`);
       throw new TransportError("network", `no answer from Shopify: ${(error as Error)?.message ?? String(error)}`);
     }
   };

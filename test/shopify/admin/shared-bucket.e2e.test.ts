@@ -195,14 +195,19 @@ describe("one shop's Shopify bucket, spent by several processes", () => {
     });
   });
 
-  it("a reservation whose statement reached the row late does not end the in-flight window of one made after it", async () => {
+  /** A shop whose row says 1,000 of 1,000 points at 0 ms, refilling 100 a second; a request is in flight for 10 s at most. */
+  async function fullBucketAtZero(shop: string) {
     const buckets = databaseBuckets(h.db, { inFlightForMs: 10_000 });
-    const shop = "late-statement-shop.myshopify.com";
     await buckets.answered(
       shop,
       { reserved: 0, unused: 0, cost: { throttleStatus: { maximumAvailable: 1000, currentlyAvailable: 1000, restoreRate: 100 } } },
       0,
     );
+    return { buckets, shop };
+  }
+
+  it("a reservation whose statement reached the row late does not end the in-flight window of one made after it", async () => {
+    const { buckets, shop } = await fullBucketAtZero("late-statement-shop.myshopify.com");
     expect(await buckets.reserve(shop, 300, 5_000)).toEqual({ reserved: true });
     // Another process read its clock at 0, then waited for the row (a lock, a slow pool) and got it after.
     expect(await buckets.reserve(shop, 100, 0)).toEqual({ reserved: true });
@@ -211,13 +216,7 @@ describe("one shop's Shopify bucket, spent by several processes", () => {
   });
 
   it("points reserved by a process that died before the answer are taken for lost once a request could no longer be running", async () => {
-    const buckets = databaseBuckets(h.db, { inFlightForMs: 10_000 });
-    const shop = "dead-process-shop.myshopify.com";
-    await buckets.answered(
-      shop,
-      { reserved: 0, unused: 0, cost: { throttleStatus: { maximumAvailable: 1000, currentlyAvailable: 1000, restoreRate: 100 } } },
-      0,
-    );
+    const { buckets, shop } = await fullBucketAtZero("dead-process-shop.myshopify.com");
     expect(await buckets.reserve(shop, 300, 0)).toEqual({ reserved: true });
     // Its answer never comes. 5 s on, the refill has stopped at the maximum less the 300 in flight.
     expect(await buckets.reserve(shop, 800, 5_000)).toMatchObject({ reserved: false });
