@@ -137,7 +137,9 @@ export async function refundFormData(shop: string, orderId: string, now = new Da
 export async function answerRefundForm(shop: string, orderId: string, form: FormData, actor: string, now: Date) {
   const result = await refundFormAction(shop, orderId, form, actor, now);
   const orderGid = orderGidInAddress(orderId);
-  return { result, attempts: orderGid ? await refundAttempts(shop, orderGid, new Date()) : null };
+  // The answer is given whatever the read of the attempts does: the page's own reload reads them again.
+  const attempts = orderGid ? await refundAttempts(shop, orderGid, new Date()).catch(() => null) : null;
+  return { result, attempts };
 }
 
 /** The form's action; another writer that moved the record meanwhile (the worker settling it, another tab) is a 409, not a 500. */

@@ -11,7 +11,8 @@ import { parseAmount } from "../money/typed-amount";
 import { allocate, presentmentCurrency, refundableMinor, type RefundTransactionInput } from "./plan";
 import { withOrderClaim } from "./order-claim.server";
 import { confirmedRiskCaptions, refundRisks, riskFacts, riskRefusalMessage, type RiskCode } from "./risk";
-import { AttemptLimitReached, MAX_ATTEMPTS_PER_ORDER, rewriteRecord, UNSETTLED_OUTCOMES } from "./records.server";
+import { AttemptLimitReached, MAX_ATTEMPTS_PER_ORDER, RevisionConflict, rewriteRecord, UNSETTLED_OUTCOMES } from "./records.server";
+import { logger } from "../logging/logger.server";
 import { mintUnderLimits } from "./limits-gate.server";
 
 /** refundCreate calls the app makes by itself for one record, all with the record's key; past it, a person decides. */
@@ -276,48 +277,82 @@ export async function callShopify(
     const mayExist = current.shopifyOutcome === "unknown";
     current = await rewriteRecord(db, current, { calls: { increment: 1 }, shopifyOutcome: "unknown", sentAt: current.sentAt ?? now }, now);
     const outcome = await createRefund(gateway, current.shop, JSON.parse(current.refundInput ?? "{}"), current.id);
-    switch (outcome.kind) {
-      case "created":
-        return { ok: true, record: await stampRefund(db, contract, current, outcome.refund, outcome.result, now) };
-      case "refused":
-        current = await rewriteRecord(
-          db,
-          current,
-          {
-            status: "failed",
-            shopifyOutcome: "refused",
-            failureReason: outcome.message,
-            outcomeDetail: outcome.message,
-            actionResult: JSON.stringify(outcome.result),
-          },
-          now,
-        );
-        return fail("USER_ERRORS", outcome.message, current);
-      case "key_conflict":
-        current = await rewriteRecord(db, current, { shopifyOutcome: "key_conflict", outcomeDetail: `Shopify refused the call: ${outcome.message}` }, now);
-        return fail("KEY_CONFLICT", unsettledMessage(current), current);
-      case "not_run":
-        if (!mayExist) {
-          const message = `Shopify did not run the refund (${outcome.message}). Nothing was refunded; try again in a moment.`;
-          current = await rewriteRecord(db, current, { status: "failed", shopifyOutcome: "refused", failureReason: message, outcomeDetail: message }, now);
-          return fail("NOT_RUN", message, current);
-        }
-        current = await rewriteRecord(db, current, { outcomeDetail: `Asked again; Shopify did not run the request (${outcome.message}).` }, now);
-        return fail("OUTCOME_UNKNOWN", unsettledMessage(current), current);
-      case "concurrent":
-      case "unknown":
-        current = await rewriteRecord(
-          db,
-          current,
-          {
-            outcomeDetail:
-              outcome.kind === "concurrent" ? "Shopify is still running the first request with this key." : `No answer from Shopify (${outcome.message}).`,
-          },
-          now,
-        );
+    let recorded: IssueResult | RefundRecord;
+    try {
+      recorded = await recordAnswer(db, contract, current, outcome, mayExist, now);
+    } catch (error) {
+      if (error instanceof RevisionConflict) throw error;
+      return answerNotRecorded(current, error);
     }
+    if ("ok" in recorded) return recorded;
+    current = recorded;
   }
   return fail("OUTCOME_UNKNOWN", `Shopify did not confirm ${current.sysId}. ${unsettledMessage(current)}`, current);
+}
+
+/**
+ * The call was made, and the database refused what came back (a full disk, a failover): the
+ * record stays `unknown`, as it was written before the call, and the worker's recovery asks
+ * Shopify again with the same key, which answers with the refund it made, if it made one.
+ */
+function answerNotRecorded(record: RefundRecord, error: unknown): IssueResult {
+  logger.error({ err: error, shop: record.shop, recordId: record.id }, "Shopify's answer to a refund could not be recorded");
+  return fail(
+    "OUTCOME_UNKNOWN",
+    `${record.sysId} was sent to Shopify, but the app could not record what came back. The app asks Shopify again with the same idempotency key, which cannot refund twice, and shows the outcome here. A new refund on ${orderNameOf(record)} is refused until then.`,
+    record,
+  );
+}
+
+/** Writes one answer of refundCreate onto the record: a result to give the person, or the record to call again with. */
+async function recordAnswer(
+  db: PrismaClient,
+  contract: LoadedContract,
+  current: RefundRecord,
+  outcome: Awaited<ReturnType<typeof createRefund>>,
+  mayExist: boolean,
+  now: Date,
+): Promise<IssueResult | RefundRecord> {
+  switch (outcome.kind) {
+    case "created":
+      return { ok: true, record: await stampRefund(db, contract, current, outcome.refund, outcome.result, now) };
+    case "refused":
+      current = await rewriteRecord(
+        db,
+        current,
+        {
+          status: "failed",
+          shopifyOutcome: "refused",
+          failureReason: outcome.message,
+          outcomeDetail: outcome.message,
+          actionResult: JSON.stringify(outcome.result),
+        },
+        now,
+      );
+      return fail("USER_ERRORS", outcome.message, current);
+    case "key_conflict":
+      current = await rewriteRecord(db, current, { shopifyOutcome: "key_conflict", outcomeDetail: `Shopify refused the call: ${outcome.message}` }, now);
+      return fail("KEY_CONFLICT", unsettledMessage(current), current);
+    case "not_run":
+      if (!mayExist) {
+        const message = `Shopify did not run the refund (${outcome.message}). Nothing was refunded; try again in a moment.`;
+        current = await rewriteRecord(db, current, { status: "failed", shopifyOutcome: "refused", failureReason: message, outcomeDetail: message }, now);
+        return fail("NOT_RUN", message, current);
+      }
+      current = await rewriteRecord(db, current, { outcomeDetail: `Asked again; Shopify did not run the request (${outcome.message}).` }, now);
+      return fail("OUTCOME_UNKNOWN", unsettledMessage(current), current);
+    case "concurrent":
+    case "unknown":
+      return rewriteRecord(
+        db,
+        current,
+        {
+          outcomeDetail:
+            outcome.kind === "concurrent" ? "Shopify is still running the first request with this key." : `No answer from Shopify (${outcome.message}).`,
+        },
+        now,
+      );
+  }
 }
 
 /**

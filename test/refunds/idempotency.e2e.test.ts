@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { startVerificationHarness, type VerificationHarness } from "../support/verification";
+import { onPostgres } from "../support/database";
 
 let h: VerificationHarness;
 let asShop: ReturnType<typeof embeddedFetch>;
@@ -22,6 +23,25 @@ const issueAnother = (orderId: bigint, amount: string) =>
   refundForm(orderId, { intent: "issue", amount, note: "Damaged in transit", confirmAnother: "yes", formToken: randomUUID() });
 const refundsInShopify = (orderId: bigint) => h.shop.orders.get(orderId)!.refundIds.length;
 const recordOn = (orderId: bigint) => h.db.refundRecord.findFirstOrThrow({ where: { orderId: orderGid(orderId) }, orderBy: { createdAt: "desc" } });
+/** A trigger that fails every write of a refund Shopify created onto its record, on either database. */
+async function refuseRecordingCreatedRefunds(refuse: boolean) {
+  if (!refuse) {
+    await h.db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS refuse_created ${onPostgres ? `ON "RefundRecord"` : ""}`);
+    return;
+  }
+  if (onPostgres) {
+    await h.db.$executeRawUnsafe(
+      `CREATE OR REPLACE FUNCTION refuse_created() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'could not write to disk'; END $$ LANGUAGE plpgsql`,
+    );
+    await h.db.$executeRawUnsafe(
+      `CREATE TRIGGER refuse_created BEFORE UPDATE ON "RefundRecord" FOR EACH ROW WHEN (NEW."shopifyOutcome" = 'created') EXECUTE FUNCTION refuse_created()`,
+    );
+  } else {
+    await h.db.$executeRawUnsafe(
+      `CREATE TRIGGER refuse_created BEFORE UPDATE ON "RefundRecord" WHEN NEW."shopifyOutcome" = 'created' BEGIN SELECT RAISE(ABORT, 'could not write to disk'); END`,
+    );
+  }
+}
 /** The worker's recovery waits 30 s after the last call, so no call of the request itself is still in flight. */
 const afterGrace = () => h.clock.advance(31_000);
 
@@ -54,6 +74,35 @@ describe("refundCreate on API 2026-10 carries the record's id as its idempotency
     await h.app.shopify.flushWebhooks();
     await h.settle();
     expect(await h.db.operation.findFirstOrThrow({ where: { refundGid: record.refundRef! } })).toMatchObject({ status: "VERIFIED", origin: "app" });
+  });
+
+  it("Shopify made the refund and the app could not record it: the person is told so, never a 500, and the worker records that one refund later", async () => {
+    const order = h.shop.createOrder({ amount: "60.00" });
+    // The database refuses the write of Shopify's answer (a full disk, a failover) and nothing else.
+    await refuseRecordingCreatedRefunds(true);
+    let response: Response;
+    try {
+      response = await issue(order.id, "20.00");
+    } finally {
+      await refuseRecordingCreatedRefunds(false);
+    }
+    expect(response.status).toBe(502);
+    expect(await response.json()).toMatchObject({
+      ok: false,
+      code: "OUTCOME_UNKNOWN",
+      message: expect.stringMatching(/^RF-\d{6} was sent to Shopify, but the app could not record what came back\. .*cannot refund twice/),
+    });
+    expect(refundsInShopify(order.id)).toBe(1);
+    expect(await recordOn(order.id)).toMatchObject({ shopifyOutcome: "unknown", refundRef: null });
+
+    afterGrace();
+    await h.app.shopify.flushWebhooks();
+    await h.settle();
+    expect(refundsInShopify(order.id)).toBe(1);
+    expect(await recordOn(order.id)).toMatchObject({
+      shopifyOutcome: "created",
+      refundRef: `gid://shopify/Refund/${h.shop.orders.get(order.id)!.refundIds[0]}`,
+    });
   });
 
   it("while an attempt has no answer, a second refund on the order is refused in words; the worker settles it with the same key", async () => {
