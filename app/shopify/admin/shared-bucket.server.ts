@@ -32,7 +32,7 @@ export interface SharedBuckets {
 export interface SharedBucketOptions {
   /** A share of the bucket this process's requests leave alone (background work leaves it to a person's request). */
   keepForPeople?: number;
-  /** How long a reserved request can be in flight: past it, a process that never answered is taken for dead. */
+  /** How long a reserved request can be in flight (twice the request timeout): past it, a process that never answered is taken for dead. */
   inFlightForMs?: number;
 }
 
@@ -43,7 +43,7 @@ const greater = (a: Prisma.Sql, b: Prisma.Sql) => Prisma.sql`(CASE WHEN ${a} < $
 /**
  * The in-flight window's start never moves back: `now` is read before the statement is sent, and
  * a statement that waited for the row (another process's) could otherwise end the window early on
- * requests reserved after it.
+ * requests reserved after it. (Every process must read one clock, NTP's: `atMs` relies on it too.)
  */
 const latest = (now: Prisma.Sql) => greater(Prisma.sql`"ShopifyBucket"."pendingAtMs"`, now);
 
@@ -81,7 +81,9 @@ function pointsNow(row: ShopifyBucket, nowMs: number, inFlightForMs: number): nu
  */
 export function databaseBuckets(db: PrismaClient, options: SharedBucketOptions = {}): SharedBuckets {
   const keepForPeople = options.keepForPeople ?? 0;
-  const inFlightForMs = options.inFlightForMs ?? config().VERIFIER_REQUEST_TIMEOUT_MS;
+  // Twice the request timeout: the window starts when the points are reserved, the request's
+  // timer only once the reservation has come back (decision 035).
+  const inFlightForMs = options.inFlightForMs ?? 2 * config().VERIFIER_REQUEST_TIMEOUT_MS;
   // What must be in the bucket before a request of `cost` goes: its cost, and the share kept for
   // requests a person waits on (the refund form), never more than the bucket holds.
   const needed = (cost: number) => lesser(Prisma.sql`${real(cost)} + "maximum" * ${real(keepForPeople)}`, Prisma.sql`"maximum"`);

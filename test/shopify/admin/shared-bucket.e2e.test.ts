@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ShopifyGateway } from "../../../app/shopify/admin/gateway.server";
 import { ORDER_REFUNDS_QUERY, REFUND_READBACK_QUERY, QUERY_COSTS } from "../../../app/shopify/admin/documents";
 import { databaseBuckets } from "../../../app/shopify/admin/shared-bucket.server";
-import { reloadConfig } from "../../../app/config/env.server";
+import { config, reloadConfig } from "../../../app/config/env.server";
 import { refundGid, startVerificationHarness, type VerificationHarness } from "../../support/verification";
 import { waitFor } from "../../support/wait";
 
@@ -213,6 +213,18 @@ describe("one shop's Shopify bucket, spent by several processes", () => {
     expect(await buckets.reserve(shop, 100, 0)).toEqual({ reserved: true });
     // 7 s after the 300 were reserved they may still be on their way: the refill stops at the maximum less them.
     expect(await buckets.reserve(shop, 700, 12_000)).toMatchObject({ reserved: false });
+  });
+
+  it("a request is counted in flight past its own timeout: its timer starts only once its points are reserved", async () => {
+    const timeoutMs = config().VERIFIER_REQUEST_TIMEOUT_MS;
+    const buckets = databaseBuckets(h.db);
+    const shop = "whole-request-shop.myshopify.com";
+    const status = { throttleStatus: { maximumAvailable: 1000, currentlyAvailable: 1000, restoreRate: 100 } };
+    await buckets.answered(shop, { reserved: 0, unused: 0, cost: status }, 0);
+    expect(await buckets.reserve(shop, 963, 0)).toEqual({ reserved: true });
+    // The reservation's statement and the session's read took a moment: its request was sent at 50 ms,
+    // and is given up on only at the timeout after that. Until then it can still be charged.
+    expect(await buckets.reserve(shop, 500, timeoutMs + 10)).toMatchObject({ reserved: false });
   });
 
   it("points reserved by a process that died before the answer are taken for lost once a request could no longer be running", async () => {
