@@ -16,6 +16,7 @@ import { orderRisks } from "./risk.server";
 import { approversInWords, approversOf } from "../guardrails/approvers.server";
 import { approvalsOfRecords } from "../guardrails/audit.server";
 import { shopTimeZone } from "../shops/profile.server";
+import { logger } from "../logging/logger.server";
 
 const notFound = (what: string) => new Response(`No such ${what} in this shop`, { status: 404 });
 
@@ -138,7 +139,12 @@ export async function answerRefundForm(shop: string, orderId: string, form: Form
   const result = await refundFormAction(shop, orderId, form, actor, now);
   const orderGid = orderGidInAddress(orderId);
   // The answer is given whatever the read of the attempts does: the page's own reload reads them again.
-  const attempts = orderGid ? await refundAttempts(shop, orderGid, new Date()).catch(() => null) : null;
+  const attempts = orderGid
+    ? await refundAttempts(shop, orderGid, new Date()).catch((error: unknown) => {
+        logger.error({ err: error, shop }, "the order's attempts could not be read after the refund form's action");
+        return null;
+      })
+    : null;
   return { result, attempts };
 }
 

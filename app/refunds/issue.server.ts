@@ -282,7 +282,7 @@ export async function callShopify(
       recorded = await recordAnswer(db, contract, current, outcome, mayExist, now);
     } catch (error) {
       if (error instanceof RevisionConflict) throw error;
-      return answerNotRecorded(current, error);
+      return answerNotRecorded(db, current, error);
     }
     if ("ok" in recorded) return recorded;
     current = recorded;
@@ -291,12 +291,15 @@ export async function callShopify(
 }
 
 /**
- * The call was made, and the database refused what came back (a full disk, a failover): the
- * record stays `unknown`, as it was written before the call, and the worker's recovery asks
- * Shopify again with the same key, which answers with the refund it made, if it made one.
+ * The call was made, and the database refused a write after it (a full disk, a failover). The
+ * person is told what the record says: Shopify's answer, if it was written before the write that
+ * failed; otherwise the record is still `unknown`, as it was written before the call, and the
+ * worker's recovery asks Shopify again with the same key, which answers with the refund it made.
  */
-function answerNotRecorded(record: RefundRecord, error: unknown): IssueResult {
-  logger.error({ err: error, shop: record.shop, recordId: record.id }, "Shopify's answer to a refund could not be recorded");
+async function answerNotRecorded(db: PrismaClient, record: RefundRecord, error: unknown): Promise<IssueResult> {
+  logger.error({ err: error, shop: record.shop, recordId: record.id }, "what came back from refundCreate could not all be recorded");
+  const stored = await db.refundRecord.findUnique({ where: { id: record.id } }).catch(() => null);
+  if (stored && stored.shopifyOutcome !== "unknown") return sameIntent(stored);
   return fail(
     "OUTCOME_UNKNOWN",
     `${record.sysId} was sent to Shopify, but the app could not record what came back. The app asks Shopify again with the same idempotency key, which cannot refund twice, and shows the outcome here. A new refund on ${orderNameOf(record)} is refused until then.`,

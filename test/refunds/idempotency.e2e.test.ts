@@ -23,23 +23,36 @@ const issueAnother = (orderId: bigint, amount: string) =>
   refundForm(orderId, { intent: "issue", amount, note: "Damaged in transit", confirmAnother: "yes", formToken: randomUUID() });
 const refundsInShopify = (orderId: bigint) => h.shop.orders.get(orderId)!.refundIds.length;
 const recordOn = (orderId: bigint) => h.db.refundRecord.findFirstOrThrow({ where: { orderId: orderGid(orderId) }, orderBy: { createdAt: "desc" } });
-/** A trigger that fails every write of a refund Shopify created onto its record, on either database. */
-async function refuseRecordingCreatedRefunds(refuse: boolean) {
+/**
+ * A trigger that makes the database refuse one kind of write (a full disk, a failover), on either
+ * database: `UPDATE` of a record when `NEW` matches `when`, or any `INSERT` of a row.
+ */
+async function refuseWrites(refuse: { table: string; write: "UPDATE" | "INSERT"; when?: string } | null) {
   if (!refuse) {
-    await h.db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS refuse_created ${onPostgres ? `ON "RefundRecord"` : ""}`);
+    for (const table of ["RefundRecord", "Operation"]) await h.db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS refuse_write ${onPostgres ? `ON "${table}"` : ""}`);
     return;
   }
+  const { table, write, when } = refuse;
   if (onPostgres) {
     await h.db.$executeRawUnsafe(
-      `CREATE OR REPLACE FUNCTION refuse_created() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'could not write to disk'; END $$ LANGUAGE plpgsql`,
+      `CREATE OR REPLACE FUNCTION refuse_write() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'could not write to disk'; END $$ LANGUAGE plpgsql`,
     );
     await h.db.$executeRawUnsafe(
-      `CREATE TRIGGER refuse_created BEFORE UPDATE ON "RefundRecord" FOR EACH ROW WHEN (NEW."shopifyOutcome" = 'created') EXECUTE FUNCTION refuse_created()`,
+      `CREATE TRIGGER refuse_write BEFORE ${write} ON "${table}" FOR EACH ROW ${when ? `WHEN (${when})` : ""} EXECUTE FUNCTION refuse_write()`,
     );
   } else {
     await h.db.$executeRawUnsafe(
-      `CREATE TRIGGER refuse_created BEFORE UPDATE ON "RefundRecord" WHEN NEW."shopifyOutcome" = 'created' BEGIN SELECT RAISE(ABORT, 'could not write to disk'); END`,
+      `CREATE TRIGGER refuse_write BEFORE ${write} ON "${table}" ${when ? `WHEN ${when}` : ""} BEGIN SELECT RAISE(ABORT, 'could not write to disk'); END`,
     );
+  }
+}
+/** A refund issued while the database refuses one kind of write: the form's answer. */
+async function issueRefusing(orderId: bigint, refuse: Parameters<typeof refuseWrites>[0]) {
+  await refuseWrites(refuse);
+  try {
+    return await issue(orderId, "20.00");
+  } finally {
+    await refuseWrites(null);
   }
 }
 /** The worker's recovery waits 30 s after the last call, so no call of the request itself is still in flight. */
@@ -78,14 +91,8 @@ describe("refundCreate on API 2026-10 carries the record's id as its idempotency
 
   it("Shopify made the refund and the app could not record it: the person is told so, never a 500, and the worker records that one refund later", async () => {
     const order = h.shop.createOrder({ amount: "60.00" });
-    // The database refuses the write of Shopify's answer (a full disk, a failover) and nothing else.
-    await refuseRecordingCreatedRefunds(true);
-    let response: Response;
-    try {
-      response = await issue(order.id, "20.00");
-    } finally {
-      await refuseRecordingCreatedRefunds(false);
-    }
+    // The database refuses the write of Shopify's answer, and nothing else.
+    const response = await issueRefusing(order.id, { table: "RefundRecord", write: "UPDATE", when: `NEW."shopifyOutcome" = 'created'` });
     expect(response.status).toBe(502);
     expect(await response.json()).toMatchObject({
       ok: false,
@@ -103,6 +110,16 @@ describe("refundCreate on API 2026-10 carries the record's id as its idempotency
       shopifyOutcome: "created",
       refundRef: `gid://shopify/Refund/${h.shop.orders.get(order.id)!.refundIds[0]}`,
     });
+  });
+
+  it("Shopify's answer recorded and the write after it refused: the person is told the refund was made, as the record says", async () => {
+    const order = h.shop.createOrder({ amount: "60.00" });
+    // The record takes Shopify's refund; opening its verification fails.
+    const response = await issueRefusing(order.id, { table: "Operation", write: "INSERT" });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ ok: true, message: expect.stringContaining("Shopify accepted the refund") });
+    expect(await recordOn(order.id)).toMatchObject({ shopifyOutcome: "created" });
+    expect(refundsInShopify(order.id)).toBe(1);
   });
 
   it("while an attempt has no answer, a second refund on the order is refused in words; the worker settles it with the same key", async () => {
