@@ -209,10 +209,10 @@ export class AdminApi implements RefundCreateHost {
     }
     this.bucket.currentlyAvailable -= cost;
     this.stats.requestedCost += cost;
-    this.recordCharge(cost, operation.name?.value ?? "anonymous", options.clientGone?.() ?? false);
+    const name = operation.name?.value ?? "anonymous";
+    this.recordCharge(cost, name, options.clientGone?.() ?? false);
     const counter = { actual: 0 };
     const context: RequestContext = { apiVersion: options.apiVersion ?? ADMIN_API_VERSION };
-    const name = operation.name?.value ?? "anonymous";
     this.stats.byOperation[name] = (this.stats.byOperation[name] ?? 0) + 1;
     const result = await execute({
       schema,

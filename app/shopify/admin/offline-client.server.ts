@@ -20,7 +20,8 @@ export async function offlineGraphql(shop: string): Promise<ShopGraphql> {
   // gateway's to name (no offline session).
   const { admin } = await unauthenticated.admin(shop);
   return async (query, variables) => {
-    const timeout = AbortSignal.timeout(config().VERIFIER_REQUEST_TIMEOUT_MS);
+    const timeoutMs = config().VERIFIER_REQUEST_TIMEOUT_MS;
+    const timeout = AbortSignal.timeout(timeoutMs);
     try {
       const response = await admin.graphql(query, { variables, signal: timeout });
       const body = (await response.json()) as { data?: unknown; extensions?: AdminResponse["extensions"]; headers?: unknown };
@@ -47,7 +48,7 @@ export async function offlineGraphql(shop: string): Promise<ShopGraphql> {
       if (error instanceof HttpResponseError) {
         throw new TransportError("http", `HTTP ${error.response.code} ${error.response.statusText ?? ""}`.trim(), error.response.code);
       }
-      if (timeout.aborted) throw new TransportError("timeout", `timed out after ${config().VERIFIER_REQUEST_TIMEOUT_MS / 1000} s`);
+      if (timeout.aborted) throw new TransportError("timeout", `timed out after ${timeoutMs / 1000} s`);
       throw new TransportError("network", `no answer from Shopify: ${(error as Error)?.message ?? String(error)}`);
     }
   };
