@@ -2,7 +2,7 @@ import { defineConfig } from "prisma/config";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { databaseKind, databaseUrl } from "./app/db/url";
+import { databaseKind, databaseUrl } from "./app/lib/db/url";
 
 /**
  * @prisma/adapter-pg 6.19 cannot map PostgreSQL's catalog types `name` (oid 19) and `"char"`

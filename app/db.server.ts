@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
-import { createPrismaClient } from "./db/client";
-import { config } from "./config/env.server";
+import { createPrismaClient } from "./lib/db/client";
+import { config } from "./lib/config/env.server";
 
 declare global {
   var prismaGlobal: PrismaClient | undefined;

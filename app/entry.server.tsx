@@ -1,13 +1,15 @@
-import { logger } from "./logging/logger.server";
+import { logger } from "./lib/logging/logger.server";
 import { renderToPipeableStream } from "react-dom/server";
 import { RemixServer } from "@remix-run/react";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isbot } from "isbot";
-import { addDocumentResponseHeaders } from "./shopify.server";
+import { addDocumentResponseHeaders, whenInstalled } from "./shopify.server";
+import { firstBackfillOnInstall } from "./backfill/request.server";
+import db from "./db.server";
 import { allowSimulatedAdminToFrame, preloadConfiguredAppBridge } from "./shopify/loopback.server";
-import { startInAppWorker } from "./worker/worker.server";
-import { RequestIdContext } from "./logging/request-id";
-import { scriptsAfterFirstPaintStream } from "./http/scripts-after-paint.server";
+import { startInAppWorker } from "./worker.server";
+import { RequestIdContext } from "./lib/logging/request-id";
+import { scriptsAfterFirstPaintStream } from "./lib/http/scripts-after-paint.server";
 import { randomUUID } from "node:crypto";
 import type { HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 
@@ -15,9 +17,12 @@ import type { HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/
 // Remix; the configuration (parsed as this module loads: a bad value stops the start); the in-app
 // worker, started by the listener (so that importing the build starts nothing).
 export { handleRefundDeliveryNode } from "./webhooks/node-intake.server";
-export { refuseTooLarge } from "./http/too-large.server";
-export { config as appConfig } from "./config/env.server";
+export { refuseTooLarge } from "./lib/http/too-large.server";
+export { config as appConfig } from "./lib/config/env.server";
 export { startInAppWorker };
+
+// A new shop's history is verified once, on install (shopify.server.ts imports no capability: it is handed the step here).
+whenInstalled((shop, now) => firstBackfillOnInstall(db, shop, now));
 
 export const streamTimeout = 5000;
 

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import type { MetaFunction } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError, useRouteLoaderData } from "@remix-run/react";
-import { ErrorReference } from "./logging/request-id";
+import { ErrorReference } from "./lib/logging/request-id";
 import { markHydrated } from "./components/ServerRendered";
 import { INTER_FONT_FACES, INTER_LATIN_URL } from "./styles/fonts";
 

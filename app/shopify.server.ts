@@ -1,12 +1,25 @@
 import "@shopify/shopify-app-remix/adapters/node";
 import { AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
-import { DEFAULT_BACKFILL_DAYS, requestBackfill } from "./backfill/request.server";
 import prisma from "./db.server";
 import { routeShopRequestsTo } from "./shopify/admin-api-origin.server";
 import { ADMIN_API_VERSION } from "./shopify/api-version";
 import { SealedSessionStorage, sessionKeys } from "./shopify/sealed-session-storage.server";
-import { config } from "./config/env.server";
+import { ShopifyGateway } from "./shopify/admin/gateway.server";
+import { offlineClient } from "./shopify/admin/offline-client.server";
+import { databaseBuckets } from "./shopify/admin/shared-bucket.server";
+import { config } from "./lib/config/env.server";
+
+/**
+ * What a shop's authentication starts besides its sessions (its history's first backfill): handed
+ * in by the app's entry (entry.server.tsx, `whenInstalled`), since this module imports no
+ * capability (decision 036). Each step decides for itself whether this is a first install.
+ */
+type InstallStep = (shop: string, now: Date) => Promise<unknown>;
+const installSteps: InstallStep[] = [];
+export function whenInstalled(step: InstallStep): void {
+  if (!installSteps.includes(step)) installSteps.push(step);
+}
 
 const env = config();
 if (env.SHOPIFY_ADMIN_API_ORIGIN) routeShopRequestsTo(env.SHOPIFY_ADMIN_API_ORIGIN);
@@ -28,10 +41,7 @@ const shopify = shopifyApp({
     // A reinstall after app/uninstalled: observing starts again for the shop.
     afterAuth: async ({ session }) => {
       await prisma.shopState.updateMany({ where: { shop: session.shop }, data: { uninstalledAt: null } });
-      // A new shop's history is verified once, on install; later backfills are asked for from the dashboard or the CLI.
-      if ((await prisma.backfill.count({ where: { shop: session.shop } })) === 0) {
-        await requestBackfill(prisma, session.shop, DEFAULT_BACKFILL_DAYS, "install", new Date());
-      }
+      for (const step of installSteps) await step(session.shop, new Date());
     },
   },
   future: {
@@ -46,3 +56,14 @@ export const authenticate = shopify.authenticate;
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
 export const sessionStorage = shopify.sessionStorage;
+
+/** The GraphQL Admin API with a shop's offline session: what background work and the screens read Shopify with. */
+export const offlineGraphql = offlineClient((shop) => unauthenticated.admin(shop));
+
+let interactive: ShopifyGateway | undefined;
+
+/** For requests a person is waiting on (the refund form, a screen's shop profile): the shop's bucket shared with the workers. */
+export function interactiveGateway(): ShopifyGateway {
+  interactive ??= ShopifyGateway.sharing(offlineGraphql, databaseBuckets(prisma));
+  return interactive;
+}

@@ -2,11 +2,11 @@
 // shop read through a bulk operation (the app's backfill), or read with paginated `orders` queries
 // and then verified by the same code. Prints one JSON line.
 import type { PrismaClient } from "@prisma/client";
-import { createPrismaClient } from "../app/db/client";
+import { createPrismaClient } from "../app/lib/db/client";
 import { runBackfillPass } from "../app/backfill/backfill.server";
 import { requestBackfill } from "../app/backfill/request.server";
 import { ShopifyGateway } from "../app/shopify/admin/gateway.server";
-import { offlineGraphql } from "../app/shopify/admin/offline-client.server";
+import { offlineGraphql } from "../app/shopify.server";
 import pino from "pino";
 
 export const PAGINATED_QUERY = `query HistoryPage($query: String!, $after: String) {

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { createPrismaClient } from "../app/db/client";
+import { createPrismaClient } from "../app/lib/db/client";
 import { FakeShopify } from "../fake-shopify/server";
 import { seedHistory } from "../fake-shopify/history";
 import { TEST_APP } from "../test/support/credentials";

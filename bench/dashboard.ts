@@ -1,13 +1,13 @@
 import type { PrismaClient } from "@prisma/client";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { createPrismaClient, sqliteInstant } from "../app/db/client";
+import { createPrismaClient, sqliteInstant } from "../app/lib/db/client";
 import { REFUND_CREATED } from "../app/contracts/registry.server";
 import { countRows, figures } from "../app/dashboard/dashboard.server";
 import { listRefunds, rowFilter } from "../app/verdicts/rows.server";
 import { parseFilters, period } from "../app/verdicts/filters";
 import { liveTotals } from "../app/dashboard/rollups.server";
-import type { DatabaseKind } from "../app/db/url";
+import type { DatabaseKind } from "../app/lib/db/url";
 import { migrate, postgresDatabase, quantile, row, scratchSqlite, type BenchRow } from "./support";
 
 const SHOP = "bench-dashboard.myshopify.com";

@@ -2,8 +2,8 @@
 // PostgreSQL (the bench's own process loaded SQLite's first). The rows the workers' verdicts wrote
 // are taken out and written again as fast as the database takes them: batches of the size a worker
 // writes, one transaction each, one statement a table, no evaluation, no read. Prints one JSON line.
-import { createPrismaClient } from "../app/db/client";
-import { columnsOf, insertRows, updateRows } from "../app/db/bulk";
+import { createPrismaClient } from "../app/lib/db/client";
+import { columnsOf, insertRows, updateRows } from "../app/lib/db/bulk";
 import { EVALUATION_COLUMNS, OBSERVATION_COLUMNS } from "../app/verification/verdicts.server";
 import { Prisma } from "@prisma/client";
 

@@ -6,8 +6,8 @@ import { promisify } from "node:util";
 import { pathToFileURL } from "node:url";
 import type { PrismaClient } from "@prisma/client";
 import pino from "pino";
-import { createPrismaClient } from "../app/db/client";
-import { reloadConfig } from "../app/config/env.server";
+import { createPrismaClient } from "../app/lib/db/client";
+import { reloadConfig } from "../app/lib/config/env.server";
 import { DISPUTE_DETAILS_QUERY, ORDER_EXPOSURE_QUERY } from "../app/shopify/admin/documents";
 import { paymentsDisputeGid } from "../app/exposure/order-exposure";
 import { FakeShopify } from "../fake-shopify/server";
@@ -121,7 +121,7 @@ async function measure(count: number): Promise<Measured> {
   try {
     await installShop(db, shopify, SHOP);
     await db.session.updateMany({ where: { shop: SHOP }, data: { scope: [...shop.grantedScopes].join(",") } });
-    const { offlineGraphql } = await import("../app/shopify/admin/offline-client.server");
+    const { offlineGraphql } = await import("../app/shopify.server");
     const { ShopifyGateway } = await import("../app/shopify/admin/gateway.server");
     const { ThrottleGate } = await import("../app/shopify/admin/throttle");
     const { processDue, nextDueTime } = await import("../app/verification/runtime.server");
@@ -130,7 +130,7 @@ async function measure(count: number): Promise<Measured> {
     const { REFUND_CREATED } = await import("../app/contracts/registry.server");
     const { parseRefundWebhook } = await import("../app/webhooks/refund-payload");
     const { ADMIN_API_VERSION } = await import("../app/shopify/api-version");
-    const { createWorker } = await import("../app/worker/worker.server");
+    const { createWorker } = await import("../app/worker.server");
 
     const gateway = () =>
       new ShopifyGateway(

@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { createPrismaClient } from "../app/db/client";
+import { createPrismaClient } from "../app/lib/db/client";
 import { requestBackfill } from "../app/backfill/request.server";
 import { FakeShopify } from "../fake-shopify/server";
 import { seedHistory } from "../fake-shopify/history";

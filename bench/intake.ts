@@ -50,7 +50,7 @@ function refusedNone(name: string, r: LoadResult) {
 export async function benchIntake(seconds: number): Promise<BenchRow[]> {
   const databaseUrl = scratchSqlite("intake");
   migrate(databaseUrl);
-  const { createPrismaClient } = await import("../app/db/client");
+  const { createPrismaClient } = await import("../app/lib/db/client");
   const db = createPrismaClient(databaseUrl);
   const app = await intakeApp(databaseUrl, 1, (shopify) => installShop(db, shopify, SHOP).then(() => undefined), seconds);
   const bare = await startBareServer(await freePort(), TEST_APP.secret);

@@ -1,12 +1,12 @@
 import type { PrismaClient } from "@prisma/client";
-import { createPrismaClient } from "../app/db/client";
+import { createPrismaClient } from "../app/lib/db/client";
 import { FakeShopify } from "../fake-shopify/server";
 import { refundWebhookBody } from "../fake-shopify/webhooks";
 import { TEST_APP } from "../test/support/credentials";
 import { installShop } from "../test/support/sessions";
 import { QUERY_COSTS } from "../app/shopify/admin/documents";
 import { fakeShopifyAppEnv, migrate, row, scratchSqlite, type BenchRow } from "./support";
-import { reloadConfig } from "../app/config/env.server";
+import { reloadConfig } from "../app/lib/config/env.server";
 import pino from "pino";
 
 const quiet = pino({ enabled: false });
@@ -34,7 +34,7 @@ export async function benchReadback(count: number): Promise<BenchRow[]> {
   const db: PrismaClient = createPrismaClient(databaseUrl);
   try {
     await installShop(db, shopify, SHOP);
-    const { offlineGraphql } = await import("../app/shopify/admin/offline-client.server");
+    const { offlineGraphql } = await import("../app/shopify.server");
     const { ShopifyGateway } = await import("../app/shopify/admin/gateway.server");
     const { processDue, nextDueTime } = await import("../app/verification/runtime.server");
     const { openDeliveredRefunds } = await import("../app/verification/intake.server");

@@ -1,4 +1,4 @@
-import { createPrismaClient } from "../app/db/client";
+import { createPrismaClient } from "../app/lib/db/client";
 import { REFUND_CREATED } from "../app/contracts/registry.server";
 import { FakeShopify } from "../fake-shopify/server";
 import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS } from "../fake-shopify/webhooks";

@@ -6,7 +6,7 @@ import { loadavg } from "node:os";
 import { launch, type LaunchedChrome } from "chrome-launcher";
 import lighthouse, { desktopConfig, generateReport, type Config, type Result } from "lighthouse";
 import { chromium, type Browser } from "playwright-core";
-import { createPrismaClient } from "../app/db/client";
+import { createPrismaClient } from "../app/lib/db/client";
 import { startDemo, type Demo } from "../scripts/demo-server";
 import { CHROME_UA } from "../test/support/embedded";
 import { CHROMIUM_FLAGS } from "../test/support/chromium";

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 register();
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const { runVerifierCli, CliError } = await import(here("../app/cli/verifier.ts"));
-const { createPrismaClient } = await import(here("../app/db/client.ts"));
+const { createPrismaClient } = await import(here("../app/lib/db/client.ts"));
 const db = createPrismaClient();
 // The backfill reads Shopify with the shop's offline session, as the app's worker does.
 let appDatabaseUsed = false;
@@ -15,7 +15,7 @@ const gateway = async () => {
   // Shopify's libraries log to stdout with console.log ("[shopify-api/INFO] version …"): stdout is the command's output.
   console.log = (...args) => console.error(...args);
   const { ShopifyGateway } = await import(here("../app/shopify/admin/gateway.server.ts"));
-  const { offlineGraphql } = await import(here("../app/shopify/admin/offline-client.server.ts"));
+  const { offlineGraphql } = await import(here("../app/shopify.server.ts"));
   return new ShopifyGateway(offlineGraphql);
 };
 // On a terminal the progress line is rewritten in place; in a log, each new state is a line.

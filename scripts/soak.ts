@@ -41,9 +41,9 @@ if (postgres) {
 execFileSync("node", ["scripts/db.mjs", "generate"], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: "ignore" });
 migrate(databaseUrl);
 // Imported only now: the Prisma client module is bound to the provider it was generated for.
-const { createPrismaClient } = await import("../app/db/client");
+const { createPrismaClient } = await import("../app/lib/db/client");
 const { rollupDrift } = await import("../app/dashboard/rollups.server");
-const { databaseKind } = await import("../app/db/url");
+const { databaseKind } = await import("../app/lib/db/url");
 const shopify = new FakeShopify(TEST_APP, { maximumAvailable: 2000, restoreRate: 1000 });
 const shop = shopify.addShop(SHOP);
 const origin = await shopify.listen();

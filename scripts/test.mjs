@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: Prettier's check, type-check, lint, no import circles in app/ (scripts/import-circles.mjs), then the Vitest
-// suite (browser tests included). On SQLite every file runs; with TEST_DATABASE_URL=postgresql://… the files that touch
-// storage run again on PostgreSQL (decision 026).
+// `npm test`: Prettier's check, type-check, lint, the floors of app/ (scripts/floors.mjs: no import up a floor, no circle
+// of folders or files), then the Vitest suite (browser tests included). On SQLite every file runs; with
+// TEST_DATABASE_URL=postgresql://… the files that touch storage run again on PostgreSQL (decision 026).
 // `npm run test:heavy` (`node scripts/test.mjs heavy`): the scale and chaos tests and the soak, on PostgreSQL
 // (TEST_DATABASE_URL, default the local server). Extra arguments go to vitest. Each step prints its duration, and the
 // end names the slowest five test files, so that the next slow one is seen when it is added.
@@ -64,7 +64,7 @@ if (!heavy) {
   stepOrExit("format (prettier --check)", "node_modules/.bin/prettier", ["--check", "--log-level", "warn", "**/*.{ts,tsx,mjs,js,css,json}"]);
   stepOrExit("type-check (tsc --noEmit)", "node_modules/.bin/tsc", ["--noEmit"]);
   stepOrExit("lint (eslint)", "node_modules/.bin/eslint", ["--max-warnings", "0", "."]);
-  stepOrExit("import circles (app/)", "node", ["scripts/import-circles.mjs", "app"]);
+  stepOrExit("floors (app/)", "node", ["scripts/floors.mjs"]);
 }
 
 const report = join(mkdtempSync(join(tmpdir(), "rv-vitest-")), "report.json");

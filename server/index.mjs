@@ -2,7 +2,7 @@
 // `npm start`: serves the built app (build/server/index.js) on PORT (default 3000), HOST if set.
 // WEB_CONCURRENCY=N runs N app processes on the one port (Node's cluster; a process that dies is
 // replaced, after a pause if it died young). Each runs the in-app worker unless VERIFIER_WORKER=off;
-// `npm run worker` adds more. Every setting comes from the app's configuration (app/config/),
+// `npm run worker` adds more. Every setting comes from the app's configuration (app/lib/config/),
 // checked before anything starts: a missing or malformed one stops here with a sentence naming it.
 import cluster from "node:cluster";
 import { fileURLToPath, pathToFileURL } from "node:url";

@@ -1,4 +1,4 @@
-import { config } from "../config/env.server";
+import { config } from "../lib/config/env.server";
 /**
  * A page of the app inside Shopify admin, for messages read outside it (email, Slack, Flow):
  * admin.shopify.com/store/{store}/apps/{client id}{path} opens the embedded app at /app{path}.

@@ -1,9 +1,9 @@
 import type { Prisma, PrismaClient, RefundApproval } from "@prisma/client";
-import { createOnce } from "../db/create-once";
-import { readStored, storedCaptions } from "../db/stored-json";
+import { createOnce } from "../lib/db/create-once";
+import { readStored, storedCaptions } from "../lib/db/stored-json";
 import { approversOf } from "../guardrails/approvers.server";
 import { breachesSentence, storedBreaches } from "../guardrails/limits";
-import { formatMoney, fromMinorUnits } from "../money/currency";
+import { formatMoney, fromMinorUnits } from "../lib/money/currency";
 import { shopTimeZone } from "../shops/profile.server";
 import { staffDirectory, staffNames } from "../staff/identity.server";
 import { adminAppUrl, approvalPath, storeName } from "./admin-links.server";

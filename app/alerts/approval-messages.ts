@@ -1,4 +1,4 @@
-import { formatInstant } from "../time/format";
+import { formatInstant } from "../lib/time/format";
 import { escapeHtml, escapeSlack, type AlertMessage } from "./messages";
 
 /**

@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { SLACK_WEBHOOK_ORIGIN } from "./settings-form";
-import { config } from "../config/env.server";
+import { config } from "../lib/config/env.server";
 
 /**
  * What became of one try to send: delivered; not delivered and worth another try; refused for

@@ -4,11 +4,11 @@ import { receiveFlowTrigger } from "../shopify/admin/flow.server";
 import { askNoLongerDue } from "./approval-sends.server";
 import { postToSlack, sendEmail, type SendOutcome } from "./channels.server";
 import type { AlertMessage } from "./messages";
-import { alertsSecretKey, isCurrentSeal, openSecret, sealSecret } from "../crypto/secret-box.server";
-import { lapsedSends, type Claimed } from "../worker/claims.server";
-import { parseStored } from "../db/stored-json";
+import { alertsSecretKey, isCurrentSeal, openSecret, sealSecret } from "../lib/crypto/secret-box.server";
+import { lapsedSends, type Claimed } from "../work/claims.server";
+import { parseStored } from "../lib/db/stored-json";
 import { z } from "zod";
-import { outcome, runRowWork, type Helpers, type InOrderWork, type Outcome } from "../worker/runner.server";
+import { outcome, runRowWork, type Helpers, type InOrderWork, type Outcome } from "../work/runner.server";
 import { slackUrlBoundTo, type AlertSettingsView, type Channel } from "./settings-view";
 
 export const MAX_ATTEMPTS = 8;

@@ -1,12 +1,12 @@
 import type { PrismaClient } from "@prisma/client";
-import { dateTimeFormat } from "../intl/formats";
+import { dateTimeFormat } from "../lib/intl/formats";
 import type { Contract } from "../contracts/schema";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { shopTimeZone } from "../shops/profile.server";
-import { addDays, dayIn, startOfDay } from "../time/days";
+import { addDays, dayIn, startOfDay } from "../lib/time/days";
 import { adminAppUrl } from "./admin-links.server";
 import { messageDelivery } from "./deliver.server";
-import { createOnce } from "../db/create-once";
+import { createOnce } from "../lib/db/create-once";
 import { ALERT_ITEM_OBSERVATIONS, alertItem, shopNameOf } from "./events.server";
 import { digestMessage, type DigestSummary } from "./messages";
 import { EXPOSURE_ALERTS, isExposureAlert } from "./exposure-alerts";

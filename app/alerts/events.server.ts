@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Operation, Prisma, PrismaClient } from "@prisma/client";
-import { createOnce } from "../db/create-once";
-import { parseStored, storedStrings } from "../db/stored-json";
+import { createOnce } from "../lib/db/create-once";
+import { parseStored, storedStrings } from "../lib/db/stored-json";
 import { contractOf } from "../contracts/registry.server";
 import type { Contract } from "../contracts/schema";
 import { reasonFacts, toRow } from "../verdicts/rows.server";

@@ -1,8 +1,8 @@
-import { readStored, storedStrings } from "../db/stored-json";
+import { readStored, storedStrings } from "../lib/db/stored-json";
 import { storedExposure, type StoredExposure } from "../exposure/view";
-import { fromMinorUnits, toMinorUnits } from "../money/currency";
+import { fromMinorUnits, toMinorUnits } from "../lib/money/currency";
 import { LOST_DISPUTE, OPEN_DISPUTE } from "../exposure/order-exposure";
-import { formatInstant } from "../time/format";
+import { formatInstant } from "../lib/time/format";
 import { money } from "../verdicts/words";
 
 /**

@@ -1,10 +1,10 @@
-import { dateTimeFormat } from "../intl/formats";
+import { dateTimeFormat } from "../lib/intl/formats";
 import type { Exposure, Prisma, PrismaClient } from "@prisma/client";
-import { createOnce } from "../db/create-once";
-import { readStored, storedStrings } from "../db/stored-json";
+import { createOnce } from "../lib/db/create-once";
+import { readStored, storedStrings } from "../lib/db/stored-json";
 import type { Contract } from "../contracts/schema";
 import { paymentsDisputeGid } from "../exposure/order-exposure";
-import { formatMoney, toMinorUnits } from "../money/currency";
+import { formatMoney, toMinorUnits } from "../lib/money/currency";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { withOperationOrderNames } from "../verdicts/order-names.server";
 import { orderLabel, reasonSentence, type ReasonFacts } from "../verdicts/words";

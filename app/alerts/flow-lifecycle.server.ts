@@ -1,11 +1,11 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
-import { createOnce } from "../db/create-once";
+import { createOnce } from "../lib/db/create-once";
 import { z } from "zod";
-import { logger } from "../logging/logger.server";
+import { logger } from "../lib/logging/logger.server";
 import { readLimited } from "../webhooks/authenticate.server";
 import { flowTriggerByDefinitionId } from "./flow-triggers";
-import { config } from "../config/env.server";
+import { config } from "../lib/config/env.server";
 
 /** Flow signs its lifecycle callback as Shopify signs webhooks: base64 HMAC-SHA256 of the raw body with the app's secret. */
 export function validShopifyHmac(rawBody: string, header: string | null, secret: string): boolean {

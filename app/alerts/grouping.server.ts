@@ -3,7 +3,7 @@ import type { PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
 import { adminAppUrl } from "./admin-links.server";
 import { messageDelivery } from "./deliver.server";
-import { createOnce } from "../db/create-once";
+import { createOnce } from "../lib/db/create-once";
 import { shopNameOf } from "./events.server";
 import { shopTimeZone } from "../shops/profile.server";
 import { EVENT_ITEM_INCLUDE, eventItem } from "./event-items.server";
@@ -11,7 +11,7 @@ import { instantAlert } from "./messages";
 import { breachStaffNames } from "./over-limit-events.server";
 import { alertSettings } from "./settings.server";
 import { channelsOf } from "./settings-view";
-import { config } from "../config/env.server";
+import { config } from "../lib/config/env.server";
 
 export interface GroupingTiming {
   /** A group closes once no verdict has joined it for this long… */

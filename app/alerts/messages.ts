@@ -1,8 +1,8 @@
 import { FINAL_VERDICTS } from "../contracts/schema";
 import type { RefundRow } from "../verdicts/rows.server";
 import { classLabel, VERDICT_LABELS, money, orderLabel } from "../verdicts/words";
-import { formatMoney, toMinorUnits } from "../money/currency";
-import { formatInstant } from "../time/format";
+import { formatMoney, toMinorUnits } from "../lib/money/currency";
+import { formatInstant } from "../lib/time/format";
 import { AT_RISK_CHOICE } from "./exposure-alerts";
 import { MONEY_CHOICE } from "./money";
 import { OVER_LIMIT } from "./over-limit-alerts";

@@ -1,5 +1,5 @@
 import type { PrismaClient, Settlement } from "@prisma/client";
-import { createOnce } from "../db/create-once";
+import { createOnce } from "../lib/db/create-once";
 import type { Contract } from "../contracts/schema";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { withOperationOrderNames } from "../verdicts/order-names.server";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { toMinorUnits } from "../money/currency";
+import { toMinorUnits } from "../lib/money/currency";
 import { money } from "../verdicts/words";
 
 /**

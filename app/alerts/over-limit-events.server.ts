@@ -1,6 +1,6 @@
 import type { LimitBreach, PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
-import { readStored } from "../db/stored-json";
+import { readStored } from "../lib/db/stored-json";
 import { storedBreaches } from "../guardrails/limits";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { staffNames } from "../staff/identity.server";

@@ -5,11 +5,11 @@ import { shopNameOf } from "./events.server";
 import { shopTimeZone } from "../shops/profile.server";
 import { ALL_FLOW_TRIGGERS } from "./flow-triggers";
 import { testAlert } from "./messages";
-import { alertsSecretKey } from "../crypto/secret-box.server";
+import { alertsSecretKey } from "../lib/crypto/secret-box.server";
 import { parseAlertSettingsForm, type FieldErrors } from "./settings-form";
 import { alertSettings, deliveryLog, queueTestAlert, saveAlertSettings, sendAgain } from "./settings.server";
 import { channelsOf } from "./settings-view";
-import { config } from "../config/env.server";
+import { config } from "../lib/config/env.server";
 
 const secretKeyState = (): "ok" | "missing" => (alertsSecretKey() ? "ok" : "missing");
 

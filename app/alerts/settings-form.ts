@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fieldErrors } from "../forms/field-errors";
+import { fieldErrors } from "../lib/forms/field-errors";
 import { AT_RISK_CHOICE } from "./exposure-alerts";
 import { MONEY_CHOICE } from "./money";
 import { OVER_LIMIT } from "./over-limit-alerts";

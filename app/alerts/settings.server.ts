@@ -1,11 +1,11 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
-import { createOnce } from "../db/create-once";
-import { alertsSecretKey, sealSecret, secretUrlHint } from "../crypto/secret-box.server";
+import { createOnce } from "../lib/db/create-once";
+import { alertsSecretKey, sealSecret, secretUrlHint } from "../lib/crypto/secret-box.server";
 import { messageDelivery } from "./deliver.server";
 import type { AlertMessage } from "./messages";
 import { type AlertSettingsInput, type FieldErrors } from "./settings-form";
 import { channelsOf, settingsView, slackUrlBoundTo, storedChoices, type AlertSettingsView, type Channel } from "./settings-view";
-import { UNCLAIMED } from "../worker/claims.server";
+import { UNCLAIMED } from "../work/claims.server";
 
 export type { AlertSettingsView } from "./settings-view";
 

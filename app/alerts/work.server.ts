@@ -1,6 +1,6 @@
 import type { Contract } from "../contracts/schema";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import type { Helpers } from "../worker/runner.server";
+import type { Helpers } from "../work/runner.server";
 import { askApprovers, tellAskers } from "./approval-events.server";
 import { deliverDue } from "./deliver.server";
 import { queueDueDigests } from "./digest.server";

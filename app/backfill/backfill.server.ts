@@ -1,6 +1,6 @@
 import type { Backfill, BackfillLine, Operation, Prisma, PrismaClient } from "@prisma/client";
 import { contractByVersion, REFUND_CREATED, REFUND_HISTORY, REFUND_HISTORY_1_0_0 } from "../contracts/registry.server";
-import { isUniqueViolation } from "../db/create-once";
+import { isUniqueViolation } from "../lib/db/create-once";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { BulkDownloadError, bulkOperationState, bulkResultLines, startBulkQuery } from "../shopify/admin/bulk.server";
 import { historyBulkQuery } from "../shopify/admin/documents";
@@ -9,9 +9,9 @@ import { openIfDelivered } from "../verification/intake.server";
 import { newOperationData } from "../verification/operations.server";
 import { judge, recordVerdicts, writeEvidence } from "../verification/verdicts.server";
 import { earlierDuplicates } from "../verdicts/duplicates";
-import { unclaimedAt, type Claimed } from "../worker/claims.server";
-import { outcome, runRowWork, type Helpers, type InOrderWork, type Outcome, type RowHelpers } from "../worker/runner.server";
-import { config } from "../config/env.server";
+import { unclaimedAt, type Claimed } from "../work/claims.server";
+import { outcome, runRowWork, type Helpers, type InOrderWork, type Outcome, type RowHelpers } from "../work/runner.server";
+import { config } from "../lib/config/env.server";
 import {
   bulkReadback,
   historyTransaction,
@@ -24,8 +24,8 @@ import {
   type HistoryTransaction,
 } from "./history";
 import { madeOf } from "../verdicts/made";
-import { parseStored } from "../db/stored-json";
-import { turnTaker } from "../db/take-turns";
+import { parseStored } from "../lib/db/stored-json";
+import { turnTaker } from "../lib/db/take-turns";
 import { inWindow, summarize } from "./summary.server";
 
 export interface BackfillOptions {

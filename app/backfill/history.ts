@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sameMoney, toMinorUnits } from "../money/currency";
+import { sameMoney, toMinorUnits } from "../lib/money/currency";
 import { agreementApp, type AgreementApp } from "../verdicts/made";
 
 /** shopify.refund.history 1.0.0's window (its order_refunds_in_bulk_read); 1.1.0 takes app/verdicts/duplicates.ts's definition. */

@@ -1,7 +1,7 @@
 import type { Backfill } from "@prisma/client";
 import { z } from "zod";
 import db from "../db.server";
-import { fieldErrors } from "../forms/field-errors";
+import { fieldErrors } from "../lib/forms/field-errors";
 import { BACKFILL_STATE_LABELS, parsedSummary, progressPercent, progressText } from "./progress";
 import { DEFAULT_BACKFILL_DAYS, grantedAllOrders, latestBackfill, MAX_BACKFILL_DAYS, MAX_DAYS_WITHOUT_ALL_ORDERS, requestBackfill } from "./request.server";
 import { summarySentence } from "./summary.server";

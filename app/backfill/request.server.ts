@@ -1,5 +1,5 @@
 import type { Backfill, PrismaClient } from "@prisma/client";
-import { createOnce } from "../db/create-once";
+import { createOnce } from "../lib/db/create-once";
 
 /** `read_orders` shows the last 60 days of orders; older ones need `read_all_orders`. */
 export const DEFAULT_BACKFILL_DAYS = 60;
@@ -56,6 +56,14 @@ export async function requestBackfill(db: PrismaClient, shop: string, days: numb
   // Lost the race to a concurrent request: that one runs.
   const backfill = created ? await db.backfill.findUniqueOrThrow({ where: { id } }) : await db.backfill.findUniqueOrThrow({ where: { activeShop: shop } });
   return { backfill, created, notice };
+}
+
+/**
+ * A new shop's history is verified once, on install (a shop's first authentication): later
+ * backfills are asked for from the dashboard or the CLI. Run by shopify.server.ts's afterAuth.
+ */
+export async function firstBackfillOnInstall(db: PrismaClient, shop: string, now: Date): Promise<void> {
+  if ((await db.backfill.count({ where: { shop } })) === 0) await requestBackfill(db, shop, DEFAULT_BACKFILL_DAYS, "install", now);
 }
 
 /** What the dashboard shows: the running backfill, else the latest one. */

@@ -1,6 +1,6 @@
-import { turnTaker } from "../db/take-turns";
+import { turnTaker } from "../lib/db/take-turns";
 import type { Backfill, PrismaClient } from "@prisma/client";
-import { parseStored, storedStrings } from "../db/stored-json";
+import { parseStored, storedStrings } from "../lib/db/stored-json";
 
 /** What the history holds, once verified: the dashboard's sentence and the CLI's last line. */
 export interface BackfillSummary {

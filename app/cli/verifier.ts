@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
-import { parseStored, storedStrings } from "../db/stored-json";
+import { parseStored, storedStrings } from "../lib/db/stored-json";
 import { runBackfillPass } from "../backfill/backfill.server";
 import { progressText, parsedSummary } from "../backfill/progress";
 import { DEFAULT_BACKFILL_DAYS, MAX_BACKFILL_DAYS, requestBackfill } from "../backfill/request.server";
@@ -10,8 +10,8 @@ import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { markDue } from "../verification/operations.server";
 import { requestSweep } from "../verification/reconcile.server";
 import { rebuildRollups, rollupDrift } from "../dashboard/rollups.server";
-import { databaseKind, databaseUrl } from "../db/url";
-import { cliLogger } from "../logging/logger.server";
+import { databaseKind, databaseUrl } from "../lib/db/url";
+import { cliLogger } from "../lib/logging/logger.server";
 
 export const USAGE = `usage: verifier <command> …   (reads DATABASE_URL, as the app does)
   operations --shop <shop domain> [--json]   list the shop's operations

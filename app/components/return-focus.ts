@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { z } from "zod";
-import { readStored } from "../db/stored-json";
+import { readStored } from "../lib/db/stored-json";
 
 const KEY = "refund-verifier:left-refund";
 /** A return to the list counts within this long of leaving a refund's page; a later visit (a reload, the admin's menu) starts at the top. */

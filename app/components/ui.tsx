@@ -1,5 +1,5 @@
 import { Badge, BlockStack, Button, Card, InlineStack, Page, Text } from "@shopify/polaris";
-import { formatInstant, utcTitle } from "../time/format";
+import { formatInstant, utcTitle } from "../lib/time/format";
 import { VERDICT_LABELS, VERDICT_TONES } from "../verdicts/words";
 
 export function VerdictBadge({ status }: { status: string }) {

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import { formatMoney, fromMinorUnits, toMinorUnits } from "../money/currency";
+import { formatMoney, fromMinorUnits, toMinorUnits } from "../lib/money/currency";
 import {
   AT_RISK_TWICE_LINK,
   figureLink,
@@ -11,9 +11,9 @@ import {
   type DashboardFilters,
   type MoneyLate,
 } from "../verdicts/filters";
-import type { PayoutSchedule } from "../settlement/payout-schedule";
+import type { PayoutSchedule } from "../shops/payout-schedule";
 import { rowFilter } from "../verdicts/rows.server";
-import { knownPaymentsAccess } from "../settlement/access.server";
+import { knownPaymentsAccess } from "../shops/payments.server";
 import { periodTotals } from "./rollups.server";
 
 export interface Figures {

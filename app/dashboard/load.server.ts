@@ -4,10 +4,10 @@ import { countRows, figures } from "./dashboard.server";
 import { listRefunds } from "../verdicts/rows.server";
 import { DEFAULT_DASHBOARD_RANGE, parseFilters } from "../verdicts/filters";
 import { shopTimeZone } from "../shops/profile.server";
-import { storedPayoutSchedule } from "../settlement/access.server";
-import { interactiveGateway } from "../shopify/admin/interactive.server";
+import { storedPayoutSchedule } from "../shops/payments.server";
+import { interactiveGateway } from "../shopify.server";
 import { loadBackfillCard } from "../backfill/page.server";
-import { config } from "../config/env.server";
+import { config } from "../lib/config/env.server";
 
 /** How often the worker sweeps for lost webhooks, and how far back a shop's first sweep reads. */
 export function sweepSchedule() {

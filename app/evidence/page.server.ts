@@ -1,7 +1,7 @@
 import db from "../db.server";
 import { REFUND_CREATED } from "../contracts/registry.server";
-import { interactiveGateway } from "../shopify/admin/interactive.server";
-import { formatMoney } from "../money/currency";
+import { interactiveGateway } from "../shopify.server";
+import { formatMoney } from "../lib/money/currency";
 import { duplicateGroupsIn } from "../review/review.server";
 import { loadRefundDetail } from "./detail.server";
 

@@ -2,8 +2,8 @@ import db from "../db.server";
 import { REFUND_CREATED } from "../contracts/registry.server";
 import { DEFAULT_DASHBOARD_RANGE, parseFilters } from "../verdicts/filters";
 import { shopTimeZone } from "../shops/profile.server";
-import { knownPayoutSchedule } from "../settlement/access.server";
-import { interactiveGateway } from "../shopify/admin/interactive.server";
+import { knownPayoutSchedule } from "../shops/payments.server";
+import { interactiveGateway } from "../shopify.server";
 import { exportCsv } from "./refunds-csv.server";
 
 /** The CSV download of the dashboard's refunds under its filters, in the shop's time zone: the people's file, or `format=raw` for scripts. */

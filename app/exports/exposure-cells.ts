@@ -1,4 +1,4 @@
-import { readStored, storedStrings } from "../db/stored-json";
+import { readStored, storedStrings } from "../lib/db/stored-json";
 import { classLabel, money } from "../verdicts/words";
 
 /**

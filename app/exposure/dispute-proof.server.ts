@@ -1,16 +1,16 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import db from "../db.server";
-import { readStored } from "../db/stored-json";
-import { moneyView } from "../evidence/money";
-import { fieldErrors as fieldErrorsOf } from "../forms/field-errors";
+import { readStored } from "../lib/db/stored-json";
+import { moneyView } from "../settlement/view";
+import { fieldErrors as fieldErrorsOf } from "../lib/forms/field-errors";
 import { moneyKnowledge } from "../settlement/money.server";
 import { DISPUTE_EVIDENCE_QUERY, DISPUTE_PROOF_ADD_MUTATION, QUERY_COSTS } from "../shopify/admin/documents";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { interactiveGateway } from "../shopify/admin/interactive.server";
-import { readGrantedScopes } from "../shopify/admin/settlement-reads.server";
+import { interactiveGateway } from "../shopify.server";
+import { readGrantedScopes } from "../shops/scopes.server";
 import { shopTimeZone } from "../shops/profile.server";
-import { formatInstant } from "../time/format";
+import { formatInstant } from "../lib/time/format";
 import { money } from "../verdicts/words";
 import { reasonFacts } from "../verdicts/rows.server";
 import {

@@ -2,12 +2,12 @@ import type { Exposure } from "@prisma/client";
 import { evaluate } from "../contracts/evaluate";
 import type { LoadedContract } from "../contracts/load";
 import { contractByVersion } from "../contracts/registry.server";
-import { readStored } from "../db/stored-json";
-import { readDisputeDetails, readOrderDisputes, readOrderExposures } from "../shopify/admin/exposure-reads.server";
+import { readStored } from "../lib/db/stored-json";
+import { grantedDetails, readDisputeDetails, readOrderDisputes, readOrderExposures } from "./reads.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import type { Failed } from "../shopify/admin/nodes.server";
-import type { Claimed } from "../worker/claims.server";
-import { outcome, type Note, type Outcomes, type RowHelpers, type ShopByShopWork } from "../worker/runner.server";
+import type { Claimed } from "../work/claims.server";
+import { outcome, type Note, type Outcomes, type RowHelpers, type ShopByShopWork } from "../work/runner.server";
 import { storedExposure } from "./view";
 import { moneyAtRisk, orderDisputes, orderMoney, paymentsDisputeGid, type DisputeDetails, type ExposureOrder } from "./order-exposure";
 
@@ -57,7 +57,7 @@ async function judgeShop(options: ExposureOptions, helpers: RowHelpers<"exposure
     rows.map((row) => row.orderGid),
   );
   const disputeGids = [...orders.values()].flatMap((read) => (read.ok && read.node ? read.node.disputes.map((d) => paymentsDisputeGid(d.id)) : []));
-  const details = await readDisputeDetails(options.gateway, shop, disputeGids);
+  const details = grantedDetails(await readDisputeDetails(options.gateway, shop, disputeGids));
   const refunds = new Map(
     (await db.operation.findMany({ where: { id: { in: rows.map((row) => row.operationId) } }, select: { id: true, amount: true, currency: true } })).map(
       (op) => [op.id, op.amount && op.currency ? { amount: op.amount, currency: op.currency } : null],

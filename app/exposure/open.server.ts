@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
-import { createOnce } from "../db/create-once";
-import { leaseMs } from "../worker/claims.server";
+import { createOnce } from "../lib/db/create-once";
+import { leaseMs } from "../work/claims.server";
 
 /** Verified refunds given their Exposure a shop and pass: the rest wait for the next pass. */
 export const OPEN_BATCH = 200;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fromMinorUnits, toMinorUnits } from "../money/currency";
+import { fromMinorUnits, toMinorUnits } from "../lib/money/currency";
 
 /**
  * What contract shopify.refund.exposure observes of a refund's order, from Shopify's record alone

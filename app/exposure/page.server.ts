@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
-import { readStored, storedStrings } from "../db/stored-json";
-import { readInSlices } from "../db/slices";
+import { readStored, storedStrings } from "../lib/db/stored-json";
+import { readInSlices } from "../lib/db/slices";
 import { exposureView, storedExposure, type ExposureView } from "./view";
 
 /** The evidence page's "Money at risk twice" section for one of the shop's refunds; null before it has an exposure (not verified, or not opened yet). */

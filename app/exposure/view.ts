@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readStored, storedStrings } from "../db/stored-json";
+import { readStored, storedStrings } from "../lib/db/stored-json";
 import { money, reasonSentence, type ReasonFacts } from "../verdicts/words";
 import { LOST_DISPUTE, OPEN_DISPUTE } from "./order-exposure";
 

@@ -1,7 +1,7 @@
-import { noteTotal, runRowWork, runShopWork, type Helpers, type ShopWork } from "../worker/runner.server";
+import { noteTotal, runRowWork, runShopWork, type Helpers, type ShopWork } from "../work/runner.server";
 import { exposureWork, type ExposureOptions } from "./judge.server";
 import { openExposures } from "./open.server";
-import { putOnReviewQueue } from "../review/queue.server";
+import { putOnReviewQueue } from "../verification/review-queue.server";
 
 /**
  * Installed shops (an uninstall deletes the offline session) give their newly VERIFIED refunds an

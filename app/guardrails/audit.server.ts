@@ -1,6 +1,6 @@
 import type { PrismaClient, RefundApproval } from "@prisma/client";
-import { readInSlices } from "../db/slices";
-import { parseStored } from "../db/stored-json";
+import { readInSlices } from "../lib/db/slices";
+import { parseStored } from "../lib/db/stored-json";
 import { breachesSentence, storedBreaches, type Breach } from "../guardrails/limits";
 import { breachesOf, decidedBreachesOf, isExpired, type ApprovalState } from "../guardrails/requests.server";
 import { staffNames } from "../staff/identity.server";

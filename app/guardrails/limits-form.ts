@@ -1,5 +1,5 @@
-import { currencyExponent, formatMoney } from "../money/currency";
-import { parseAmount } from "../money/typed-amount";
+import { currencyExponent, formatMoney } from "../lib/money/currency";
+import { parseAmount } from "../lib/money/typed-amount";
 import type { PersonLimits, ShopLimits } from "./limits";
 
 /**

@@ -1,8 +1,8 @@
 import type { PrismaClient, RefundLimits } from "@prisma/client";
 import { z } from "zod";
-import { parseStored } from "../db/stored-json";
-import { readInSlices } from "../db/slices";
-import { toMinorUnits } from "../money/currency";
+import { parseStored } from "../lib/db/stored-json";
+import { readInSlices } from "../lib/db/slices";
+import { toMinorUnits } from "../lib/money/currency";
 import { NO_LIMITS, personOf, type PersonLimits, type RecentRefunds, type ShopLimits } from "./limits";
 
 const HOUR_MS = 3_600_000;

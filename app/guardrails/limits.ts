@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatMoney } from "../money/currency";
+import { formatMoney } from "../lib/money/currency";
 
 /**
  * The shop's refund limits and what a refund's amount comes to against them (decision 030). Pure:

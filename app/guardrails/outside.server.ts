@@ -1,10 +1,10 @@
 import type { PrismaClient } from "@prisma/client";
 import { wholeSecond } from "../contracts/values";
-import { createOnce } from "../db/create-once";
-import { toMinorUnits } from "../money/currency";
-import { putOnReviewQueue } from "../review/queue.server";
-import { leaseMs } from "../worker/claims.server";
-import type { ShopWork } from "../worker/runner.server";
+import { createOnce } from "../lib/db/create-once";
+import { toMinorUnits } from "../lib/money/currency";
+import { putOnReviewQueue } from "../verification/review-queue.server";
+import { leaseMs } from "../work/claims.server";
+import type { ShopWork } from "../work/runner.server";
 import { hasAnyLimit, limitBreaches, type Breach } from "./limits";
 import { limitsOfRow, recentRefunds, staffOfRefunds } from "./limits.server";
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient, RefundApproval } from "@prisma/client";
-import { parseStored } from "../db/stored-json";
+import { parseStored } from "../lib/db/stored-json";
 import { storedBreaches, type Breach } from "./limits";
 
 /** A request nobody approved or declined in a day expires: the person asks again, with the order as it is then. */

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@prisma/client";
-import { createOnce } from "../db/create-once";
-import { fromMinorUnits } from "../money/currency";
+import { createOnce } from "../lib/db/create-once";
+import { fromMinorUnits } from "../lib/money/currency";
 import { staffDirectory } from "../staff/identity.server";
 import { parseLimitsForm, type LimitsFieldErrors } from "./limits-form";
 import { personOf, type ShopLimits } from "./limits";

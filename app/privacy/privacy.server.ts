@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { isUnsettled } from "../refunds/records.server";
-import { UNCLAIMED } from "../worker/claims.server";
-import { readInSlices, writeInSlices } from "../db/slices";
+import { UNCLAIMED } from "../work/claims.server";
+import { readInSlices, writeInSlices } from "../lib/db/slices";
 
 /** app/uninstalled: the sessions go and observing stops; verdicts stay until shop/redact. */
 export async function stopObservingShop(db: PrismaClient, shop: string, now: Date): Promise<void> {

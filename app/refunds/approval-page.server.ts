@@ -1,17 +1,17 @@
 import type { PrismaClient, RefundApproval, RefundRecord } from "@prisma/client";
 import { z } from "zod";
 import type { LoadedContract } from "../contracts/load";
-import { parseStored, storedCaptions } from "../db/stored-json";
-import { fieldErrors } from "../forms/field-errors";
+import { parseStored, storedCaptions } from "../lib/db/stored-json";
+import { fieldErrors } from "../lib/forms/field-errors";
 import { breachesSentence, limitBreaches } from "../guardrails/limits";
 import { mayApprove, readLimits, recentRefunds, type Actor } from "../guardrails/limits.server";
 import { approvalAudit } from "../guardrails/audit.server";
-import { formatMoney } from "../money/currency";
+import { formatMoney } from "../lib/money/currency";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { staffNames } from "../staff/identity.server";
 import { approversInWords, approversOf } from "../guardrails/approvers.server";
 import { approveRequest, declineRequest, MAX_REASON_LENGTH } from "./approval.server";
-import { fail, type IssueResult } from "./issue.server";
+import { fail, type IssueResult } from "./outcomes";
 import { RISK_CODES } from "./risk";
 
 const orderNameOf = (record: RefundRecord) => parseStored(storedCaptions, record.refCaptions, "RefundRecord.refCaptions")[0]?.caption ?? "the order";

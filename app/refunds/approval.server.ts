@@ -1,19 +1,20 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient, RefundApproval, RefundRecord } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
-import { formatInstant } from "../time/format";
+import { formatInstant } from "../lib/time/format";
 import { shopTimeZone } from "../shops/profile.server";
 import { breachesSentence, limitBreaches, type ShopLimits } from "../guardrails/limits";
 import { mayApprove, readLimits, recentRefunds, type Actor } from "../guardrails/limits.server";
 import { decide, isExpired, requestOf } from "../guardrails/requests.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { staffNames } from "../staff/identity.server";
-import { callShopify, fail, INLINE_CALLS, prepareRefund, recentRefund, unsettledRecord, type IssueResult } from "./issue.server";
+import { callShopify, INLINE_CALLS, prepareRefund, recentRefund, unsettledRecord } from "./issue.server";
+import { fail, type IssueResult } from "./outcomes";
 import { withOrderClaim } from "./order-claim.server";
 import { ORDER_CLAIM_MS } from "./order-claim.server";
 import { RevisionConflict, rewriteRecord } from "./records.server";
 import { confirmedRiskCaptions, refundRisks, riskFacts, riskRefusalMessage, type RiskCode } from "./risk";
-import { formatMoney, fromMinorUnits } from "../money/currency";
+import { formatMoney, fromMinorUnits } from "../lib/money/currency";
 import type { OrderForRefund } from "../shopify/admin/refunds.server";
 import { refundedMinor } from "./plan";
 

@@ -2,12 +2,13 @@ import { randomUUID } from "node:crypto";
 import db from "../db.server";
 import { DUPLICATE_REASONS } from "../verdicts/words";
 import { REFUND_CREATED } from "../contracts/registry.server";
-import { fromMinorUnits, toMinorUnits } from "../money/currency";
+import { fromMinorUnits, toMinorUnits } from "../lib/money/currency";
 import { loadOrderForRefund } from "../shopify/admin/refunds.server";
-import { interactiveGateway } from "../shopify/admin/interactive.server";
+import { interactiveGateway } from "../shopify.server";
 import { parseInstant } from "../contracts/values";
 import { NOT_AN_ORDER_ADDRESS, orderGidInAddress } from "../shopify/ids";
-import { fail, issueRefund, recentRefund, unsettledRecord, type IssueResult } from "./issue.server";
+import { issueRefund, recentRefund, unsettledRecord } from "./issue.server";
+import { fail, type IssueResult } from "./outcomes";
 import { parseRefundAction, type RefundSource } from "./form";
 import { presentmentCurrency, refundableMinor } from "./plan";
 import { recordView, RevisionConflict } from "./records.server";
@@ -16,7 +17,7 @@ import { orderRisks } from "./risk.server";
 import { approversInWords, approversOf } from "../guardrails/approvers.server";
 import { approvalsOfRecords } from "../guardrails/audit.server";
 import { shopTimeZone } from "../shops/profile.server";
-import { logger } from "../logging/logger.server";
+import { logger } from "../lib/logging/logger.server";
 
 const notFound = (what: string) => new Response(`No such ${what} in this shop`, { status: 404 });
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { fieldErrors as fieldErrorsOf } from "../forms/field-errors";
-import { formatMoney, toMinorUnits } from "../money/currency";
-import { parseAmount } from "../money/typed-amount";
+import { fieldErrors as fieldErrorsOf } from "../lib/forms/field-errors";
+import { formatMoney, toMinorUnits } from "../lib/money/currency";
+import { parseAmount } from "../lib/money/typed-amount";
 import { RISK_CODES } from "./risk";
 
 /**

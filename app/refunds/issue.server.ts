@@ -1,18 +1,19 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient, RefundRecord } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
-import { parseStored, storedCaptions } from "../db/stored-json";
-import { formatMoney, fromMinorUnits, toMinorUnits } from "../money/currency";
+import { parseStored, storedCaptions } from "../lib/db/stored-json";
+import { formatMoney, fromMinorUnits, toMinorUnits } from "../lib/money/currency";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { createRefund, loadOrderForRefund, type CreatedRefund, type OrderForRefund } from "../shopify/admin/refunds.server";
 import { markDue, openOperation } from "../verification/operations.server";
-import { minutesAgo, overRefundMessage, RECENT_REFUND_WINDOW_MS, type FieldErrors } from "./form";
-import { parseAmount } from "../money/typed-amount";
+import { minutesAgo, overRefundMessage, RECENT_REFUND_WINDOW_MS } from "./form";
+import { awaitingApproval, fail, type IssueFailure, type IssueResult } from "./outcomes";
+import { parseAmount } from "../lib/money/typed-amount";
 import { allocate, presentmentCurrency, refundableMinor, type RefundTransactionInput } from "./plan";
 import { withOrderClaim } from "./order-claim.server";
 import { confirmedRiskCaptions, refundRisks, riskFacts, riskRefusalMessage, type RiskCode } from "./risk";
 import { AttemptLimitReached, MAX_ATTEMPTS_PER_ORDER, RevisionConflict, rewriteRecord, UNSETTLED_OUTCOMES } from "./records.server";
-import { logger } from "../logging/logger.server";
+import { logger } from "../lib/logging/logger.server";
 import { mintUnderLimits } from "./limits-gate.server";
 
 /** refundCreate calls the app makes by itself for one record, all with the record's key; past it, a person decides. */
@@ -21,51 +22,6 @@ export const AUTOMATIC_CALLS_PER_RECORD = 5;
 export const MAX_CALLS_PER_RECORD = 8;
 /** Calls made while the person waits: the first, then same-key retries 0.5 s and 1.5 s later. */
 export const INLINE_CALLS = 3;
-
-/** What deciding a refund request can come to besides an issue's outcomes (app/refunds/approval.server.ts). */
-export type ApprovalCode =
-  "REQUEST_NOT_FOUND" | "OWN_REQUEST" | "NOT_APPROVER" | "ALREADY_DECIDED" | "REQUEST_EXPIRED" | "LIMITS_CHANGED" | "NOT_APPROVED" | "INVALID_REASON";
-
-export type IssueCode =
-  | "INVALID_AMOUNT"
-  | "ATTEMPT_LIMIT"
-  | "ORDER_NOT_FOUND"
-  | "OVER_TENDERED"
-  | "SHOPIFY_UNAVAILABLE"
-  | "USER_ERRORS"
-  | "NOT_RUN"
-  | "OUTCOME_UNKNOWN"
-  | "OUTCOME_PENDING"
-  | "KEY_CONFLICT"
-  | "CONFLICT"
-  | "NOT_RETRYABLE"
-  | "RECENT_REFUND"
-  | "IN_PROGRESS"
-  | "INVALID_FORM"
-  // Over one of the shop's limits: recorded, waiting for an approver (app/refunds/approval.server.ts).
-  | "AWAITING_APPROVAL"
-  | ApprovalCode
-  // Money at risk twice: the refund waits for "Yes, refund anyway" (./risk.ts).
-  | RiskCode;
-/**
- * What issuing, re-sending or settling a refund came to: the record, or a code and words for a
- * person (routes map codes to HTTP, app/http/status.ts).
- * A refund that waits for "Yes, refund anyway" names every risk it runs in `risks`.
- */
-export type IssueResult =
-  { ok: true; record: RefundRecord } | { ok: false; code: IssueCode; message: string; record?: RefundRecord; fieldErrors?: FieldErrors; risks?: RiskCode[] };
-
-type IssueFailure = Extract<IssueResult, { ok: false }>;
-/** A refund over a limit: its record waits for an approver; nothing went to Shopify. */
-export const awaitingApproval = (record: RefundRecord, message: string): IssueFailure => fail("AWAITING_APPROVAL", message, record);
-
-export const fail = (code: IssueCode, message: string, record?: RefundRecord, fieldErrors?: FieldErrors): IssueFailure => ({
-  ok: false,
-  code,
-  message,
-  record,
-  ...(fieldErrors ? { fieldErrors } : {}),
-});
 
 const orderNameOf = (record: RefundRecord) => parseStored(storedCaptions, record.refCaptions, "RefundRecord.refCaptions")[0]?.caption ?? "the order";
 const amountOf = (record: RefundRecord) => `${fromMinorUnits(record.amountMinor, record.currency)} ${record.currency}`;

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import { createOnce } from "../db/create-once";
+import { createOnce } from "../lib/db/create-once";
 
 /**
  * How long a claim holds when its holder dies mid-issue. An issue is one read of the order and at

@@ -1,5 +1,5 @@
 import { parseInstant } from "../contracts/values";
-import { fromMinorUnits, toMinorUnits } from "../money/currency";
+import { fromMinorUnits, toMinorUnits } from "../lib/money/currency";
 import type { OrderForRefund } from "../shopify/admin/refunds.server";
 
 /**

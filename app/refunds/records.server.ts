@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient, RefundRecord } from "@prisma/client";
-import { parseStored, storedCaptions } from "../db/stored-json";
+import { parseStored, storedCaptions } from "../lib/db/stored-json";
 
 export class RevisionConflict extends Error {
   constructor() {

@@ -1,10 +1,11 @@
 import type { PrismaClient, RefundRecord } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import { compareDecimalValues, parseInstant, wholeSecond } from "../contracts/values";
-import { fromMinorUnits } from "../money/currency";
+import { fromMinorUnits } from "../lib/money/currency";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { loadOrderRefunds } from "../shopify/admin/refunds.server";
-import { AUTOMATIC_CALLS_PER_RECORD, callShopify, fail, MAX_CALLS_PER_RECORD, stampRefund, type IssueResult } from "./issue.server";
+import { AUTOMATIC_CALLS_PER_RECORD, callShopify, MAX_CALLS_PER_RECORD, stampRefund } from "./issue.server";
+import { fail, type IssueResult } from "./outcomes";
 import { ORDER_CLAIM_MS } from "./order-claim.server";
 import { isUnsettled, RevisionConflict, rewriteRecord } from "./records.server";
 

@@ -1,4 +1,4 @@
-import { toMinorUnits } from "../money/currency";
+import { toMinorUnits } from "../lib/money/currency";
 import { disputeKind, moneyWithCurrency, pastPaymentMinor, statusClause, type RiskCode, type RiskFacts } from "./risk";
 
 /**

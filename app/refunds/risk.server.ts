@@ -1,9 +1,10 @@
 import type { PrismaClient } from "@prisma/client";
 import { paymentsDisputeGid } from "../exposure/order-exposure";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { loadDisputeDetails, type DisputeDetailsAnswer, type OrderForRefund } from "../shopify/admin/refunds.server";
+import type { OrderForRefund } from "../shopify/admin/refunds.server";
+import { readDisputeDetails, type DisputeDetailsAnswer } from "../exposure/reads.server";
 import { shopTimeZone } from "../shops/profile.server";
-import { formatInstant } from "../time/format";
+import { formatInstant } from "../lib/time/format";
 import { riskFacts, type RiskCode } from "./risk";
 import { chargebackWarning, storeCreditWarning, type DisputeDetailsRead, type RiskWarning } from "./risk-warnings";
 
@@ -23,7 +24,7 @@ export async function orderRisks(db: PrismaClient, gateway: ShopifyGateway, shop
   const facts = riskFacts(order);
   const risks: OrderRisks = { codes: [], warnings: [] };
   if (facts.openDisputes.length) {
-    const answers = await loadDisputeDetails(
+    const answers = await readDisputeDetails(
       gateway,
       shop,
       facts.openDisputes.map((d) => paymentsDisputeGid(d.id)),

@@ -1,5 +1,5 @@
 import { OPEN_DISPUTE, STORE_CREDIT_GATEWAY } from "../exposure/order-exposure";
-import { formatMoney, toMinorUnits } from "../money/currency";
+import { formatMoney, toMinorUnits } from "../lib/money/currency";
 
 /**
  * A refund that could pay the customer twice (issue 43, decision 028), judged before the app asks

@@ -1,5 +1,5 @@
 import type { PrismaClient, RefundRecord } from "@prisma/client";
-import { toMinorUnits } from "../money/currency";
+import { toMinorUnits } from "../lib/money/currency";
 import type { ReadbackBody } from "../shopify/admin/refund-readback.server";
 import { RevisionConflict, updateRecord } from "./records.server";
 

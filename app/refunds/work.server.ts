@@ -2,7 +2,7 @@ import type { PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readRefunds, type ReadbackBody } from "../shopify/admin/refund-readback.server";
-import type { ShopWork } from "../worker/runner.server";
+import type { ShopWork } from "../work/runner.server";
 import { abandonUnsentRecords, recoverUnsettledRecords, unsentWhere, unsettledWhere } from "./recover.server";
 import { syncRecordStatus } from "./sync.server";
 import { heldWhere, settleRequests } from "./approval.server";

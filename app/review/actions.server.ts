@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { fieldErrors as fieldErrorsOf } from "../forms/field-errors";
+import { fieldErrors as fieldErrorsOf } from "../lib/forms/field-errors";
 import db from "../db.server";
-import { httpStatus } from "../http/status";
-import { requestRecheck, resolveReview } from "./review.server";
+import { httpStatus } from "../lib/http/status";
+import { requestRecheck, resolveReview, REVIEW_STATUS } from "./review.server";
 
 const notFound = () => new Response("No such refund in this shop", { status: 404 });
 
@@ -66,7 +66,7 @@ export async function refundAction(shop: string, id: string, form: FormData, act
   if (!outcome.ok) {
     if (outcome.code === "NOT_FOUND") throw notFound();
     // Everything the outcome says (a lost race names who won) passes through, with the status its code maps to.
-    return { ...outcome, ok: false, status: httpStatus(outcome) as 409 | 422 };
+    return { ...outcome, ok: false, status: httpStatus(outcome, REVIEW_STATUS) as 409 | 422 };
   }
   const others = (outcome.resolved ?? 1) - 1;
   return {

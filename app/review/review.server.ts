@@ -7,13 +7,15 @@ import { listRefunds, rowFilter, sortOf, toRow, type RefundRow } from "../verdic
 import { withMakers } from "../verdicts/made.server";
 import { CLASSES, ORIGINS, parseFilters, type DashboardFilters } from "../verdicts/filters";
 import { byMade, duplicateGroups, PAIR_CHANNELS, refundsNamed, type PairCandidate } from "./pairs";
-import { UNCLAIMED } from "../worker/claims.server";
-import { readInSlices } from "../db/slices";
+import { UNCLAIMED } from "../work/claims.server";
+import { readInSlices } from "../lib/db/slices";
 import { staffNames } from "../staff/identity.server";
 import { waitingRequests } from "../refunds/approval-page.server";
 import { overLimitsOf } from "../guardrails/audit.server";
 
 export type ReviewCode = "NOT_FOUND" | "INVALID_NOTE" | "CONFLICT";
+/** Each code's HTTP status (app/lib/http/status.ts). */
+export const REVIEW_STATUS: Readonly<Record<ReviewCode, number>> = { NOT_FOUND: 404, INVALID_NOTE: 422, CONFLICT: 409 };
 export type ReviewOutcome =
   /** `resolved`: how many refunds this resolve resolved (both of a duplicate pair: 2). */
   | { ok: true; resolved?: number }

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { authenticateAdmin } from "../shopify/admin-auth.server";
+import { authenticateAdmin } from "../screens/admin-auth.server";
 import { NotFoundPage } from "../components/ui";
 
 export const meta: MetaFunction = () => [{ title: "Page not found · Refund Verifier" }];

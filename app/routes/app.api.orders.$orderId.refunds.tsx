@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { authenticateAdmin } from "../shopify/admin-auth.server";
+import { authenticateAdmin } from "../screens/admin-auth.server";
 import { NOT_AN_ORDER_ADDRESS, orderGidInAddress } from "../shopify/ids";
-import { orderRefunds } from "../verdicts/order-block.server";
+import { orderRefunds } from "../screens/order-block.server";
 
 /** For the order-page block: this shop's verdicts for one order. The block's ID token authenticates; CORS lets the admin read it. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {

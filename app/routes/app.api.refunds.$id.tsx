@@ -1,5 +1,5 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { authenticateAdmin } from "../shopify/admin-auth.server";
+import { authenticateAdmin } from "../screens/admin-auth.server";
 import { refundRecordJson } from "../refunds/form.server";
 
 /** Read-only: a loader and no action, so anything but GET is refused (405). */

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { authenticateAdmin } from "../shopify/admin-auth.server";
+import { authenticateAdmin } from "../screens/admin-auth.server";
 import { csvExportResponse } from "../exports/csv-download.server";
 
 /** GET /app/refunds.csv: the dashboard's filtered list, streamed. */

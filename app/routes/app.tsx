@@ -4,13 +4,13 @@ import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
-import { authenticateAdmin } from "../shopify/admin-auth.server";
+import { authenticateAdmin } from "../screens/admin-auth.server";
 import { NotFoundPage } from "../components/ui";
-import { config } from "../config/env.server";
-import { narrowScreenLikely } from "../http/device";
+import { config } from "../lib/config/env.server";
+import { narrowScreenLikely } from "../lib/http/device";
 import db from "../db.server";
 import { shopTimeZone } from "../shops/profile.server";
-import { interactiveGateway } from "../shopify/admin/interactive.server";
+import { interactiveGateway } from "../shopify.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 

@@ -1,6 +1,6 @@
 import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { boundary } from "@shopify/shopify-app-remix/server";
-import { authenticateAdmin } from "../shopify/admin-auth.server";
+import { authenticateAdmin } from "../screens/admin-auth.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticateAdmin(request);

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import db from "../db.server";
 import { authenticateWebhook, badPayload, postOnly } from "../webhooks/authenticate.server";
-import { askAboutScopesAgain } from "../settlement/access.server";
+import { askAboutScopesAgain } from "../shops/payments.server";
 
 export const loader = postOnly;
 

@@ -1,4 +1,4 @@
 import { postOnly } from "../webhooks/authenticate.server";
 
 export const loader = postOnly;
-export { uninstallAction as action } from "../webhooks/uninstall.server";
+export { uninstallAction as action } from "../privacy/uninstall.server";

@@ -1,1 +1,1 @@
-export { complianceAction as action, complianceLoader as loader } from "../webhooks/compliance.server";
+export { complianceAction as action, complianceLoader as loader } from "../privacy/compliance.server";

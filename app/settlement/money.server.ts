@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@prisma/client";
-import { knownPaymentsAccess } from "./access.server";
+import { knownPaymentsAccess } from "../shops/payments.server";
 import { knowledgeOf, type MoneyKnowledge } from "./words";
 
 /** What the evidence page, the CSV and alerts say about a refund's money: its settlement, or why there is none. */

@@ -1,9 +1,9 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import type { LoadedContract } from "../contracts/load";
-import { createOnce } from "../db/create-once";
+import { createOnce } from "../lib/db/create-once";
 import { isShopifyPaymentsRefund } from "./ledger";
-import { leaseMs } from "../worker/claims.server";
+import { leaseMs } from "../work/claims.server";
 
 /** Verified refunds given their Settlement a shop and pass: the rest wait for the next pass. */
 export const OPEN_BATCH = 200;

@@ -2,12 +2,13 @@ import { evaluate, type Evaluation } from "../contracts/evaluate";
 import type { LoadedContract } from "../contracts/load";
 import { contractByVersion } from "../contracts/registry.server";
 import { nextCheckAt } from "../contracts/timing";
-import { sumDecimals } from "../money/decimal";
+import { sumDecimals } from "../lib/money/decimal";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { isAccessDenied, readPaymentsLedger, readSettlementTransactions, type Failed } from "../shopify/admin/settlement-reads.server";
-import type { Claimed } from "../worker/claims.server";
-import { outcome, type Outcomes, type RowHelpers, type ShopByShopWork } from "../worker/runner.server";
-import { recordPaymentsAccess, paymentsAccess } from "./access.server";
+import { readPaymentsLedger, readSettlementTransactions, type Failed } from "./reads.server";
+import { isAccessDenied } from "../shops/payments-reads.server";
+import type { Claimed } from "../work/claims.server";
+import { outcome, type Outcomes, type RowHelpers, type ShopByShopWork } from "../work/runner.server";
+import { recordPaymentsAccess, paymentsAccess } from "../shops/payments.server";
 import {
   acquirerReferences,
   isShopifyPaymentsRefund,

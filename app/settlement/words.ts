@@ -1,4 +1,4 @@
-import type { PaymentsAccess } from "../shopify/admin/settlement-reads.server";
+import type { PaymentsAccess } from "../shops/payments-reads.server";
 import type { MoneyState } from "./ledger";
 
 /** What the app can say about a refund's money, from the most to the least it knows. */

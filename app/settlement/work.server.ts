@@ -1,5 +1,5 @@
-import { noteTotal, runRowWork, runShopWork, type Helpers, type ShopWork } from "../worker/runner.server";
-import { paymentsAccess, shopsToAsk } from "./access.server";
+import { noteTotal, runRowWork, runShopWork, type Helpers, type ShopWork } from "../work/runner.server";
+import { paymentsAccess, shopsToAsk } from "../shops/payments.server";
 import { openSettlements } from "./open.server";
 import { settlementWork, type SettleOptions } from "./settle.server";
 

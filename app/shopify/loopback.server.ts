@@ -1,4 +1,4 @@
-import { config } from "../config/env.server";
+import { config } from "../lib/config/env.server";
 /**
  * The demo and the tests point the app at a simulated Shopify on this machine. Such overrides are
  * honoured only for loopback origins, so a misconfigured production server cannot send access

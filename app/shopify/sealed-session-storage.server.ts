@@ -1,9 +1,9 @@
 import { hkdfSync } from "node:crypto";
 import { Session } from "@shopify/shopify-api";
 import type { SessionStorage } from "@shopify/shopify-app-session-storage";
-import { config } from "../config/env.server";
-import { isCurrentSeal, isSealed, openSecret, sealSecret, SecretKeyError } from "../crypto/secret-box.server";
-import { logger } from "../logging/logger.server";
+import { config } from "../lib/config/env.server";
+import { isCurrentSeal, isSealed, openSecret, sealSecret, SecretKeyError } from "../lib/crypto/secret-box.server";
+import { logger } from "../lib/logging/logger.server";
 
 export interface SessionKeys {
   /** Seals every token written. */

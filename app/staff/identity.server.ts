@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
-import { readInSlices } from "../db/slices";
+import { readInSlices } from "../lib/db/slices";
 import { shopifyNumberSchema } from "../shopify/ids";
 
 /**

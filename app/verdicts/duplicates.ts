@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sameMoney } from "../money/currency";
+import { sameMoney } from "../lib/money/currency";
 
 /**
  * What a duplicate refund is, once, for every contract that names one (shopify.refund.created

@@ -1,7 +1,7 @@
 import type { Prisma } from "@prisma/client";
 import { VERDICTS } from "../contracts/schema";
-import { addDays, dayIn, startOfDay } from "../time/days";
-import { GRACE_BUSINESS_DAYS, lateBefore, payoutInWords, type PayoutSchedule } from "../settlement/payout-schedule";
+import { addDays, dayIn, startOfDay } from "../lib/time/days";
+import { GRACE_BUSINESS_DAYS, lateBefore, payoutInWords, type PayoutSchedule } from "../shops/payout-schedule";
 import { MADE_IN, type MadeIn } from "./made";
 
 export { VERDICTS };

@@ -1,6 +1,6 @@
 /**
  * What the app answers the order page's block (GET /app/api/orders/:orderId/refunds): the server
- * (`orderRefunds`, app/verdicts/order-block.server.ts) and the block (extensions/order-refund-verdicts)
+ * (`orderRefunds`, app/screens/order-block.server.ts) and the block (extensions/order-refund-verdicts)
  * both use this type. Types only: the block's bundle gets nothing from here.
  */
 export interface OrderRefundsResponse {

@@ -1,9 +1,9 @@
 import type { Operation, Prisma, PrismaClient } from "@prisma/client";
 import { z } from "zod";
-import { parseStored, storedStrings } from "../db/stored-json";
+import { parseStored, storedStrings } from "../lib/db/stored-json";
 import type { Contract } from "../contracts/schema";
 import { contractOf } from "../contracts/registry.server";
-import { formatMoney, fromMinorUnits } from "../money/currency";
+import { formatMoney, fromMinorUnits } from "../lib/money/currency";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { atRiskTwiceWhere, CLASSES, dateBounds, moneyLateWhere, type DashboardFilters } from "./filters";
 import { withOrderNames } from "./order-names.server";

@@ -1,5 +1,5 @@
 import type { Contract } from "../contracts/schema";
-import { formatMoney, toMinorUnits } from "../money/currency";
+import { formatMoney, toMinorUnits } from "../lib/money/currency";
 import { CLASSES } from "./filters";
 import type { MadeIn } from "./made";
 

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient, WebhookDelivery } from "@prisma/client";
-import { dialectOf } from "../db/dialect";
-import { anyReady, type Claimed } from "../worker/claims.server";
-import { outcome, runRowWork, type Helpers, type InOrderWork, type Outcomes, type RowHelpers } from "../worker/runner.server";
+import { dialectOf } from "../lib/db/dialect";
+import { anyReady, type Claimed } from "../work/claims.server";
+import { outcome, runRowWork, type Helpers, type InOrderWork, type Outcomes, type RowHelpers } from "../work/runner.server";
 import type { LoadedContract } from "../contracts/load";
 import { markDue, newOperationData, openOperation } from "./operations.server";
-import { columnsOf, insertRows } from "../db/bulk";
+import { columnsOf, insertRows } from "../lib/db/bulk";
 
 /**
  * Deliveries opened at once: a few statements for the whole batch; the next batch takes the rest.

@@ -1,9 +1,9 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import { nextCheckAt } from "../contracts/timing";
-import { toMinorUnits } from "../money/currency";
-import { isUniqueViolation } from "../db/create-once";
-import { UNCLAIMED } from "../worker/claims.server";
+import { toMinorUnits } from "../lib/money/currency";
+import { isUniqueViolation } from "../lib/db/create-once";
+import { UNCLAIMED } from "../work/claims.server";
 import type { Made } from "../verdicts/made";
 
 /**

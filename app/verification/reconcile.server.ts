@@ -5,7 +5,7 @@ import { SWEEP_REFUNDS_PER_ORDER } from "../shopify/admin/documents";
 import { loadOrderRefunds, loadSweepPage, type SweptOrder } from "../shopify/admin/refunds.server";
 import { statedAmount } from "./stated-amount";
 import { openOperation } from "./operations.server";
-import { config } from "../config/env.server";
+import { config } from "../lib/config/env.server";
 
 /** Sweeps overlap by this much, so an order updated during the last sweep is not missed. */
 const OVERLAP_MS = 5 * 60_000;

@@ -2,13 +2,13 @@ import type { Operation, PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import { contractByVersion } from "../contracts/registry.server";
 import { judge, recordVerdicts, type EvaluationToRecord } from "./verdicts.server";
-import type { Claimed } from "../worker/claims.server";
-import { outcome, runRowWork, type Helpers, type Outcomes, type RowHelpers, type ShopByShopWork } from "../worker/runner.server";
+import type { Claimed } from "../work/claims.server";
+import { outcome, runRowWork, type Helpers, type Outcomes, type RowHelpers, type ShopByShopWork } from "../work/runner.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readOrdersShown } from "../shopify/admin/orders.server";
 import { readRefunds, type ReadbackBody, type ReadbackOutcome } from "../shopify/admin/refund-readback.server";
 import { observe, shopEvidence, type ShopEvidence } from "./observe.server";
-import { config } from "../config/env.server";
+import { config } from "../lib/config/env.server";
 import { agreementOf, madeOf, type Made } from "../verdicts/made";
 
 export interface RuntimeDeps extends Helpers {

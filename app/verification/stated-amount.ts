@@ -1,4 +1,4 @@
-import { sumDecimals } from "../money/decimal";
+import { sumDecimals } from "../lib/money/decimal";
 
 interface TransactionMoney {
   kind: string;

@@ -3,11 +3,11 @@ import { Prisma, type Evaluation as EvaluationRow, type Observation, type Operat
 import { evaluate, type Evaluation } from "../contracts/evaluate";
 import type { LoadedContract } from "../contracts/load";
 import { nextCheckAt } from "../contracts/timing";
-import { dialectOf } from "../db/dialect";
-import { columnsOf, insertRows, updateRows, type Columns } from "../db/bulk";
-import { backoffMs, UNCLAIMED_SQL } from "../worker/claims.server";
+import { dialectOf } from "../lib/db/dialect";
+import { columnsOf, insertRows, updateRows, type Columns } from "../lib/db/bulk";
+import { backoffMs, UNCLAIMED_SQL } from "../work/claims.server";
 import { z } from "zod";
-import { parseStored } from "../db/stored-json";
+import { parseStored } from "../lib/db/stored-json";
 import { buildBindings } from "./bindings";
 import type { Made } from "../verdicts/made";
 

@@ -1,8 +1,8 @@
 import type { LoadedContract } from "../contracts/load";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import type { ShopWork } from "../worker/runner.server";
+import type { ShopWork } from "../work/runner.server";
 import { shopsDueForSweep, sweepShop } from "./reconcile.server";
-import { config } from "../config/env.server";
+import { config } from "../lib/config/env.server";
 
 export interface SweepOptions {
   contract: LoadedContract;

@@ -1,6 +1,6 @@
 import { ShopifyError } from "@shopify/shopify-api";
 import type { z } from "zod";
-import { logger } from "../logging/logger.server";
+import { logger } from "../lib/logging/logger.server";
 import { authenticate } from "../shopify.server";
 import { parseBody } from "./compliance-payloads";
 import { parseJsonKeepingLongIntegers } from "./lossless-json";

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { databaseKind } from "../db/url";
-import { GroupCommit } from "../db/group-commit";
-import { SQLITE_PRAGMAS, sqliteInstant } from "../db/client";
+import { databaseKind } from "../lib/db/url";
+import { GroupCommit } from "../lib/db/group-commit";
+import { SQLITE_PRAGMAS, sqliteInstant } from "../lib/db/client";
 
 /** A refunds/create delivery as the intake keeps it; the worker opens the refund's operation from it. */
 export interface RefundDelivery {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { refuseTooLarge } from "../http/too-large.server";
-import { logger } from "../logging/logger.server";
+import { refuseTooLarge } from "../lib/http/too-large.server";
+import { logger } from "../lib/logging/logger.server";
 import { MAX_WEBHOOK_BYTES } from "./authenticate.server";
 import { receiveRefundDelivery } from "./refund-intake.server";
 

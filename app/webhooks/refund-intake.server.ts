@@ -1,6 +1,6 @@
-import { databaseUrl } from "../db/url";
-import { logger } from "../logging/logger.server";
-import { wakeWorkers } from "../worker/wake";
+import { databaseUrl } from "../lib/db/url";
+import { logger } from "../lib/logging/logger.server";
+import { wakeWorkers } from "../work/wake";
 import { isStaleDelivery, STALE_DELIVERY } from "./authenticate.server";
 import { deliveryWriter, openDeliveryStore } from "./delivery-store.server";
 import { parseRefundWebhook, RefundPayloadError } from "./refund-payload";

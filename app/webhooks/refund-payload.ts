@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseJsonKeepingLongIntegers } from "./lossless-json";
-import { sumDecimals } from "../money/decimal";
+import { sumDecimals } from "../lib/money/decimal";
 import { shopifyGid, shopifyGidSchema, shopifyNumberSchema } from "../shopify/ids";
 
 // The refund's and the order's ids are keys (a refund's deliveries, an order's recent refunds): Shopify's spelling or refused.

@@ -3,7 +3,7 @@ import { timingSafeEqual } from "node:crypto";
 import { LogSeverity, shopifyApi } from "@shopify/shopify-api";
 import { createSHA256HMAC, HashFormat } from "@shopify/shopify-api/runtime";
 import { ADMIN_API_VERSION } from "../shopify/api-version";
-import { config } from "../config/env.server";
+import { config } from "../lib/config/env.server";
 
 let api: ReturnType<typeof shopifyApi> | undefined;
 

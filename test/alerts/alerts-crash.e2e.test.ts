@@ -5,7 +5,7 @@ import type { SlackReceiver } from "../support/slack-receiver";
 import { refundGid, type VerificationHarness } from "../support/verification";
 import { startWorkerProcess, stopWorker } from "../support/worker-process";
 import { waitFor } from "../support/wait";
-import { sealSecret, secretUrlHint } from "../../app/crypto/secret-box.server";
+import { sealSecret, secretUrlHint } from "../../app/lib/crypto/secret-box.server";
 import { slackUrlBoundTo } from "../../app/alerts/settings-view";
 
 let harness: AlertsHarness;

@@ -1,4 +1,4 @@
-import { openSecret } from "../../app/crypto/secret-box.server";
+import { openSecret } from "../../app/lib/crypto/secret-box.server";
 import { slackUrlBoundTo } from "../../app/alerts/settings-view";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { processDue } from "../../app/verification/runtime.server";
 import { openDeliveredRefunds } from "../../app/verification/intake.server";
 import { REFUND_CREATED } from "../../app/contracts/registry.server";
-import { dayIn, startOfDay } from "../../app/time/days";
+import { dayIn, startOfDay } from "../../app/lib/time/days";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import type { Mailbox } from "../support/mailbox";
 import { installShop, sealedAsV1 } from "../support/sessions";
@@ -15,7 +15,7 @@ import { refundGid, type VerificationHarness } from "../support/verification";
 import { startAlertsHarness, type AlertsHarness } from "../support/alerts";
 import { newDelivery, refundWebhookBody, signBody } from "../../fake-shopify/webhooks";
 import { TEST_APP } from "../support/credentials";
-import { reloadConfig } from "../../app/config/env.server";
+import { reloadConfig } from "../../app/lib/config/env.server";
 
 let harness: AlertsHarness;
 let h: VerificationHarness;

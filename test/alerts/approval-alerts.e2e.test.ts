@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { formatInstant } from "../../app/time/format";
+import { formatInstant } from "../../app/lib/time/format";
 import { startAlertsHarness, type AlertsHarness } from "../support/alerts";
 import { TEST_APP } from "../support/credentials";
 import { dataPath, embeddedFetch } from "../support/embedded";

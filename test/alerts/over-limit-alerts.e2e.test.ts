@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { digestSummary } from "../../app/alerts/digest.server";
 import { digestMessage } from "../../app/alerts/messages";
 import { REFUND_CREATED } from "../../app/contracts/registry.server";
-import { dayIn } from "../../app/time/days";
+import { dayIn } from "../../app/lib/time/days";
 import { newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
 import { startAlertsHarness, type AlertsHarness } from "../support/alerts";
 import { TEST_APP } from "../support/credentials";

@@ -6,7 +6,7 @@ import type { Prisma } from "@prisma/client";
 import { CHROME_UA, dataPath, embeddedFetch } from "../support/embedded";
 import { seriousAccessibilityViolations } from "../support/axe";
 import { money } from "../../app/verdicts/words";
-import { PAYMENTS_SCOPES } from "../../app/settlement/scopes";
+import { PAYMENTS_SCOPES } from "../../app/shops/payments-scopes";
 
 const SHOP = "evidence-demo.myshopify.com";
 

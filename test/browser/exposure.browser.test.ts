@@ -6,8 +6,8 @@ import { SCREENS, openApp, startBrowserDemo, type BrowserDemo } from "../support
 import { seriousAccessibilityViolations } from "../support/axe";
 import { TEST_APP } from "../support/credentials";
 import { DEMO_SCOPES } from "../../scripts/demo-server";
-import { reloadConfig } from "../../app/config/env.server";
-import type { Worker } from "../../app/worker/worker.server";
+import { reloadConfig } from "../../app/lib/config/env.server";
+import type { Worker } from "../../app/worker.server";
 import type { FakeShop } from "../../fake-shopify/shop";
 
 // Money at risk twice (issue 43, decision 028), as a merchant sees it: a refund Shopify recorded
@@ -59,7 +59,7 @@ beforeAll(async () => {
     SHOPIFY_ADMIN_API_ORIGIN: new URL(demo.adminUrl).origin,
   });
   reloadConfig();
-  const { createWorker } = await import("../../app/worker/worker.server");
+  const { createWorker } = await import("../../app/worker.server");
   worker = createWorker({ db, logger: pino({ enabled: false }), keepProcessAlive: false });
 });
 

@@ -1,6 +1,6 @@
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { askAboutScopesAgain } from "../../app/settlement/access.server";
+import { askAboutScopesAgain } from "../../app/shops/payments.server";
 import type { PayoutScheduleView } from "../../fake-shopify/payments";
 import { seriousAccessibilityViolations } from "../support/axe";
 import { untilHydrated } from "../support/chromium";

@@ -63,7 +63,7 @@ async function serverPage(path: string, device: "phone" | "desktop"): Promise<Pa
 
 /** React's words when it could not hydrate the server's HTML (production builds give only the error's number). */
 const HYDRATION_FAILED = /Hydration failed|did not match|Expected server HTML|Minified React error #(418|419|422|423|425)\b/;
-/** The one difference the server makes on purpose: Remix's preload links made inert (app/http/scripts-after-paint.server.ts). */
+/** The one difference the server makes on purpose: Remix's preload links made inert (app/lib/http/scripts-after-paint.server.ts). */
 const INERT_PRELOAD = /rel "x-after-first-paint" "modulepreload"/;
 const hydrationFailed = (text: string) => HYDRATION_FAILED.test(text) && !INERT_PRELOAD.test(text);
 

@@ -3,7 +3,7 @@ import { dataPath, embeddedFetch } from "../support/embedded";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 import type { FakeRefund } from "../../fake-shopify/shop";
 import type { PayoutScheduleView } from "../../fake-shopify/payments";
-import { askAboutScopesAgain } from "../../app/settlement/access.server";
+import { askAboutScopesAgain } from "../../app/shops/payments.server";
 import { csvRecords } from "../support/csv";
 
 // Issue 28, what people see: the dashboard's filter "Money not arrived" and its figure. Issue 45

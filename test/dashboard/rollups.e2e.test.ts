@@ -4,7 +4,7 @@ import { REFUND_CREATED } from "../../app/contracts/registry.server";
 import { countRows, figures } from "../../app/dashboard/dashboard.server";
 import { parseFilters, period } from "../../app/verdicts/filters";
 import { liveTotals, rollupDrift } from "../../app/dashboard/rollups.server";
-import { databaseKind } from "../../app/db/url";
+import { databaseKind } from "../../app/lib/db/url";
 import { redactShop } from "../../app/privacy/privacy.server";
 import { requestRecheck } from "../../app/review/review.server";
 import { openOperation } from "../../app/verification/operations.server";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseAmount } from "../../app/money/typed-amount";
+import { parseAmount } from "../../app/lib/money/typed-amount";
 import { parseRefundAction, refundAmountSchema, refundFormPath, safeBackPath, splitOverSources, overRefundMessage } from "../../app/refunds/form";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { startVerificationHarness, type VerificationHarness } from "../support/verification";

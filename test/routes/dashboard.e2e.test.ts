@@ -1,4 +1,4 @@
-import { toMinorUnits } from "../../app/money/currency";
+import { toMinorUnits } from "../../app/lib/money/currency";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installShop } from "../support/sessions";
 import { CHROME_UA, dataPath, embeddedFetch } from "../support/embedded";

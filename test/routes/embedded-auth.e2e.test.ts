@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
-import { createPrismaClient } from "../../app/db/client";
+import { createPrismaClient } from "../../app/lib/db/client";
 import { startTestApp, type TestApp } from "../support/app-server";
 import { installShop, storedTokens } from "../support/sessions";
 import { TEST_APP } from "../support/credentials";

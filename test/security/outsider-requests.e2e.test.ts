@@ -1,7 +1,7 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
-import { createPrismaClient } from "../../app/db/client";
+import { createPrismaClient } from "../../app/lib/db/client";
 import { FakeShopify } from "../../fake-shopify/server";
 import { startAppProcess } from "../../scripts/demo-server";
 import { TEST_APP } from "../support/credentials";

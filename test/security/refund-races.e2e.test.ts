@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
-import { createPrismaClient } from "../../app/db/client";
+import { createPrismaClient } from "../../app/lib/db/client";
 import { FakeShopify } from "../../fake-shopify/server";
 import type { FakeShop } from "../../fake-shopify/shop";
 import { startAppProcess } from "../../scripts/demo-server";

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
-import { createPrismaClient } from "../../app/db/client";
+import { createPrismaClient } from "../../app/lib/db/client";
 import { FakeShopify } from "../../fake-shopify/server";
 import { installApp, startAppProcess } from "../../scripts/demo-server";
 import { TEST_APP } from "../support/credentials";
@@ -10,7 +10,7 @@ import { dataPath, embeddedFetch } from "../support/embedded";
 import { installShop, sealedAsV1, storedSessionTokens, storedTokens } from "../support/sessions";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { SealedSessionStorage } from "../../app/shopify/sealed-session-storage.server";
-import { SecretKeyError } from "../../app/crypto/secret-box.server";
+import { SecretKeyError } from "../../app/lib/crypto/secret-box.server";
 
 // Someone who reads the database (a backup, a replica, a leaked dump) must not get the shops' tokens.
 const SHOP = "at-rest.myshopify.com";

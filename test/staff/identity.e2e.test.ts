@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
-import { createPrismaClient } from "../../app/db/client";
+import { createPrismaClient } from "../../app/lib/db/client";
 import { SealedSessionStorage } from "../../app/shopify/sealed-session-storage.server";
 import { knownStaffNames, staffDirectory, staffNames, staffOf } from "../../app/staff/identity.server";
 import { createTestDatabase } from "../support/database";

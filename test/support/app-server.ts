@@ -5,7 +5,7 @@ import { FakeShopify } from "../../fake-shopify/server";
 import { toWebRequest } from "../../fake-shopify/node-request";
 import { createTestDatabase } from "./database";
 import { TEST_APP } from "./credentials";
-import { reloadConfig } from "../../app/config/env.server";
+import { reloadConfig } from "../../app/lib/config/env.server";
 
 export interface TestApp {
   url: string;

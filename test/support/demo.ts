@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Frame, Page } from "playwright-core";
-import { createPrismaClient } from "../../app/db/client";
+import { createPrismaClient } from "../../app/lib/db/client";
 import { startDemo, type Demo, type DemoOptions } from "../../scripts/demo-server";
 import { launchChromium } from "./chromium";
 import { createTestDatabase } from "./database";

@@ -1,7 +1,7 @@
 import { createCipheriv, randomBytes } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import type { FakeShopify } from "../../fake-shopify/server";
-import { openSecret } from "../../app/crypto/secret-box.server";
+import { openSecret } from "../../app/lib/crypto/secret-box.server";
 import { TEST_APP } from "./credentials";
 
 /** An installed shop: an offline session in the app's database whose token the fake shop accepts. */

@@ -1,7 +1,7 @@
 import pino from "pino";
 import type { PrismaClient } from "@prisma/client";
-import { createPrismaClient } from "../../app/db/client";
-import type { Worker, WorkerOptions } from "../../app/worker/worker.server";
+import { createPrismaClient } from "../../app/lib/db/client";
+import type { Worker, WorkerOptions } from "../../app/worker.server";
 import type { FakeShop } from "../../fake-shopify/shop";
 import { newDelivery, refundWebhookBody, sendDelivery, TOPIC_PATHS, type Delivery } from "../../fake-shopify/webhooks";
 import { startTestApp, type TestApp } from "./app-server";
@@ -72,7 +72,7 @@ export async function startVerificationHarness(
   // a test that moves it moves both, so nothing depends on how fast the machine runs the test.
   app.shopify.now = clock.now;
   app.shopify.webhookTarget = { appUrl: app.url };
-  const { createWorker } = await import("../../app/worker/worker.server");
+  const { createWorker } = await import("../../app/worker.server");
   const quiet = pino({ enabled: false });
   // Sweeps every hour unless a test asks for the default (15 minutes) with sweepIntervalMs: undefined.
   const newWorker = (options: Partial<WorkerOptions> = {}) => createWorker({ db, now: clock.now, logger: quiet, ...{ sweepIntervalMs: 3600_000 }, ...options });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dateBounds, parseFilters, period } from "../../app/verdicts/filters";
-import { addDays, dayIn, startOfDay } from "../../app/time/days";
+import { addDays, dayIn, startOfDay } from "../../app/lib/time/days";
 
 const parse = (query: string, context: { now?: Date; timeZone?: string } = {}) => parseFilters(new URLSearchParams(query), context);
 const NY = "America/New_York";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dateBounds, parseFilters, period } from "../../app/verdicts/filters";
-import { dayIn, startOfDay } from "../../app/time/days";
+import { dayIn, startOfDay } from "../../app/lib/time/days";
 
 const NOW = new Date("2026-11-30T03:30:00Z"); // 22:30 on Nov 29 in New York
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 import { csvRecords } from "../support/csv";
-import { dayIn } from "../../app/time/days";
+import { dayIn } from "../../app/lib/time/days";
 
 let h: VerificationHarness;
 let asShop: ReturnType<typeof embeddedFetch>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
-import { reloadConfig } from "../../app/config/env.server";
+import { reloadConfig } from "../../app/lib/config/env.server";
 
 let h: VerificationHarness;
 beforeAll(async () => {

@@ -89,7 +89,7 @@ describe("the reconciliation sweep", () => {
     const orders = Array.from({ length: 25 }, () => h.shop.createOrder({ amount: "10.00" }));
     const lost = orders.map((o) => h.shop.createRefund(o.id, { amount: "2.00" }));
     // Imported once the harness has set the app's environment (shopify.server reads it on import).
-    const { offlineGraphql } = await import("../../app/shopify/admin/offline-client.server");
+    const { offlineGraphql } = await import("../../app/shopify.server");
     const sweepPages =
       (counter: { pages: number; cursors: unknown[] }, failOnPage?: number): ((shop: string) => Promise<ShopGraphql>) =>
       async (shop) => {

@@ -3,7 +3,7 @@ import { request } from "node:http";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
-import { createPrismaClient } from "../../app/db/client";
+import { createPrismaClient } from "../../app/lib/db/client";
 import { deliveryHeaders, newDelivery, refundWebhookBody, signBody, TOPIC_PATHS, type Delivery } from "../../fake-shopify/webhooks";
 import { startTestApp, type TestApp } from "../support/app-server";
 import { TEST_APP } from "../support/credentials";

@@ -5,7 +5,7 @@ import { isRouteErrorResponse, useLoaderData, useLocation, useRouteError } from 
 import { Banner, BlockStack, Card, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
 import { useNarrowScreen } from "../../components/useNarrowScreen";
-import { authenticateAdmin } from "../../shopify/admin-auth.server";
+import { authenticateAdmin } from "../../screens/admin-auth.server";
 import { loadDashboard } from "../../dashboard/load.server";
 import { FirstRun } from "../../onboarding/FirstRun";
 import { useLiveData } from "../../components/useLiveData";
@@ -14,7 +14,7 @@ import { AtRiskTwiceFigure, Figures, MoneyLateFigure, OutsideContractBanner } fr
 import { RefundFilters, appliedFiltersOf, clearSearchAndFilters } from "./components/RefundFilters";
 import { RefundsTable } from "./components/RefundsTable";
 import { ResultsPagination } from "../../dashboard/list-controls";
-import { ErrorReference } from "../../logging/request-id";
+import { ErrorReference } from "../../lib/logging/request-id";
 import { backfillAction } from "../../backfill/page.server";
 import { HistoryBackfill } from "./components/HistoryBackfill";
 import { NewRows } from "./components/NewRows";

@@ -4,10 +4,11 @@ import { Layout, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
 import db from "../../db.server";
 import { REFUND_CREATED } from "../../contracts/registry.server";
-import { httpStatus } from "../../http/status";
+import { httpStatus } from "../../lib/http/status";
+import { ISSUE_STATUS } from "../../refunds/outcomes";
 import { approvalAction, approvalPage } from "../../refunds/approval-page.server";
-import { authenticateAdmin } from "../../shopify/admin-auth.server";
-import { interactiveGateway } from "../../shopify/admin/interactive.server";
+import { authenticateAdmin } from "../../screens/admin-auth.server";
+import { interactiveGateway } from "../../shopify.server";
 import { requireStaff } from "../../staff/required.server";
 import { ApprovalRequest } from "./components/ApprovalRequest";
 import type { DecisionAnswer, Loader } from "./types";
@@ -39,7 +40,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
             : `Approved: Shopify accepted ${result.record.sysId}. The app is checking that Shopify recorded it as asked.`,
       }
     : { ok: false, intent, code: result.code, message: result.message, ...(result.risks ? { risks: result.risks } : {}) };
-  return json(answer, { status: httpStatus(result) });
+  return json(answer, { status: httpStatus(result, ISSUE_STATUS) });
 };
 
 export default function ApprovalRequestPage() {

@@ -1,9 +1,10 @@
-import { httpStatus } from "../../http/status";
+import { httpStatus } from "../../lib/http/status";
+import { ISSUE_STATUS } from "../../refunds/outcomes";
 import { json, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { BlockStack, Layout, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
-import { authenticateAdmin } from "../../shopify/admin-auth.server";
+import { authenticateAdmin } from "../../screens/admin-auth.server";
 import { requireStaff } from "../../staff/required.server";
 import { answerRefundForm, refundFormData } from "../../refunds/form.server";
 import { safeBackPath } from "../../refunds/form";
@@ -46,7 +47,7 @@ export const action: Action = async ({ request, params }) => {
           ...(result.risks ? { risks: result.risks } : {}),
           attempts,
         },
-    { status: httpStatus(result) },
+    { status: httpStatus(result, ISSUE_STATUS) },
   );
 };
 

@@ -3,15 +3,15 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Layout, Link, Page, Text, TextField } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
-import { authenticateAdmin } from "../../shopify/admin-auth.server";
+import { authenticateAdmin } from "../../screens/admin-auth.server";
 import { refundDetail } from "../../evidence/page.server";
 import { refundAction } from "../../review/actions.server";
 import { addProofAction } from "../../exposure/dispute-proof.server";
 import { ADD_PROOF_INTENT, disputeProofAt } from "../../exposure/dispute-proof";
 import db from "../../db.server";
 import { shopTimeZone } from "../../shops/profile.server";
-import { interactiveGateway } from "../../shopify/admin/interactive.server";
-import { formatInstant } from "../../time/format";
+import { interactiveGateway } from "../../shopify.server";
+import { formatInstant } from "../../lib/time/format";
 import { ReviewBadge, VerdictBadge, adminOrderUrl } from "../../components/ui";
 import { useMarkLeavingRefund } from "../../components/return-focus";
 import { ORIGIN_LABELS, DUPLICATE_REASONS, madeTechnical, money, orderLabel } from "../../verdicts/words";
@@ -21,7 +21,7 @@ import { TechnicalDetails } from "./components/TechnicalDetails";
 import { MoneySection } from "./components/MoneySection";
 import { ExposureSection } from "./components/ExposureSection";
 import { LimitsSection } from "./components/LimitsSection";
-import { customerSentenceIn } from "../../evidence/money";
+import { customerSentenceIn } from "../../settlement/view";
 
 /** Who a step of the timeline came from, in a merchant's words (the engine's names are in Technical details). */
 const STEP_LABELS = { webhook: "Shopify", observation: "Shopify", evaluation: "Verdict", review: "Staff" } as const;

@@ -3,7 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Layout, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
 import db from "../../db.server";
-import { authenticateAdmin } from "../../shopify/admin-auth.server";
+import { authenticateAdmin } from "../../screens/admin-auth.server";
 import { alertsAction, alertsPage } from "../../alerts/page.server";
 import { AlertSettingsForm } from "./components/AlertSettingsForm";
 import { DeliveryLog } from "./components/DeliveryLog";

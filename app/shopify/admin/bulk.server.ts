@@ -1,6 +1,6 @@
 import type { AdminFailure, ShopifyGateway } from "./gateway.server";
 import { BULK_OPERATION_STATE_QUERY, BULK_QUERY_RUN_MUTATION, QUERY_COSTS } from "./documents";
-import { config } from "../../config/env.server";
+import { config } from "../../lib/config/env.server";
 
 export type BulkStart =
   | { ok: true; id: string }

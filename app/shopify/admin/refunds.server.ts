@@ -1,7 +1,5 @@
-import { disputeDetailsSchema, type DisputeDetails } from "../../exposure/order-exposure";
 import type { AdminFailure, AdminResult, ShopifyGateway } from "./gateway.server";
-import { DISPUTE_DETAILS_QUERY, ORDER_FOR_REFUND_QUERY, ORDER_REFUNDS_QUERY, QUERY_COSTS, REFUND_CREATE_MUTATION, REFUND_SWEEP_QUERY } from "./documents";
-import { readNodes } from "./nodes.server";
+import { ORDER_FOR_REFUND_QUERY, ORDER_REFUNDS_QUERY, QUERY_COSTS, REFUND_CREATE_MUTATION, REFUND_SWEEP_QUERY } from "./documents";
 import type { RefundInput } from "./types/admin.types";
 import type { OrderForRefundQuery, OrderRefundsQuery, RefundCreateMutation, RefundSweepQuery } from "./types/admin.generated";
 
@@ -16,25 +14,6 @@ const INTERACTIVE = { waitThrottled: true };
 export async function loadOrderForRefund(gateway: ShopifyGateway, shop: string, orderId: string): Promise<AdminResult<OrderForRefund | null>> {
   const answer = await gateway.request(shop, ORDER_FOR_REFUND_QUERY, { id: orderId }, QUERY_COSTS.orderForRefund, INTERACTIVE);
   return answer.ok ? { ...answer, data: answer.data.order ?? null } : answer;
-}
-
-/**
- * The details of an order's open disputes (ShopifyPaymentsDispute, by its gid) for the refund form:
- * each read, not granted (read_shopify_payments_disputes: Shopify's ACCESS_DENIED), not read
- * (Shopify did not answer), or missing (Shopify shows no such dispute). A failure is never read as
- * "no dispute": the order's own summaries already said there is one.
- */
-export type DisputeDetailsAnswer = { kind: "read"; details: DisputeDetails } | { kind: "not_granted" | "failed" | "missing" };
-
-export async function loadDisputeDetails(gateway: ShopifyGateway, shop: string, disputeGids: string[]): Promise<Map<string, DisputeDetailsAnswer>> {
-  const answers = new Map<string, DisputeDetailsAnswer>();
-  if (!disputeGids.length) return answers;
-  const reads = await readNodes(gateway, shop, DISPUTE_DETAILS_QUERY, disputeGids, QUERY_COSTS.disputeDetailsPerDispute, disputeDetailsSchema);
-  for (const [gid, read] of reads) {
-    if (!read.ok) answers.set(gid, { kind: read.code === "ACCESS_DENIED" ? "not_granted" : "failed" });
-    else answers.set(gid, read.node ? { kind: "read", details: read.node } : { kind: "missing" });
-  }
-  return answers;
 }
 
 /** Every refund of an order, however many (Order.refunds is read without `first`). */

@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient, type ShopifyBucket } from "@prisma/client";
-import { config } from "../../config/env.server";
+import { config } from "../../lib/config/env.server";
 import type { QueryCost } from "./transport";
 
 /** What one request's answer (or its failure) tells the shared count. */

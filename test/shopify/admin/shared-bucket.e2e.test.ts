@@ -2,17 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ShopifyGateway } from "../../../app/shopify/admin/gateway.server";
 import { ORDER_REFUNDS_QUERY, REFUND_READBACK_QUERY, QUERY_COSTS } from "../../../app/shopify/admin/documents";
 import { databaseBuckets } from "../../../app/shopify/admin/shared-bucket.server";
-import { config, reloadConfig } from "../../../app/config/env.server";
+import { config, reloadConfig } from "../../../app/lib/config/env.server";
 import { refundGid, startVerificationHarness, type VerificationHarness } from "../../support/verification";
 import { waitFor } from "../../support/wait";
 
 // A small bucket: 200 points, 400 a second. Each request reads 3 refunds (39 points).
 let h: VerificationHarness;
-let offlineGraphql: typeof import("../../../app/shopify/admin/offline-client.server").offlineGraphql;
+let offlineGraphql: typeof import("../../../app/shopify.server").offlineGraphql;
 beforeAll(async () => {
   h = await startVerificationHarness("bucket-shop.myshopify.com", { maximumAvailable: 200, restoreRate: 400 });
   // Imported once the app's environment is set (the Shopify client reads it when loaded).
-  ({ offlineGraphql } = await import("../../../app/shopify/admin/offline-client.server"));
+  ({ offlineGraphql } = await import("../../../app/shopify.server"));
 });
 afterAll(async () => h.close());
 

@@ -1,6 +1,6 @@
 import { Box, InlineStack, Text } from "@shopify/polaris";
 import { Instant } from "../../../components/ui";
-import { formatInstant } from "../../../time/format";
+import { formatInstant } from "../../../lib/time/format";
 import type { DashboardData } from "../types";
 import { RANGE_LABELS } from "./labels";
 

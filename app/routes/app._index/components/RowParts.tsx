@@ -1,6 +1,6 @@
 import { InlineStack, Link, Text } from "@shopify/polaris";
 import { VerdictBadge, adminOrderUrl, age, refundFormUrl } from "../../../components/ui";
-import { formatInstant } from "../../../time/format";
+import { formatInstant } from "../../../lib/time/format";
 import type { Row } from "../types";
 import { orderLabel, upperFirst } from "../../../verdicts/words";
 

@@ -1,5 +1,5 @@
 import { Banner, BlockStack, Checkbox, Modal, Text } from "@shopify/polaris";
-import { formatMoney } from "../../../money/currency";
+import { formatMoney } from "../../../lib/money/currency";
 import { gatewayLabel, splitOverSources } from "../../../refunds/form";
 import { isRiskCode } from "../../../refunds/risk";
 import { riskSummary } from "../../../refunds/risk-warnings";

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { useSubmit } from "@remix-run/react";
-import { toMinorUnits } from "../../../money/currency";
+import { toMinorUnits } from "../../../lib/money/currency";
 import { overRefundMessage } from "../../../refunds/form";
-import { parseAmount } from "../../../money/typed-amount";
+import { parseAmount } from "../../../lib/money/typed-amount";
 import { isRiskCode } from "../../../refunds/risk";
 import type { ActionResult, Order, RefundFormData } from "../types";
 import { useRiskConfirmation } from "./useRiskConfirmation";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { parseAmount } from "../../../money/typed-amount";
+import { parseAmount } from "../../../lib/money/typed-amount";
 import { isRiskCode, RISK_CODES, type RiskCode } from "../../../refunds/risk";
 import { pastPaymentWarning } from "../../../refunds/risk-warnings";
 import type { ActionResult, Order, RefundFormData } from "../types";

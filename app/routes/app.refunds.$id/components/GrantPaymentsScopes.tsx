@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Button, Text } from "@shopify/polaris";
 import { useAppBridge } from "@shopify/app-bridge-react";
-import { PAYMENTS_SCOPES } from "../../../settlement/scopes";
+import { PAYMENTS_SCOPES } from "../../../shops/payments-scopes";
 
 type Shopify = ReturnType<typeof useAppBridge>;
 type Outcome = "granted" | "declined" | "elsewhere";

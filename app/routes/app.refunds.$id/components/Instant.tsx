@@ -1,4 +1,4 @@
-import { utcTitle } from "../../../time/format";
+import { utcTitle } from "../../../lib/time/format";
 
 /**
  * An instant in the shop's time zone (formatted by the loader, so server and browser render the

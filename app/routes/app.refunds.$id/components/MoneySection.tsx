@@ -1,5 +1,5 @@
 import { Badge, BlockStack, Box, Card, InlineStack, Text } from "@shopify/polaris";
-import type { MoneyView } from "../../../evidence/money";
+import type { MoneyView } from "../../../settlement/view";
 import { Instant } from "./Instant";
 import { CopyButton } from "./CopyButton";
 import { Fact } from "./Fact";

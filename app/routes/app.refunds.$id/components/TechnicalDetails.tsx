@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from "react";
 import { BlockStack, Box, Button, Card, Collapsible, Text } from "@shopify/polaris";
-import { utcTitle } from "../../../time/format";
+import { utcTitle } from "../../../lib/time/format";
 import { ConditionsTable, type ConditionRow } from "./ConditionsTable";
 import { KeepWhole } from "./KeepWhole";
 

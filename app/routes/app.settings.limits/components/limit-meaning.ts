@@ -1,5 +1,5 @@
-import { formatMoney } from "../../../money/currency";
-import { parseAmount } from "../../../money/typed-amount";
+import { formatMoney } from "../../../lib/money/currency";
+import { parseAmount } from "../../../lib/money/typed-amount";
 
 /**
  * What a limit does, in the shop's currency, as the person types it: the help under each field of
