@@ -10,7 +10,7 @@ import { allowSimulatedAdminToFrame, preloadConfiguredAppBridge } from "./shopif
 import { startInAppWorker } from "./worker.server";
 import { RequestIdContext } from "./lib/logging/request-id";
 import { scriptsAfterFirstPaintStream } from "./lib/http/scripts-after-paint.server";
-import { randomUUID } from "node:crypto";
+import { requestIdOf as requestId } from "./lib/http/request-id.server";
 import type { HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 
 // For server/listener.mjs and server/index.mjs: refunds/create is served by this handler before
@@ -59,19 +59,6 @@ export default async function handleRequest(request: Request, responseStatusCode
     // Let React's rendering finish before Remix gives up on a deferred stream.
     setTimeout(abort, streamTimeout + 1000);
   });
-}
-
-const requestIds = new WeakMap<Request, string>();
-
-/** One id per request, the one the caller sent (a proxy's X-Request-Id) or a new one: it names the request's log lines and its answer. */
-function requestId(request: Request): string {
-  let id = requestIds.get(request);
-  if (!id) {
-    const sent = request.headers.get("x-request-id");
-    id = sent && /^[\w.-]{1,64}$/.test(sent) ? sent : randomUUID();
-    requestIds.set(request, id);
-  }
-  return id;
 }
 
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {

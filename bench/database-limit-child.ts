@@ -27,15 +27,13 @@ for (let i = 0; i < operations.length; i += batch) {
   await db.$transaction(async (tx) => {
     await updateRows(
       tx,
-      "Operation",
-      VERDICT,
-      slice.map((op) => ({ ...op, decidedAt })),
-      Prisma.sql`true`,
       {
-        status: Prisma.sql`v."status"`,
-        reason: Prisma.sql`v."reason"`,
-        decidedAt: Prisma.sql`v."decidedAt"`,
+        table: "Operation",
+        columns: VERDICT,
+        guard: Prisma.sql`true`,
+        set: { status: Prisma.sql`v."status"`, reason: Prisma.sql`v."reason"`, decidedAt: Prisma.sql`v."decidedAt"` },
       },
+      slice.map((op) => ({ ...op, decidedAt })),
     );
     await insertRows(
       tx,

@@ -12,7 +12,7 @@ import { CHROME_UA } from "../test/support/embedded";
 import { startDemoTraffic, type DemoTraffic } from "./demo-traffic";
 import { startMailbox, type Mailbox } from "../test/support/mailbox";
 import { startSlackReceiver, type SlackReceiver } from "../test/support/slack-receiver";
-import { embeddedFetch } from "../test/support/embedded";
+import { dataPath, embeddedFetch } from "../test/support/embedded";
 import { ALL_FLOW_TRIGGERS, FLOW_TRIGGERS } from "../app/alerts/flow-triggers";
 import { MONEY_CHOICE } from "../app/alerts/money";
 
@@ -272,7 +272,7 @@ export async function installApp(appUrl: string, shop: string): Promise<void> {
  * triggers (Flow tells the app through its lifecycle callback).
  */
 async function setUpAlerts(appUrl: string, shop: string, shopify: FakeShopify, slackUrl: string): Promise<void> {
-  const current = await embeddedFetch(appUrl, shop)("/app/settings/alerts?_data=routes%2Fapp.settings.alerts");
+  const current = await embeddedFetch(appUrl, shop)(dataPath("/app/settings/alerts", "routes/app.settings.alerts"));
   const { settings } = (await current.json()) as { settings: { revision: number } };
   const form = new URLSearchParams({
     intent: "save",
@@ -284,7 +284,7 @@ async function setUpAlerts(appUrl: string, shop: string, shopify: FakeShopify, s
   });
   for (const trigger of FLOW_TRIGGERS) form.append("verdicts", trigger.verdict);
   form.append("verdicts", MONEY_CHOICE);
-  const saved = await embeddedFetch(appUrl, shop)("/app/settings/alerts?_data=routes%2Fapp.settings.alerts", { method: "POST", body: form });
+  const saved = await embeddedFetch(appUrl, shop)(dataPath("/app/settings/alerts", "routes/app.settings.alerts"), { method: "POST", body: form });
   if (!saved.ok) throw new Error(`saving the demo's alert settings failed: HTTP ${saved.status} ${await saved.text()}`);
   for (const trigger of ALL_FLOW_TRIGGERS) {
     const answer = await shopify.setFlowWorkflow(shop, trigger.handle, true);

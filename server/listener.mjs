@@ -2,6 +2,7 @@
 // deliveries go straight to the intake's Node handler; everything else to Remix behind express,
 // with the static files and compression remix-serve gave. Every request body is bounded here,
 // before Remix reads any of it.
+import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,6 +47,16 @@ function requestHeaders(req) {
   return headers;
 }
 
+/**
+ * Every request carries its id in X-Request-Id before Remix sees it: the one a proxy sent, else a new
+ * one. Its log lines, its answer's header and its error page's reference then say the same id,
+ * whatever copy of the request a loader is handed (app/lib/http/request-id.server.ts).
+ */
+function withRequestId(headers) {
+  if (!/^[\w.-]{1,64}$/.test(headers.get("x-request-id") ?? "")) headers.set("x-request-id", randomUUID());
+  return headers;
+}
+
 async function sendResponse(res, response) {
   res.statusMessage = response.statusText;
   res.status(response.status);
@@ -67,7 +78,12 @@ function boundedRemix(build, mode) {
       const controller = new AbortController();
       res.once("close", () => res.writableFinished || controller.abort());
       const url = new URL(`${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`);
-      const request = new Request(url.href, { method: req.method, headers: requestHeaders(req), body: hasBody ? body : undefined, signal: controller.signal });
+      const request = new Request(url.href, {
+        method: req.method,
+        headers: withRequestId(requestHeaders(req)),
+        body: hasBody ? body : undefined,
+        signal: controller.signal,
+      });
       await sendResponse(res, await handle(request));
     } catch (error) {
       next(error);

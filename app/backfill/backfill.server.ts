@@ -265,15 +265,18 @@ async function historyOperation(deps: BackfillDeps, facts: Parameters<typeof new
   return existing._count.evaluations === 0 ? { op: existing, decided: true } : null;
 }
 
-async function decide(
-  deps: BackfillDeps,
-  backfill: Backfill,
-  row: BackfillLine,
-  refund: HistoryRefund,
-  transactions: HistoryTransaction[],
-  orderRefunds: HistoryRefund[],
-  agreementApp: HistoryAgreementApp | null | undefined,
-) {
+/** One refund of the history as the bulk read staged it: its line, the refund, its transactions, its order's refunds and its agreement's app. */
+interface StagedRefund {
+  row: BackfillLine;
+  refund: HistoryRefund;
+  transactions: HistoryTransaction[];
+  orderRefunds: HistoryRefund[];
+  agreementApp: HistoryAgreementApp | null | undefined;
+}
+
+/** Opens (or finds) a refund's history operation and decides it from the bulk read, or writes the evidence of a verdict whose rows died with their writer. */
+async function decide(deps: BackfillDeps, backfill: Backfill, staged: StagedRefund) {
+  const { row, refund, transactions, orderRefunds, agreementApp } = staged;
   // $input: the order the read listed it under, and what its REFUND transactions add up to (as for a refund the sweep finds).
   const refunded = statedAmount(transactions, true);
   // Where it was made (decision 031): its agreement's app, a POS device; no payload names a person in the history.
@@ -314,7 +317,8 @@ async function decide(
     ...(made ? { made } : {}),
   } as const;
   const judged = judge({ contract, operation: op, observed, observations, readback }, now);
-  if (found.decided) return writeEvidence(deps.db, contract, op, observations, judged.result, op.decidedAt ?? now, op.attempts);
+  if (found.decided)
+    return writeEvidence(deps.db, { contract, operation: op, observations, result: judged.result, evaluatedAt: op.decidedAt ?? now, attempt: op.attempts });
   const written = await recordVerdicts(deps.db, [judged], now);
   // Another writer decided it meanwhile (a worker that took the backfill over): this step is tried again.
   if (!written.has(op.id)) throw new Error(`operation ${op.id} changed while it was being judged`);
@@ -392,15 +396,7 @@ async function verify(deps: BackfillDeps, held: Held): Promise<Step> {
         withoutTransactions++;
         continue;
       }
-      await decide(
-        deps,
-        backfill,
-        row,
-        refund,
-        transactions,
-        byOrder.get(row.orderGid!)!.map((r) => r.refund),
-        agreementApp,
-      );
+      await decide(deps, backfill, { row, refund, transactions, orderRefunds: byOrder.get(row.orderGid!)!.map((r) => r.refund), agreementApp });
       // Other requests of this process get their turn between refunds (SQLite blocks while a statement runs).
       await takeTurn();
     }

@@ -163,11 +163,9 @@ export function exportCsv(
   db: PrismaClient,
   gateway: ShopifyGateway,
   contract: Contract,
-  shop: string,
-  filters: DashboardFilters,
-  format: CsvFormat = "people",
-  now: Date = new Date(),
+  request: { shop: string; filters: DashboardFilters; format: CsvFormat; now: Date },
 ): ReadableStream<Uint8Array> {
+  const { shop, filters, format, now } = request;
   const columns = format === "raw" ? RAW : peopleColumns(filters.timeZone);
   const encoder = new TextEncoder();
   let after: string | undefined;

@@ -1,50 +1,21 @@
 import type { PrismaClient } from "@prisma/client";
-import { z } from "zod";
-import db from "../db.server";
 import { readStored } from "../lib/db/stored-json";
 import { moneyView } from "../settlement/view";
-import { fieldErrors as fieldErrorsOf } from "../lib/forms/field-errors";
+import { STALE_PAGE } from "../lib/forms/read-form";
 import { moneyKnowledge } from "../settlement/money.server";
 import { DISPUTE_EVIDENCE_QUERY, DISPUTE_PROOF_ADD_MUTATION, QUERY_COSTS } from "../shopify/admin/documents";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { interactiveGateway } from "../shopify.server";
 import { readGrantedScopes } from "../shops/scopes.server";
 import { shopTimeZone } from "../shops/profile.server";
 import { formatInstant } from "../lib/time/format";
 import { money } from "../verdicts/words";
 import { reasonFacts } from "../verdicts/rows.server";
-import {
-  ADD_PROOF_INTENT,
-  DISPUTE_PROOF_SCOPES,
-  missingProofScopes,
-  proofText,
-  refundProofFacts,
-  refusalWords,
-  withProof,
-  type DisputeProofView,
-} from "./dispute-proof";
+import { DISPUTE_PROOF_SCOPES, missingProofScopes, proofText, refundProofFacts, refusalWords, withProof, type DisputeProofView } from "./dispute-proof";
 import { OPEN_DISPUTE, paymentsDisputeGid } from "./order-exposure";
 import { storedExposure } from "./view";
 
 /** A claim with no answer this long after it was made is taken to have died with its request: it may be claimed again (sending again adds nothing twice). */
 const CLAIM_LAPSES_MS = 2 * 60_000;
-
-const STALE = "This page is out of date. Reload it and try again.";
-const MAX_REVISION = 2_147_483_647;
-
-/** What the button posts: the dispute it showed and the exposure's revision, zod-parsed at the door. */
-const addProofForm = z.object({
-  intent: z.literal(ADD_PROOF_INTENT),
-  revision: z
-    .string({ required_error: STALE, invalid_type_error: STALE })
-    .trim()
-    .regex(/^\d{1,10}$/, STALE)
-    .transform(Number)
-    .refine((n) => n <= MAX_REVISION, STALE),
-  dispute: z
-    .string({ required_error: "Say which dispute the proof is for.", invalid_type_error: "Say which dispute the proof is for." })
-    .regex(/^gid:\/\/shopify\/OrderDisputeSummary\/\d{1,20}$/, "Say which dispute the proof is for."),
-});
 
 export type AddProofOutcome =
   { ok: true; status: 200; message: string } | { ok: false; status: 403 | 409 | 422 | 503; message: string; fieldErrors?: Partial<Record<string, string>> };
@@ -56,10 +27,10 @@ function openDisputes(observed: string | null): string[] {
 }
 
 /** The scopes the shop granted, as Shopify says now; as its offline session last recorded them when Shopify does not answer. */
-async function grantedScopes(database: PrismaClient, gateway: ShopifyGateway, shop: string): Promise<string[]> {
+async function grantedScopes(db: PrismaClient, gateway: ShopifyGateway, shop: string): Promise<string[]> {
   const read = await readGrantedScopes(gateway, shop);
   if (read.ok) return read.scopes;
-  const session = await database.session.findFirst({ where: { shop, isOnline: false }, select: { scope: true } });
+  const session = await db.session.findFirst({ where: { shop, isOnline: false }, select: { scope: true } });
   return (session?.scope ?? "").split(",").filter(Boolean);
 }
 
@@ -68,8 +39,8 @@ async function grantedScopes(database: PrismaClient, gateway: ShopifyGateway, sh
  * exposure with an open dispute, the button (the shop granted what sending needs, asked of Shopify
  * with its own token: 2 points, only for such a page) or the permissions missing. Null otherwise.
  */
-export async function disputeProofOf(database: PrismaClient, gateway: ShopifyGateway, shop: string, operationId: string): Promise<DisputeProofView | null> {
-  const row = await database.exposure.findFirst({
+export async function disputeProofOf(db: PrismaClient, gateway: ShopifyGateway, shop: string, operationId: string): Promise<DisputeProofView | null> {
+  const row = await db.exposure.findFirst({
     where: { shop, operationId },
     select: { status: true, observed: true, revision: true, proofSentAt: true, proofAnswer: true, proofAddedAt: true },
   });
@@ -79,22 +50,22 @@ export async function disputeProofOf(database: PrismaClient, gateway: ShopifyGat
   if (row.proofSentAt) return { kind: "sending", since: row.proofSentAt.toISOString() };
   const [disputeId] = openDisputes(row.observed);
   if (row.status !== "CONTRADICTED" || !disputeId) return null;
-  const missing = missingProofScopes(await grantedScopes(database, gateway, shop));
+  const missing = missingProofScopes(await grantedScopes(db, gateway, shop));
   return missing.length ? { kind: "not_granted", missing } : { kind: "sendable", disputeId, revision: row.revision };
 }
 
 /** The refund's proof as the evidence page shows it, in the shop's time zone: the text saved is the text the merchant saw. */
-async function proofTextOf(database: PrismaClient, gateway: ShopifyGateway, shop: string, operationId: string, now: Date): Promise<string | null> {
-  const op = await database.operation.findFirst({ where: { id: operationId, shop } });
+async function proofTextOf(db: PrismaClient, gateway: ShopifyGateway, shop: string, operationId: string, now: Date): Promise<string | null> {
+  const op = await db.operation.findFirst({ where: { id: operationId, shop } });
   if (!op) return null;
-  const followed = await moneyKnowledge(database, op, now);
+  const followed = await moneyKnowledge(db, op, now);
   const requested = reasonFacts(op).requested;
   const proof = refundProofFacts(
     requested.amount !== null && requested.currency ? money(requested.amount, requested.currency) : null,
     op.startedAt.toISOString(),
     moneyView(followed.knowledge, followed.settlement, null).followed,
   );
-  const timeZone = await shopTimeZone(database, shop, { gateway, now });
+  const timeZone = await shopTimeZone(db, shop, { gateway, now });
   return proofText(proof, { [proof.refundedAt]: formatInstant(proof.refundedAt, timeZone) });
 }
 
@@ -117,22 +88,21 @@ const alreadyWords = (row: { proofAddedAt: Date | null; proofAnswer: string | nu
  * answering, or refusing the app's access, releases the claim to be tried again; a userError is
  * Shopify's answer about the dispute and is kept.
  */
-export async function addProofAction(shop: string, operationId: string, form: FormData, now: Date): Promise<AddProofOutcome> {
-  const parsed = addProofForm.safeParse(Object.fromEntries([...form.keys()].map((key) => [key, form.get(key)])));
-  if (!parsed.success) {
-    const fieldErrors = fieldErrorsOf(parsed.error, "intent");
-    return { ok: false, status: 422, message: Object.values(fieldErrors)[0] ?? "The form could not be read. Reload the page and try again.", fieldErrors };
-  }
-  const { revision, dispute } = parsed.data;
+export async function addRefundProof(
+  db: PrismaClient,
+  gateway: ShopifyGateway,
+  proof: { shop: string; operationId: string; dispute: string; revision: number },
+  now: Date,
+): Promise<AddProofOutcome> {
+  const { shop, operationId, dispute, revision } = proof;
   const row = await db.exposure.findFirst({ where: { shop, operationId } });
   if (!row) throw notFound();
   if (row.proofSentAt && (row.proofAnswer || now.getTime() - row.proofSentAt.getTime() < CLAIM_LAPSES_MS))
     return { ok: false, status: 409, message: alreadyWords(row) };
-  if (row.revision !== revision) return { ok: false, status: 409, message: STALE };
+  if (row.revision !== revision) return { ok: false, status: 409, message: STALE_PAGE };
   if (!openDisputes(row.observed).includes(dispute))
     return { ok: false, status: 409, message: "This dispute is not open on this refund's order any more. Reload the page." };
 
-  const gateway = interactiveGateway();
   const text = await proofTextOf(db, gateway, shop, operationId, now);
   if (!text) throw notFound();
 
@@ -152,7 +122,7 @@ export async function addProofAction(shop: string, operationId: string, form: Fo
     return {
       ok: false,
       status: 409,
-      message: current && current.revision !== revision ? STALE : alreadyWords(current ?? { proofAddedAt: null, proofAnswer: null }),
+      message: current && current.revision !== revision ? STALE_PAGE : alreadyWords(current ?? { proofAddedAt: null, proofAnswer: null }),
     };
   }
   const release = () => db.exposure.updateMany({ where: { id: row.id, proofSentAt: now, proofAnswer: null }, data: { proofSentAt: null } });

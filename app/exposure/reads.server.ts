@@ -6,7 +6,7 @@ import { readNodes, type NodeRead } from "../shopify/admin/nodes.server";
 
 /** The refunds' orders as contract shopify.refund.exposure reads them, by order gid: one nodes(ids:) request per batch of orders. */
 export function readOrderExposures(gateway: ShopifyGateway, shop: string, orderGids: string[]): Promise<Map<string, NodeRead<ExposureOrder>>> {
-  return readNodes(gateway, shop, ORDER_EXPOSURE_QUERY, orderGids, QUERY_COSTS.orderExposurePerOrder, exposureOrderSchema);
+  return readNodes(gateway, shop, { query: ORDER_EXPOSURE_QUERY, perNodeCost: QUERY_COSTS.orderExposurePerOrder, schema: exposureOrderSchema }, orderGids);
 }
 
 /**
@@ -20,7 +20,12 @@ export type DisputeDetailsAnswer = { kind: "read"; details: DisputeDetails } | {
 export async function readDisputeDetails(gateway: ShopifyGateway, shop: string, disputeGids: string[]): Promise<Map<string, DisputeDetailsAnswer>> {
   const answers = new Map<string, DisputeDetailsAnswer>();
   if (!disputeGids.length) return answers;
-  const reads = await readNodes(gateway, shop, DISPUTE_DETAILS_QUERY, disputeGids, QUERY_COSTS.disputeDetailsPerDispute, disputeDetailsSchema);
+  const reads = await readNodes(
+    gateway,
+    shop,
+    { query: DISPUTE_DETAILS_QUERY, perNodeCost: QUERY_COSTS.disputeDetailsPerDispute, schema: disputeDetailsSchema },
+    disputeGids,
+  );
   for (const [gid, read] of reads) {
     if (!read.ok) answers.set(gid, { kind: read.code === "ACCESS_DENIED" ? "not_granted" : "failed" });
     else answers.set(gid, read.node ? { kind: "read", details: read.node } : { kind: "missing" });
@@ -46,5 +51,5 @@ export type OrderDisputeSummaries = z.infer<typeof orderDisputeSummaries>;
 
 /** The orders' disputes alone (id and status), by order gid: the daily look, a few points an order. */
 export function readOrderDisputes(gateway: ShopifyGateway, shop: string, orderGids: string[]): Promise<Map<string, NodeRead<OrderDisputeSummaries>>> {
-  return readNodes(gateway, shop, ORDER_DISPUTES_QUERY, orderGids, QUERY_COSTS.orderDisputesPerOrder, orderDisputeSummaries);
+  return readNodes(gateway, shop, { query: ORDER_DISPUTES_QUERY, perNodeCost: QUERY_COSTS.orderDisputesPerOrder, schema: orderDisputeSummaries }, orderGids);
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { fieldErrors as fieldErrorsOf } from "../lib/forms/field-errors";
+import { FORM_EXPIRED, FORM_UNREADABLE, readForm } from "../lib/forms/read-form";
 import { formatMoney, toMinorUnits } from "../lib/money/currency";
 import { parseAmount } from "../lib/money/typed-amount";
 import { RISK_CODES } from "./risk";
@@ -26,7 +27,6 @@ export const refundAmountSchema = (currency: string) =>
 
 const text = (missing: string) => z.string({ required_error: missing, invalid_type_error: missing }).trim().min(1, missing);
 const STALE = "The form is missing which refund attempt this is about. Reload the page and try again.";
-const FORM_EXPIRED = "This form is out of date. Reload the page and try again.";
 const RISK_EXPIRED = "This form's confirmation is out of date. Reload the page and try again.";
 
 const issueSchema = z.object({
@@ -72,13 +72,13 @@ export type FieldErrors = Partial<
 >;
 export type ParsedAction = { ok: true; data: RefundAction } | { ok: false; message: string; fieldErrors: FieldErrors };
 
-/** The posted form, parsed: malformed input is words for the field it concerns, never an exception. */
-export function parseRefundAction(form: FormData | Record<string, unknown>): ParsedAction {
-  const entries = form instanceof FormData ? Object.fromEntries([...form.keys()].map((key) => [key, form.get(key)])) : form;
-  const parsed = refundActionSchema.safeParse(entries);
+/** The posted form (or the page's own fields, in the browser), parsed: malformed input is words for the field it concerns, never an exception. */
+export function parseRefundAction(form: FormData | Record<string, unknown> | null): ParsedAction {
+  if (form === null || form instanceof FormData) return readForm(form, refundActionSchema, "intent");
+  const parsed = refundActionSchema.safeParse(form);
   if (parsed.success) return { ok: true, data: parsed.data };
   const fieldErrors: FieldErrors = fieldErrorsOf(parsed.error, "intent");
-  return { ok: false, message: Object.values(fieldErrors)[0] ?? "The form could not be read. Reload the page and try again.", fieldErrors };
+  return { ok: false, message: Object.values(fieldErrors)[0] ?? FORM_UNREADABLE, fieldErrors };
 }
 
 /** Where the page's back arrow goes: `back` when it is a path of this app (starting with /app), else the dashboard. */

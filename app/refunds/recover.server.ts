@@ -123,16 +123,16 @@ export async function recoverUnsettledRecords(db: PrismaClient, contract: Loaded
   return settled;
 }
 
+/** One of the shop's refund records, at the revision the person's page showed. */
+export interface RecordShown {
+  shop: string;
+  recordId: string;
+  revision: string;
+}
+
 /** A person asks Shopify again about an unanswered attempt, with the same key: it can never refund twice. */
-export async function resendRefund(
-  db: PrismaClient,
-  contract: LoadedContract,
-  gateway: ShopifyGateway,
-  shop: string,
-  recordId: string,
-  revision: string,
-  now: Date,
-): Promise<IssueResult> {
+export async function resendRefund(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, attempt: RecordShown, now: Date): Promise<IssueResult> {
+  const { shop, recordId, revision } = attempt;
   const record = await db.refundRecord.findFirst({ where: { id: recordId, shop } });
   if (!record) return fail("ORDER_NOT_FOUND", "No such refund record in this shop.");
   if (record.revision !== revision) return fail("CONFLICT", new RevisionConflict().message + " Reload to see its current state.", record);
@@ -155,7 +155,8 @@ export async function resendRefund(
  * A person checked the order in Shopify admin and found no refund for an unsettled attempt (or
  * settles a key conflict): the record fails with their words, and the order is open to refunds again.
  */
-export async function settleWithoutRefund(db: PrismaClient, shop: string, recordId: string, revision: string, actor: string, now: Date): Promise<IssueResult> {
+export async function settleWithoutRefund(db: PrismaClient, attempt: RecordShown & { actor: string }, now: Date): Promise<IssueResult> {
+  const { shop, recordId, revision, actor } = attempt;
   const record = await db.refundRecord.findFirst({ where: { id: recordId, shop } });
   if (!record) return fail("ORDER_NOT_FOUND", "No such refund record in this shop.");
   if (record.revision !== revision) return fail("CONFLICT", new RevisionConflict().message + " Reload to see its current state.", record);

@@ -1,17 +1,10 @@
-import { atRiskTwiceOf } from "../exposure/page.server";
 import type { PrismaClient } from "@prisma/client";
-import type { Contract } from "../contracts/schema";
 import { markDue } from "../verification/operations.server";
-import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { listRefunds, rowFilter, sortOf, toRow, type RefundRow } from "../verdicts/rows.server";
-import { withMakers } from "../verdicts/made.server";
-import { CLASSES, ORIGINS, parseFilters, type DashboardFilters } from "../verdicts/filters";
-import { byMade, duplicateGroups, PAIR_CHANNELS, refundsNamed, type PairCandidate } from "./pairs";
+import { CLASSES } from "../verdicts/filters";
+import { duplicateGroups, PAIR_CHANNELS, refundsNamed, type PairCandidate } from "./pairs";
 import { UNCLAIMED } from "../work/claims.server";
 import { readInSlices } from "../lib/db/slices";
 import { staffNames } from "../staff/identity.server";
-import { waitingRequests } from "../refunds/approval-page.server";
-import { overLimitsOf } from "../guardrails/audit.server";
 
 export type ReviewCode = "NOT_FOUND" | "INVALID_NOTE" | "CONFLICT";
 /** Each code's HTTP status (app/lib/http/status.ts). */
@@ -22,6 +15,15 @@ export type ReviewOutcome =
   | { ok: false; code: "NOT_FOUND" | "INVALID_NOTE"; message: string }
   /** A resolve that lost a race says who resolved it first, with their note. */
   | { ok: false; code: "CONFLICT"; message: string; resolvedBy?: string; resolvedNote?: string | null; resolvedAt?: string };
+
+/** One person's decision on one refund of the shop, at the revision their page showed. */
+export interface ReviewDecision {
+  shop: string;
+  id: string;
+  revision: number;
+  /** The staff member deciding (their Shopify user id). */
+  actor: string;
+}
 
 export interface Resolution {
   note: string | null;
@@ -50,7 +52,7 @@ export async function resolutions(db: PrismaClient, shop: string, ids: string[])
 /** Which list of the queue an item waits in: refunds since install, or the shop's history. */
 const listOf = (origin: string) => (origin === "backfill" ? "history" : "live");
 
-type GroupMember = PairCandidate & { revision: number; reviewState: string };
+export type GroupMember = PairCandidate & { revision: number; reviewState: string };
 
 /**
  * The duplicate groups (app/review/pairs.ts) among a shop's refunds in these review states, on
@@ -79,30 +81,6 @@ export async function duplicateGroupsIn(db: PrismaClient, shop: string, states: 
   );
   const candidates = [...duplicates, ...others].map(({ origin, ...op }) => ({ ...op, list: listOf(origin), names: names.get(op.id) ?? [] }));
   return duplicateGroups(candidates) as GroupMember[][];
-}
-
-/**
- * The duplicate groups among resolved refunds that one resolve decided together (the same person,
- * instant and note): the Resolved tab shows each as the one item it was. Members resolved on their
- * own (before a pair was one item) stay items of their own.
- */
-async function resolvedTogether(db: PrismaClient, shop: string): Promise<GroupMember[][]> {
-  const groups = await duplicateGroupsIn(db, shop, ["resolved"]);
-  if (!groups.length) return [];
-  const found = await resolutions(
-    db,
-    shop,
-    groups.flat().map((m) => m.id),
-  );
-  const together: GroupMember[][] = [];
-  for (const group of groups) {
-    const byResolve = Map.groupBy(group, (m) => {
-      const r = found.get(m.id);
-      return r ? `${r.actor}\n${r.at}\n${r.note ?? ""}` : m.id;
-    });
-    together.push(...[...byResolve.values()].filter((members) => members.length > 1));
-  }
-  return together;
 }
 
 /** Takes one refund off the queue if it is still open at this revision: one guarded statement, so of two at once one takes it. */
@@ -151,15 +129,8 @@ async function winnerOf(db: PrismaClient, shop: string, ids: string[]): Promise<
  * record moved on since (another person resolved it, or its pair), nothing is overwritten: a
  * conflict that says who resolved it and with what note.
  */
-export async function resolveReview(
-  db: PrismaClient,
-  shop: string,
-  id: string,
-  revision: number,
-  note: string,
-  actor: string,
-  now: Date,
-): Promise<ReviewOutcome> {
+export async function resolveReview(db: PrismaClient, resolve: ReviewDecision & { note: string }, now: Date): Promise<ReviewOutcome> {
+  const { shop, id, revision, note, actor } = resolve;
   const text = note.trim();
   if (!text) return { ok: false, code: "INVALID_NOTE", message: "Write a note that says how this refund was resolved." };
   if (text.length > 2000) return { ok: false, code: "INVALID_NOTE", message: "The note is longer than 2,000 characters." };
@@ -209,7 +180,8 @@ export async function resolveReview(
  * reopened (the timeout said only that no evidence came in time; evidence may have come since):
  * read again at once, and VERIFIED if it now holds, else UNVERIFIABLE again.
  */
-export async function requestRecheck(db: PrismaClient, shop: string, id: string, revision: number, actor: string, now: Date): Promise<ReviewOutcome> {
+export async function requestRecheck(db: PrismaClient, recheck: ReviewDecision, now: Date): Promise<ReviewOutcome> {
+  const { shop, id, revision, actor } = recheck;
   const op = await db.operation.findFirst({ where: { id, shop }, select: { status: true } });
   if (!op) return { ok: false, code: "NOT_FOUND", message: "No such refund in this shop." };
   if (op.status === "UNVERIFIABLE") {
@@ -226,166 +198,4 @@ export async function requestRecheck(db: PrismaClient, shop: string, id: string,
   await markDue(db, { id, shop }, now);
   await db.reviewEvent.create({ data: { operationId: id, shop, action: "recheck", actor, createdAt: now } });
   return { ok: true };
-}
-
-export const REVIEW_VIEWS = ["open", "history", "resolved"] as const;
-export type ReviewView = (typeof REVIEW_VIEWS)[number];
-/** One refund of a pair's item, in the words the queue shows it. */
-export type PairRefund = Pick<RefundRow, "id" | "refundId" | "amountDisplay" | "currency" | "startedAt" | "status" | "reasonText" | "made">;
-/**
- * An item of the queue: one refund, or the refunds of one duplicate pair (`pair`, earliest first;
- * the item is then its first refund, whose id and revision a resolve of the pair posts).
- */
-export type ReviewItem = RefundRow & {
-  resolution: Resolution | null;
-  pair: PairRefund[] | null;
-  /** The pair repeats an earlier refund that is not in it (a refund made three times: the first is verified). */
-  pairRepeatsEarlier: boolean;
-};
-
-/** Refunds made since the app was installed; "backfill" is the shop's history, verified on install. */
-const LIVE_ORIGINS = ORIGINS.filter((origin) => origin !== "backfill");
-
-/** Which open items a view holds: what happens now first, the shop's past in its own tab. */
-function viewFilter(view: ReviewView, filters: DashboardFilters): DashboardFilters {
-  if (view === "resolved") return filters;
-  const allowed: readonly string[] = view === "history" ? ["backfill"] : LIVE_ORIGINS;
-  const chosen = filters.origins.length ? filters.origins.filter((origin) => allowed.includes(origin)) : [...allowed];
-  // A chosen origin the view does not hold selects nothing, not everything.
-  return { ...filters, origins: chosen.length ? chosen : ["none"] };
-}
-
-/** The list's order (its sort key, then the id, as listRefunds pages it), for rows read in slices. */
-function inListOrder(key: "startedAt" | "amountMinor", descending: boolean) {
-  type Listed = { id: string; startedAt: Date; amountMinor: bigint | null };
-  const valueOf = (row: Listed): bigint => (key === "startedAt" ? BigInt(row.startedAt.getTime()) : (row.amountMinor ?? 0n));
-  return (a: Listed, b: Listed): number => {
-    const [x, y] = [valueOf(a), valueOf(b)];
-    const order = x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-    return descending ? -order : order;
-  };
-}
-
-/**
- * One page of the review queue: needs review (refunds since install), history (the shop's past,
- * verified on install) or resolved; newest first unless sorted otherwise, with the dashboard's
- * filters, sorts and keyset pages; resolved items carry who resolved them and their note.
- */
-export async function reviewPage(
-  db: PrismaClient,
-  gateway: ShopifyGateway,
-  contract: Contract,
-  shop: string,
-  params: URLSearchParams,
-  now: Date,
-  timeZone: string,
-) {
-  const view: ReviewView = REVIEW_VIEWS.find((v) => v === params.get("view")) ?? "open";
-  const withState = new URLSearchParams(params);
-  withState.set("review", view === "resolved" ? "resolved" : "open");
-  const filters = parseFilters(withState, { now, timeZone });
-  const selected = viewFilter(view, filters);
-  const [page, total, open, history, resolved, groups, resolvedGroups] = await Promise.all([
-    listRefunds(db, contract, shop, selected, gateway),
-    db.operation.count({ where: rowFilter(shop, selected) }),
-    db.operation.count({ where: { shop, reviewState: "open", origin: { in: LIVE_ORIGINS } } }),
-    db.operation.count({ where: { shop, reviewState: "open", origin: "backfill" } }),
-    db.operation.count({ where: { shop, reviewState: "resolved" } }),
-    duplicateGroupsIn(db, shop, ["open"]),
-    resolvedTogether(db, shop),
-  ]);
-  // A pair is one item: each list counts its groups once.
-  const beyondFirst = (of: GroupMember[][]) => of.reduce((sum, g) => sum + g.length - 1, 0);
-  const openIn = (list: string) => groups.filter((g) => g[0].list === list);
-  const counts = {
-    open: open - beyondFirst(openIn("live")),
-    history: history - beyondFirst(openIn("history")),
-    resolved: resolved - beyondFirst(resolvedGroups),
-  };
-  const inView = view === "resolved" ? resolvedGroups : openIn(view === "history" ? "history" : "live");
-  const { key, descending } = sortOf(selected);
-  // The refunds of the groups that the filters select, as the list sorts them: the first is where the group's item stands.
-  const matching = (
-    await readInSlices(
-      inView.flat().map((m) => m.id),
-      (slice) =>
-        db.operation.findMany({
-          where: { AND: [rowFilter(shop, selected), { id: { in: slice } }, ...(key === "amountMinor" ? [{ amountMinor: { not: null } }] : [])] },
-          select: { id: true, startedAt: true, amountMinor: true },
-        }),
-    )
-  ).sort(inListOrder(key, descending));
-  const groupOf = new Map(inView.flatMap((g) => g.map((m) => [m.id, g] as const)));
-  const standsAt = new Map<PairCandidate[], string>();
-  for (const op of matching) {
-    const group = groupOf.get(op.id)!;
-    if (!standsAt.has(group)) standsAt.set(group, op.id);
-  }
-  const isMatching = new Set(matching.map((op) => op.id));
-  const pairTotal = total - [...standsAt.keys()].reduce((sum, g) => sum + g.filter((m) => isMatching.has(m.id)).length - 1, 0);
-  const onPage = inView.filter((g) => page.rows.some((row) => standsAt.get(g) === row.id));
-  const memberOps = onPage.length ? await db.operation.findMany({ where: { shop, id: { in: onPage.flat().map((m) => m.id) } } }) : [];
-  // Every pair's refunds on the page named in one read of the staff's names.
-  const memberRows = new Map(
-    (
-      await withMakers(
-        db,
-        shop,
-        memberOps.map((op) => toRow(contract, op)),
-      )
-    ).map((member) => [member.id, member]),
-  );
-  // A pair's refunds were resolved by one resolve: the row where its item stands carries it.
-  const resolvedBy =
-    view === "resolved"
-      ? await resolutions(
-          db,
-          shop,
-          page.rows.map((r) => r.id),
-        )
-      : new Map<string, Resolution>();
-  const items: ReviewItem[] = [];
-  for (const row of page.rows) {
-    const group = inView.find((g) => g.some((m) => m.id === row.id));
-    if (!group) {
-      items.push({ ...row, resolution: resolvedBy.get(row.id) ?? null, pair: null, pairRepeatsEarlier: false });
-      continue;
-    }
-    // The other refunds of a pair are in its item, wherever they fall in the list.
-    if (standsAt.get(group) !== row.id) continue;
-    const members = [...group].sort(byMade).map((m) => ({ ...memberRows.get(m.id)!, orderName: row.orderName }));
-    const inGroup = new Set(group.map((m) => m.refundGid));
-    items.push({
-      ...members[0],
-      resolution: resolvedBy.get(row.id) ?? null,
-      pairRepeatsEarlier: group.some((m) => m.names.some((named) => !inGroup.has(named))),
-      pair: members.map(({ id, refundId, amountDisplay, currency, startedAt, status, reasonText, made }) => ({
-        id,
-        refundId,
-        amountDisplay,
-        currency,
-        startedAt,
-        status,
-        reasonText,
-        made,
-      })),
-    });
-  }
-  // A verified refund on the queue is there because its money is at risk twice, or because it was made outside the app over a limit: it says why.
-  const verified = items.filter((item) => item.status === "VERIFIED").map((item) => item.id);
-  const [atRisk, overLimit] = await Promise.all([atRiskTwiceOf(db, shop, verified), overLimitsOf(db, shop, verified)]);
-  const shown = items.map((item) => {
-    const risk = atRisk.get(item.id);
-    const over = overLimit.get(item.id);
-    const riskText = risk ? (risk.atRisk ? `${risk.atRisk} at risk twice. ${risk.reasonText}` : risk.reasonText) : null;
-    return {
-      ...item,
-      atRiskTwice: Boolean(risk),
-      overLimit: Boolean(over),
-      reasonText: [over?.sentence, riskText].filter(Boolean).join(" ") || item.reasonText,
-    };
-  });
-  // Refunds over a limit waiting for an approver: above the list of what needs review, oldest (first to expire) first.
-  const waiting = view === "open" ? await waitingRequests(db, shop, now) : [];
-  return { view, items: shown, waiting, pageInfo: page.pageInfo, total: pairTotal, counts, filters, now: now.toISOString(), timeZone };
 }

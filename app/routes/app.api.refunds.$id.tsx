@@ -1,9 +1,5 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { authenticateAdmin } from "../screens/admin-auth.server";
-import { refundRecordJson } from "../refunds/form.server";
+import { screenLoader } from "../screens/context.server";
+import { load } from "../screens/refund-record.server";
 
 /** Read-only: a loader and no action, so anything but GET is refused (405). */
-export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { session, cors } = await authenticateAdmin(request);
-  return cors(json(await refundRecordJson(session.shop, params.id ?? "")));
-};
+export const loader = screenLoader(load);

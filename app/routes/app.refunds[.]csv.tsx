@@ -1,9 +1,5 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { authenticateAdmin } from "../screens/admin-auth.server";
-import { csvExportResponse } from "../exports/csv-download.server";
+import { screenLoader } from "../screens/context.server";
+import { load } from "../screens/refunds-csv.server";
 
 /** GET /app/refunds.csv: the dashboard's filtered list, streamed. */
-export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticateAdmin(request);
-  return csvExportResponse(session.shop, new URL(request.url).searchParams, new Date());
-};
+export const loader = screenLoader(load);

@@ -1,16 +1,12 @@
-import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { HeadersFunction, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, isRouteErrorResponse, useLoaderData, useLocation, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
-import { authenticateAdmin } from "../screens/admin-auth.server";
 import { NotFoundPage } from "../components/ui";
-import { config } from "../lib/config/env.server";
-import { narrowScreenLikely } from "../lib/http/device";
-import db from "../db.server";
-import { shopTimeZone } from "../shops/profile.server";
-import { interactiveGateway } from "../shopify.server";
+import { screenLoader } from "../screens/context.server";
+import { load } from "../screens/layout.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
@@ -19,12 +15,7 @@ export const meta: MetaFunction = ({ error, location }) => [
   { title: error ? `${notFoundText(location.pathname).title} · Refund Verifier` : "Refund Verifier" },
 ];
 
-export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticateAdmin(request);
-  // The shop's time zone for screens whose own data does not carry it (the request page): once stored, one read of the shop's row.
-  const timeZone = await shopTimeZone(db, session.shop, { gateway: interactiveGateway(), now: new Date() });
-  return { apiKey: config().SHOPIFY_API_KEY, appBridgeUrl: config().APP_BRIDGE_URL, narrowLikely: narrowScreenLikely(request.headers), timeZone };
-};
+export const loader = screenLoader(load);
 
 type LayoutData = { apiKey: string; appBridgeUrl?: string; narrowLikely: boolean; timeZone: string };
 

@@ -24,10 +24,8 @@ export async function readSettlementTransactions(
   for (const [id, answer] of await readNodes(
     gateway,
     shop,
-    SETTLEMENT_TRANSACTIONS_QUERY,
+    { query: SETTLEMENT_TRANSACTIONS_QUERY, perNodeCost: QUERY_COSTS.settlementTransactionsPerTransaction, schema: settlementTransaction },
     gids,
-    QUERY_COSTS.settlementTransactionsPerTransaction,
-    settlementTransaction,
   ))
     read.set(
       id,

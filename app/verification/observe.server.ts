@@ -72,6 +72,8 @@ export interface Observed {
 export interface ShopEvidence {
   webhooks: (op: Operation) => WebhookEvidence;
   intended: (refundGid: string) => Intended;
+  /** The run of reads without the refund (and its order) up to this one: read for the operation that needs it, only after the window. */
+  readsWithout: (op: Pick<Operation, "id">, windowEnd: Date, latest: Absence) => Promise<{ reads_without_refund: number; reads_without_order: number }>;
 }
 
 /** Reads the evidence of one shop's operations about to be evaluated: two queries, whatever the batch's size. */
@@ -84,7 +86,7 @@ export async function shopEvidence(db: PrismaClient, shop: string, operations: O
       operations.map((op) => op.refundGid),
     ),
   ]);
-  return { webhooks, intended };
+  return { webhooks, intended, readsWithout: (op, windowEnd, latest) => readsWithout(db, op, windowEnd, latest) };
 }
 
 /**
@@ -95,7 +97,6 @@ export async function shopEvidence(db: PrismaClient, shop: string, operations: O
  * its order).
  */
 export async function observe(
-  db: PrismaClient,
   evidence: ShopEvidence,
   contract: LoadedContract,
   op: Operation,
@@ -123,7 +124,10 @@ export async function observe(
   if (declared.has("earlier_duplicates") && refund) add("earlier_duplicates", earlierDuplicates(refund, refund.order.refunds, intended?.confirmed));
   if (declared.has("refund_absence") && readback.ok && !at.windowOpen) {
     const latest = absenceIn(readback.body.data);
-    add("refund_absence", latest === "refund shown" ? { reads_without_refund: 0, reads_without_order: 0 } : await readsWithout(db, op, at.windowEnd, latest));
+    add(
+      "refund_absence",
+      latest === "refund shown" ? { reads_without_refund: 0, reads_without_order: 0 } : await evidence.readsWithout(op, at.windowEnd, latest),
+    );
   }
   return { observed, observations };
 }

@@ -25,17 +25,20 @@ interface SweptRefund {
   transactions: { nodes: { kind: string; amountSet: { presentmentMoney: { amount: string; currencyCode: string } } }[]; pageInfo: { hasNextPage: boolean } };
 }
 
-async function openSwept(
-  db: PrismaClient,
-  contract: LoadedContract,
-  shop: string,
-  order: { id: string; name: string },
-  refunds: SweptRefund[],
-  now: Date,
-  createdFrom: Date,
-): Promise<number> {
+/** One shop's sweep: the database, Shopify, the contract its operations are opened under, the shop and the sweep's instant. */
+export interface ShopSweep {
+  db: PrismaClient;
+  gateway: ShopifyGateway;
+  contract: LoadedContract;
+  shop: string;
+  now: Date;
+}
+
+/** Opens an operation for each refund of a swept order made since `createdFrom` that has none. */
+async function openSwept(sweep: ShopSweep, order: { id: string; name: string; refunds: SweptRefund[] }, createdFrom: Date): Promise<number> {
+  const { db, contract, shop, now } = sweep;
   let opened = 0;
-  for (const refund of refunds) {
+  for (const refund of order.refunds) {
     // An order updated now can hold refunds made long ago: those are the history's, not a lost webhook.
     if (!refund.createdAt || Date.parse(refund.createdAt) < createdFrom.getTime()) continue;
     const facts = {
@@ -71,14 +74,11 @@ async function refundsOf(
  * (redoing at most one page, which opens nothing twice). Only a complete sweep moves the window.
  */
 export async function sweepShop(
-  db: PrismaClient,
-  gateway: ShopifyGateway,
-  contract: LoadedContract,
-  shop: string,
-  now: Date,
+  sweep: ShopSweep,
   // A shop's first sweep looks back this far (older history is the backfill's): VERIFIER_FIRST_SWEEP_LOOKBACK_MS.
   firstLookBackMs = config().VERIFIER_FIRST_SWEEP_LOOKBACK_MS,
 ): Promise<SweepResult> {
+  const { db, gateway, shop, now } = sweep;
   let state = await db.shopState.findUnique({ where: { shop } });
   if (!state?.sweepStartedAt || !state.sweepSince) {
     const since = new Date((state?.lastSweepAt?.getTime() ?? now.getTime() - firstLookBackMs + OVERLAP_MS) - OVERLAP_MS);
@@ -99,7 +99,7 @@ export async function sweepShop(
       const refunds = await refundsOf(gateway, shop, order);
       if (!refunds.ok) return { ...result, error: refunds.error };
       result.ordersSeen++;
-      result.opened += await openSwept(db, contract, shop, order, refunds.refunds, now, createdFrom);
+      result.opened += await openSwept(sweep, { id: order.id, name: order.name, refunds: refunds.refunds }, createdFrom);
     }
     cursor = page.data.pageInfo.hasNextPage ? (page.data.pageInfo.endCursor ?? null) : null;
     if (cursor) await db.shopState.update({ where: { shop }, data: { sweepCursor: cursor } });

@@ -175,7 +175,7 @@ async function evaluateOne(deps: ReadbackOptions, helpers: Helpers, evidence: Sh
   const window = staleWindow(contract, op, observedAt);
   // Shopify's reads lag its writes: inside the window, "no such refund" is no evidence at all.
   const notYetVisible = readback.ok && !readback.body.data.refund && window.open;
-  const { observed, observations } = await observe(helpers.db, evidence, contract, op, readback, {
+  const { observed, observations } = await observe(evidence, contract, op, readback, {
     observedAt,
     windowEnd: window.end,
     windowOpen: window.open,

@@ -220,7 +220,7 @@ export async function recordVerdicts(db: PrismaClient, evaluations: EvaluationTo
   if (!evaluations.length) return new Set();
   const rows = evaluations.map((e) => evaluatedRow(e, now));
   const write = async (tx: PrismaClient | Prisma.TransactionClient) => {
-    const written = new Set(await updateRows(tx, "Operation", EVALUATED, rows, VERDICT_GUARD, VERDICT_SET));
+    const written = new Set(await updateRows(tx, { table: "Operation", columns: EVALUATED, guard: VERDICT_GUARD, set: VERDICT_SET }, rows));
     const evidence = evaluations
       .map((e, i) => ({ ...e, operation: { ...e.claimed, revision: e.claimed.revision + 1 }, evaluatedAt: now, attempt: rows[i].attempts }))
       .filter((e) => written.has(e.operation.id));
@@ -230,7 +230,7 @@ export async function recordVerdicts(db: PrismaClient, evaluations: EvaluationTo
   return dialectOf(db) === "postgresql" ? db.$transaction(write, { timeout: 60_000, maxWait: 10_000 }) : write(db);
 }
 
-interface EvidenceToWrite {
+export interface EvidenceToWrite {
   contract: LoadedContract;
   /** The row as the verdict left it: its revision names the evaluation. */
   operation: Operation;
@@ -319,16 +319,8 @@ async function writeEvidenceRows(db: PrismaClient | Prisma.TransactionClient, ro
  * worker that lost its backfill's lease) finds the evaluation taken and takes back its copy of the
  * observations, so a verdict has one evaluation.
  */
-export async function writeEvidence(
-  db: PrismaClient,
-  contract: LoadedContract,
-  operation: Operation,
-  observations: ObservationRecord[],
-  result: Evaluation,
-  now: Date,
-  attempt: number,
-): Promise<void> {
-  const rows = evidenceRows([{ contract, operation, observations, result, evaluatedAt: now, attempt }]);
+export async function writeEvidence(db: PrismaClient, evidence: EvidenceToWrite): Promise<void> {
+  const rows = evidenceRows([evidence]);
   const written = await writeEvidenceRows(db, rows);
   if (!written.size) await db.observation.deleteMany({ where: { id: { in: rows.observations.map((o) => o.id) } } });
 }

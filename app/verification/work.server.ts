@@ -23,7 +23,7 @@ export function sweepWork(options: SweepOptions): ShopWork {
     name: "sweep",
     shops: ({ db, now }) => shopsDueForSweep(db, now(), intervalMs),
     async handle(shop, { db, now, logger }) {
-      const sweep = await sweepShop(db, options.gateway, options.contract, shop, now(), firstLookBackMs);
+      const sweep = await sweepShop({ db, gateway: options.gateway, contract: options.contract, shop, now: now() }, firstLookBackMs);
       if (!sweep.completed) logger.warn({ error: sweep.error }, "sweep paused; it resumes from its cursor");
       return sweep.opened ? { opened: sweep.opened } : undefined;
     },

@@ -49,7 +49,7 @@ describe("the dashboard's history card", () => {
     // "Done" only once its refunds have their verdicts: while 11 are still checked, it says "Verifying".
     const row = await h.db.backfill.findFirstOrThrow({ where: { id: started.backfill.id } });
     // Imported once the app's environment is set (its database client reads it when loaded).
-    const { backfillCard } = await import("../../app/backfill/page.server");
+    const { backfillCard } = await import("../../app/backfill/card.server");
     expect(backfillCard(row, 11)).toMatchObject({ state: "verifying", stateLabel: "Verifying", sentence: expect.stringContaining("11 still being verified") });
     expect(backfillCard(row, 0)).toMatchObject({ state: "done", stateLabel: "Done" });
     expect(done.sentence).toMatch(new RegExp(`^${seeded.inWindow} refunds in 30 days: \\d+ verified`));

@@ -117,7 +117,7 @@ describe("where a refund was made, in a merchant's words (1280 and 390 px)", () 
     let answer!: () => void;
     const answered = new Promise<void>((resolve) => (answer = resolve));
     await page.route(
-      (url) => url.searchParams.get("made") === "pos" && url.searchParams.has("_data"),
+      (url) => url.searchParams.get("made") === "pos" && url.pathname.endsWith(".data"),
       async (route) => {
         await answered;
         await route.continue();

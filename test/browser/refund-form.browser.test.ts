@@ -156,7 +156,8 @@ describe("the refund form in Chromium", () => {
  * the action's own answer; then the card keeps up with the verdict on its own.
  */
 describe("the card of refunds issued from the app keeps up", () => {
-  const PAGE_RELOAD = /_data=routes%2Fapp\.orders\.%24orderId\.refund(&|$)/;
+  /** The page's own reload, as single fetch makes it: its address with `.data`, every route's loader (the attempts route is another address). */
+  const PAGE_RELOAD = /^\/app\/orders\/\d+\/refund\.data$/;
 
   /** The refund form at `width` with the page's reloads (not its first load) held until `release()`. */
   async function formHoldingReloads(width: 1280 | 390, orderId: bigint) {
@@ -164,7 +165,7 @@ describe("the card of refunds issued from the app keeps up", () => {
     let holding = true;
     const opened = await openApp(browser, demo, `/orders/${orderId}/refund`, width, async (p) => {
       await p.context().route(
-        (url) => PAGE_RELOAD.test(url.search),
+        (url) => PAGE_RELOAD.test(url.pathname),
         async (route) => {
           if (!holding || route.request().method() !== "GET") return route.continue();
           await new Promise<void>((resolve) => held.push(resolve));
@@ -177,8 +178,8 @@ describe("the card of refunds issued from the app keeps up", () => {
     opened.page.on("request", (request) => {
       if (request.method() !== "GET") return;
       const url = new URL(request.url());
-      if (PAGE_RELOAD.test(url.search)) reads.page++;
-      if (url.pathname.endsWith("/refund/attempts")) reads.attempts++;
+      if (PAGE_RELOAD.test(url.pathname)) reads.page++;
+      if (url.pathname.endsWith("/refund/attempts.data")) reads.attempts++;
     });
     return {
       ...opened,

@@ -87,7 +87,7 @@ describe("the dashboard's figures from the rollup", () => {
 
     // A person re-checks an UNVERIFIABLE refund: it moves back to PENDING in the rollup too.
     const unverifiable = await h.db.operation.findFirstOrThrow({ where: { shop, status: "UNVERIFIABLE" } });
-    expect((await requestRecheck(h.db, shop, unverifiable.id, unverifiable.revision, "staff", new Date(now))).ok).toBe(true);
+    expect((await requestRecheck(h.db, { shop, id: unverifiable.id, revision: unverifiable.revision, actor: "staff" }, new Date(now))).ok).toBe(true);
     expect(await rollupDrift(h.db, kind)).toEqual([]);
     // shop/redact removes every operation of the shop: nothing of it stays in the rollup.
     await redactShop(h.db, shop);

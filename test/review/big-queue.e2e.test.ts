@@ -38,7 +38,9 @@ describe(`a review queue with ${DUPLICATES.toLocaleString("en-US")} open duplica
     // Resolved, pair by pair, as one person would (through the service the form posts to, without 1,200 requests).
     for (let page = await queue("?size=100"); page.items.length; page = await queue("?size=100")) {
       for (const item of page.items as { id: string; revision: number }[]) {
-        expect(await resolveReview(h.db, h.domain, item.id, item.revision, "Refunded twice: reversed", "303", h.clock.now())).toMatchObject({ resolved: 2 });
+        expect(
+          await resolveReview(h.db, { shop: h.domain, id: item.id, revision: item.revision, note: "Refunded twice: reversed", actor: "303" }, h.clock.now()),
+        ).toMatchObject({ resolved: 2 });
       }
     }
     const resolved = await queue("?view=resolved");

@@ -3,7 +3,7 @@ import { newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
 import { startAlertsHarness, type AlertsHarness } from "../support/alerts";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import { installShop } from "../support/sessions";
-import { alertsAction } from "../../app/alerts/page.server";
+import { alertsAction } from "../../app/screens/alert-settings.server";
 
 // Alerts go to real people: a staff member's button, and names merchants choose, must not become
 // a spam cannon or a channel-wide ping.

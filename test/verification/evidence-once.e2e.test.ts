@@ -23,15 +23,14 @@ describe("a verdict's evidence", () => {
     const before = { evaluations: decided.evaluations.length, observations: decided.observations.length };
     const latest = decided.evaluations.at(-1)!;
     const { evaluations: _e, observations: _o, ...row } = decided;
-    await writeEvidence(
-      h.db,
-      REFUND_CREATED,
-      row,
-      [{ channel: "refund_readback", observedAt: h.clock.now(), ok: true, data: { data: { refund: null } } }],
-      JSON.parse(latest.result) as Evaluation,
-      h.clock.now(),
-      latest.attempt,
-    );
+    await writeEvidence(h.db, {
+      contract: REFUND_CREATED,
+      operation: row,
+      observations: [{ channel: "refund_readback", observedAt: h.clock.now(), ok: true, data: { data: { refund: null } } }],
+      result: JSON.parse(latest.result) as Evaluation,
+      evaluatedAt: h.clock.now(),
+      attempt: latest.attempt,
+    });
     const after = await operationFor(h.db, refundGid(refund.id));
     expect({ evaluations: after.evaluations.length, observations: after.observations.length }).toEqual(before);
   });

@@ -71,19 +71,21 @@ export async function insertRows<Row>(
 
 const keys = z.array(z.object({ key: z.string() }));
 
+/** A guarded update of many rows, declared once: the table, the rows' columns, the guard over `v` (the rows) and the columns it sets. */
+export interface GuardedUpdate<Row> {
+  table: string;
+  columns: Columns<Row>;
+  guard: Prisma.Sql;
+  set: Record<string, Prisma.Sql>;
+}
+
 /**
  * Updates each row of `table` whose `id` and guard columns equal a row's (`guard`), setting the
  * `set` columns to that row's values: one statement for every row. Returns the ids it updated.
  * `set` values are SQL over `v` (the rows) and the table's own columns, so a column may keep its value.
  */
-export async function updateRows<Row>(
-  db: PrismaClient | Prisma.TransactionClient,
-  table: string,
-  columns: Columns<Row>,
-  rows: Row[],
-  guard: Prisma.Sql,
-  set: Record<string, Prisma.Sql>,
-): Promise<string[]> {
+export async function updateRows<Row>(db: PrismaClient | Prisma.TransactionClient, update: GuardedUpdate<Row>, rows: Row[]): Promise<string[]> {
+  const { table, columns, guard, set } = update;
   if (!rows.length) return [];
   const assignments = Prisma.join(Object.entries(set).map(([name, value]) => Prisma.sql`${quoted(name)} = ${value}`));
   const statement = Prisma.sql`UPDATE ${quoted(table)} SET ${assignments} FROM ${rowsTable(db, columns, rows)}

@@ -1,7 +1,7 @@
 import type { ZodError } from "zod";
 
 /** The fields a form's schema reads: every key of its input, in each member of a union. */
-type Fields<Input> = Input extends unknown ? Extract<keyof Input, string> : never;
+export type Fields<Input> = Input extends unknown ? Extract<keyof Input, string> : never;
 
 /**
  * A form's zod error as one sentence per field, the way every screen shows it under the field:

@@ -1,12 +1,12 @@
 import { useCallback } from "react";
 import { useUrlFilters } from "../../dashboard/use-url-filters";
-import { json, type MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
 import { Banner, BlockStack, Card, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
 import { useNarrowScreen } from "../../components/useNarrowScreen";
-import { authenticateAdmin } from "../../screens/admin-auth.server";
-import { loadDashboard } from "../../dashboard/load.server";
+import { screenAction, screenLoader } from "../../screens/context.server";
+import { act, load } from "../../screens/dashboard.server";
 import { FirstRun } from "../../onboarding/FirstRun";
 import { useLiveData } from "../../components/useLiveData";
 import { PeriodHeader } from "./components/PeriodHeader";
@@ -15,26 +15,17 @@ import { RefundFilters, appliedFiltersOf, clearSearchAndFilters } from "./compon
 import { RefundsTable } from "./components/RefundsTable";
 import { ResultsPagination } from "../../dashboard/list-controls";
 import { ErrorReference } from "../../lib/logging/request-id";
-import { backfillAction } from "../../backfill/page.server";
 import { HistoryBackfill } from "./components/HistoryBackfill";
 import { NewRows } from "./components/NewRows";
 import { useHeldRows } from "./hooks/useHeldRows";
 import { useFocusReturnedRow } from "../../components/return-focus";
-import type { Action, Loader } from "./types";
 
 export const meta: MetaFunction = () => [{ title: "Refunds · Refund Verifier" }];
 
-export const loader: Loader = async ({ request }) => {
-  const { session } = await authenticateAdmin(request);
-  return loadDashboard(session.shop, new URL(request.url).searchParams, new Date());
-};
+export const loader = screenLoader(load);
 
 /** "Verify history": starts a backfill of the shop's refunds, or shows the one running. */
-export const action: Action = async ({ request }) => {
-  const { session } = await authenticateAdmin(request);
-  const result = await backfillAction(session.shop, await request.formData(), new Date());
-  return json(result, { status: result.ok ? 200 : result.status });
-};
+export const action = screenAction(act);
 
 export default function Dashboard() {
   const { figures, rows, pageInfo, filters, now, total, sweep, firstRun, backfill, historyMaxDays, timeZone } = useLoaderData<typeof loader>();

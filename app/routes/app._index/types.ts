@@ -1,14 +1,13 @@
 // The dashboard's data types, declared apart from route.tsx: its components import them from here, and route.tsx
 // imports those components, so taking the types from route.tsx would tie the files into a circle.
-import type { ActionFunctionArgs, LoaderFunctionArgs, TypedResponse } from "@remix-run/node";
 import type { useLoaderData } from "@remix-run/react";
-import type { backfillAction } from "../../backfill/page.server";
-import type { loadDashboard } from "../../dashboard/load.server";
+import type { screenAction, screenLoader } from "../../screens/context.server";
+import type { act, load } from "../../screens/dashboard.server";
 
-/** route.tsx's loader: the server module's dashboard. */
-export type Loader = (args: LoaderFunctionArgs) => Promise<Awaited<ReturnType<typeof loadDashboard>>>;
-/** route.tsx's action ("Verify history"): the server module's answer, as JSON. */
-export type Action = (args: ActionFunctionArgs) => Promise<TypedResponse<Awaited<ReturnType<typeof backfillAction>>>>;
+/** route.tsx's loader: the dashboard screen's. */
+export type Loader = ReturnType<typeof screenLoader<Awaited<ReturnType<typeof load>>>>;
+/** route.tsx's action ("Verify history"): the dashboard screen's answer. */
+export type Action = ReturnType<typeof screenAction<Awaited<ReturnType<typeof act>>>>;
 
 export type DashboardData = ReturnType<typeof useLoaderData<Loader>>;
 export type Row = DashboardData["rows"][number];

@@ -1,13 +1,9 @@
-import { httpStatus } from "../../lib/http/status";
-import { ISSUE_STATUS } from "../../refunds/outcomes";
-import { json, type MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { BlockStack, Layout, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
-import { authenticateAdmin } from "../../screens/admin-auth.server";
-import { requireStaff } from "../../staff/required.server";
-import { answerRefundForm, refundFormData } from "../../refunds/form.server";
-import { safeBackPath } from "../../refunds/form";
+import { screenAction, screenLoader } from "../../screens/context.server";
+import { act, load } from "../../screens/refund-form.server";
 import { useRefundForm } from "./hooks/useRefundForm";
 import { RefundBanners } from "./components/RefundBanners";
 import { RiskBanners } from "./components/RiskBanners";
@@ -15,48 +11,13 @@ import { RefundForm } from "./components/RefundForm";
 import { RefundAttempts } from "./components/RefundAttempts";
 import { RefundConfirmation } from "./components/RefundConfirmation";
 import { useCheckedRecords } from "./hooks/useCheckedRecords";
-import type { Action, Loader } from "./types";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `Refund ${data.order.name}` : "Issue a refund"} · Refund Verifier` }];
 
-export const loader: Loader = async ({ request, params }) => {
-  const { session } = await authenticateAdmin(request);
-  const data = await refundFormData(session.shop, params.orderId ?? "");
-  return { ...data, back: safeBackPath(new URL(request.url).searchParams.get("back")) };
-};
+export const loader = screenLoader(load);
 
-export const action: Action = async ({ request, params }) => {
-  const auth = await authenticateAdmin(request);
-  const form = await request.formData().catch(() => null);
-  if (!form)
-    return json(
-      { ok: false as const, intent: "", code: "INVALID_FORM" as const, message: "The form could not be read. Reload the page and try again.", attempts: null },
-      { status: 422 },
-    );
-  const intent = String(form.get("intent") ?? "");
-  const { result, attempts } = await answerRefundForm(auth.session.shop, params.orderId ?? "", form, requireStaff(auth).userId, new Date());
-  return json(
-    result.ok
-      ? { ok: true as const, intent, sysId: result.record.sysId, message: successMessage(result.record), attempts }
-      : {
-          ok: false as const,
-          intent,
-          code: result.code,
-          message: result.message,
-          ...(result.fieldErrors ? { fieldErrors: result.fieldErrors } : {}),
-          ...(result.risks ? { risks: result.risks } : {}),
-          attempts,
-        },
-    { status: httpStatus(result, ISSUE_STATUS) },
-  );
-};
-
-function successMessage(record: { sysId: string; shopifyOutcome: string; status: string }): string {
-  // The verdict is the app's own check, seconds later: the page shows it beside the refund when it comes.
-  if (record.shopifyOutcome === "created")
-    return `${record.sysId}: Shopify accepted the refund. The app is checking that Shopify recorded it as asked; the result appears beside it.`;
-  return `${record.sysId} is settled: no refund was made for it. The order is open to refunds again.`;
-}
+/** Issue a refund, ask Shopify again about an attempt, or settle one; with the order's attempts as they are after it. */
+export const action = screenAction(act);
 
 export default function IssueRefund() {
   const { order, records: loaded, readAt, duplicateOnOrder, unsettledSysId, sources, recentRefund, risks, back, formToken } = useLoaderData<typeof loader>();

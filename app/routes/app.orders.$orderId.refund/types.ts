@@ -1,33 +1,18 @@
 // The refund form's data types, declared apart from route.tsx: its components and hooks import them from here, and
 // route.tsx imports those components, so taking the types from route.tsx would tie the files into a circle.
-import type { ActionFunctionArgs, LoaderFunctionArgs, TypedResponse } from "@remix-run/node";
 import type { useActionData, useLoaderData } from "@remix-run/react";
-import type { RefundAttempts, refundFormAction, refundFormData } from "../../refunds/form.server";
+import type { RefundAttempts } from "../../refunds/attempts.server";
+import type { screenAction, screenLoader } from "../../screens/context.server";
+import type { act, load } from "../../screens/refund-form.server";
 
-type IssueFailure = Extract<Awaited<ReturnType<typeof refundFormAction>>, { ok: false }>;
-
-/** route.tsx's loader: the server module's form data, and the page's "Back" link (made safe). */
-export type Loader = (args: LoaderFunctionArgs) => Promise<Awaited<ReturnType<typeof refundFormData>> & { back: string }>;
+/** route.tsx's loader: the refund form screen's data, and the page's "Back" link (made safe). */
+export type Loader = ReturnType<typeof screenLoader<Awaited<ReturnType<typeof load>>>>;
 
 /**
  * route.tsx's action: a form that could not be read, the refund issued (or the attempt settled), or why not; with the
  * order's attempts as they are after it, for the side card.
  */
-export type Action = (args: ActionFunctionArgs) => Promise<
-  TypedResponse<
-    | { ok: false; intent: string; code: "INVALID_FORM"; message: string; attempts: null }
-    | { ok: true; intent: string; sysId: string; message: string; attempts: RefundAttempts | null }
-    | {
-        ok: false;
-        intent: string;
-        code: IssueFailure["code"];
-        message: string;
-        fieldErrors?: IssueFailure["fieldErrors"];
-        risks?: IssueFailure["risks"];
-        attempts: RefundAttempts | null;
-      }
-  >
->;
+export type Action = ReturnType<typeof screenAction<Awaited<ReturnType<typeof act>>>>;
 
 export type RefundFormData = ReturnType<typeof useLoaderData<Loader>>;
 export type Order = RefundFormData["order"];

@@ -1,17 +1,10 @@
 import { useState } from "react";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, InlineStack, Layout, Link, Page, Text, TextField } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
-import { authenticateAdmin } from "../../screens/admin-auth.server";
-import { refundDetail } from "../../evidence/page.server";
-import { refundAction } from "../../review/actions.server";
-import { addProofAction } from "../../exposure/dispute-proof.server";
-import { ADD_PROOF_INTENT, disputeProofAt } from "../../exposure/dispute-proof";
-import db from "../../db.server";
-import { shopTimeZone } from "../../shops/profile.server";
-import { interactiveGateway } from "../../shopify.server";
-import { formatInstant } from "../../lib/time/format";
+import { screenAction, screenLoader } from "../../screens/context.server";
+import { act, load } from "../../screens/refund.server";
 import { ReviewBadge, VerdictBadge, adminOrderUrl } from "../../components/ui";
 import { useMarkLeavingRefund } from "../../components/return-focus";
 import { ORIGIN_LABELS, DUPLICATE_REASONS, madeTechnical, money, orderLabel } from "../../verdicts/words";
@@ -21,52 +14,16 @@ import { TechnicalDetails } from "./components/TechnicalDetails";
 import { MoneySection } from "./components/MoneySection";
 import { ExposureSection } from "./components/ExposureSection";
 import { LimitsSection } from "./components/LimitsSection";
-import { customerSentenceIn } from "../../settlement/view";
 
 /** Who a step of the timeline came from, in a merchant's words (the engine's names are in Technical details). */
 const STEP_LABELS = { webhook: "Shopify", observation: "Shopify", evaluation: "Verdict", review: "Staff" } as const;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `Refund on ${orderLabel(data.refund)}` : "Refund"} · Refund Verifier` }];
 
-export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { session } = await authenticateAdmin(request);
-  const now = new Date();
-  // The shop's time zone; UTC when Shopify cannot say (the page says so), never an error page.
-  const [detail, timeZone] = await Promise.all([
-    refundDetail(session.shop, params.id ?? "", now),
-    shopTimeZone(db, session.shop, { gateway: interactiveGateway(), now }),
-  ]);
-  // Every instant on the page, formatted here once so the server's and the browser's text agree.
-  const instants = [
-    detail.refund.startedAt,
-    detail.refund.decidedAt,
-    detail.nextAttemptAt,
-    detail.timeoutAt,
-    ...detail.timeline.map((t) => t.at),
-    ...detail.pairedWith.map((other) => other.startedAt),
-    detail.money.followed?.processedAt,
-    detail.exposure?.proof.refundedAt,
-    ...(detail.exposure?.disputes.map((d) => d.evidenceDueBy) ?? []),
-    disputeProofAt(detail.exposure?.disputeProof ?? null),
-    detail.limits?.approval?.askedAt,
-    detail.limits?.approval?.decidedAt,
-  ].filter((iso): iso is string => !!iso);
-  const times = Object.fromEntries(instants.map((iso) => [iso, formatInstant(iso, timeZone)]));
-  // The day the customer is told the money was sent is the shop's day, as every time on the page.
-  const money = { ...detail.money, sentence: customerSentenceIn(detail.money, timeZone, new Date(detail.now)) };
-  return json({ ...detail, money, timeZone, times });
-};
+export const loader = screenLoader(load);
 
-export const action = async ({ request, params }: ActionFunctionArgs) => {
-  const { session, sessionToken } = await authenticateAdmin(request);
-  const form = await request.formData();
-  // Adding the refund's proof to a dispute is the exposure's own action (its claim and Shopify's answer), not the review's.
-  const outcome =
-    form.get("intent") === ADD_PROOF_INTENT
-      ? await addProofAction(session.shop, params.id ?? "", form, new Date())
-      : await refundAction(session.shop, params.id ?? "", form, String(sessionToken?.sub ?? "unknown"), new Date());
-  return json(outcome, { status: outcome.status });
-};
+/** Resolve, re-check, or add the refund's proof to its dispute. */
+export const action = screenAction(act);
 
 export default function RefundDetail() {
   const detail = useLoaderData<typeof loader>();

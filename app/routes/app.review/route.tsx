@@ -1,45 +1,24 @@
 import { useUrlFilters } from "../../dashboard/use-url-filters";
-import { json, type MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { BlockStack, Card, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
 import { useNarrowScreen } from "../../components/useNarrowScreen";
-import db from "../../db.server";
-import { REFUND_CREATED } from "../../contracts/registry.server";
-import { authenticateAdmin } from "../../screens/admin-auth.server";
-import { refundAction } from "../../review/actions.server";
-import { reviewPage } from "../../review/review.server";
-import { shopTimeZone } from "../../shops/profile.server";
-import { interactiveGateway } from "../../shopify.server";
+import { screenAction, screenLoader } from "../../screens/context.server";
+import { act, load } from "../../screens/review-queue.server";
 import { ReviewItem } from "./components/ReviewItem";
 import { QueueTabs } from "./components/QueueTabs";
 import { QueueFilters, clearQueueFilters } from "./components/QueueFilters";
 import { EmptyQueue } from "./components/EmptyQueue";
 import { WaitingForApproval } from "./components/WaitingForApproval";
 import { ResultsPagination } from "../../dashboard/list-controls";
-import type { Action, Loader } from "./types";
 
 export const meta: MetaFunction = () => [{ title: "Review queue · Refund Verifier" }];
 
-export const loader: Loader = async ({ request }) => {
-  const { session } = await authenticateAdmin(request);
-  const [gateway, now] = [interactiveGateway(), new Date()];
-  const timeZone = await shopTimeZone(db, session.shop, { gateway, now });
-  return reviewPage(db, gateway, REFUND_CREATED.contract, session.shop, new URL(request.url).searchParams, now, timeZone);
-};
+export const loader = screenLoader(load);
 
-export const action: Action = async ({ request }) => {
-  const { session, sessionToken } = await authenticateAdmin(request);
-  const form = await request.formData();
-  const outcome = await refundAction(session.shop, String(form.get("id") ?? ""), form, String(sessionToken?.sub ?? "unknown"), new Date());
-  // A resolve that lost the race says who won and what they wrote (the pair's winner too), so nobody's note is lost unseen.
-  return json(
-    outcome.ok
-      ? outcome
-      : { ...outcome, resolvedBy: outcome.resolvedBy ?? null, resolvedNote: outcome.resolvedNote ?? null, resolvedAt: outcome.resolvedAt ?? null },
-    { status: outcome.status },
-  );
-};
+/** Resolve or re-check the item the form names. */
+export const action = screenAction((context) => act(context));
 
 /** After a lost race the list is left as it is: the item stays, with its banner and the typed note. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>

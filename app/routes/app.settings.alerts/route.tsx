@@ -1,28 +1,19 @@
-import { json, type MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Layout, Page } from "@shopify/polaris";
 import { TitleBar } from "@shopify/app-bridge-react";
-import db from "../../db.server";
-import { authenticateAdmin } from "../../screens/admin-auth.server";
-import { alertsAction, alertsPage } from "../../alerts/page.server";
+import { act, load } from "../../screens/alert-settings.server";
+import { screenAction, screenLoader } from "../../screens/context.server";
 import { AlertSettingsForm } from "./components/AlertSettingsForm";
 import { DeliveryLog } from "./components/DeliveryLog";
 import { FlowTriggers } from "./components/FlowTriggers";
 import { useWaitingDeliveries } from "./hooks/useWaitingDeliveries";
-import type { Action, Loader } from "./types";
 
 export const meta: MetaFunction = () => [{ title: "Alerts · Refund Verifier" }];
 
-export const loader: Loader = async ({ request }) => {
-  const { session } = await authenticateAdmin(request);
-  return json(await alertsPage(db, session.shop));
-};
+export const loader = screenLoader(load);
 
-export const action: Action = async ({ request }) => {
-  const { session } = await authenticateAdmin(request);
-  const result = await alertsAction(db, session.shop, await request.formData(), new Date());
-  return json(result, { status: result.ok ? 200 : result.status });
-};
+export const action = screenAction(act);
 
 export default function AlertsSettings() {
   const data = useLoaderData<typeof loader>();

@@ -1,8 +1,8 @@
 // The limits page's data types, apart from route.tsx so that its components import them without a circle.
-import type { ActionFunctionArgs, LoaderFunctionArgs, TypedResponse } from "@remix-run/node";
 import type { useLoaderData } from "@remix-run/react";
-import type { LimitsSaveResult, limitsPage } from "../../guardrails/settings.server";
+import type { screenAction, screenLoader } from "../../screens/context.server";
+import type { act, load } from "../../screens/limit-settings.server";
 
-export type Loader = (args: LoaderFunctionArgs) => Promise<TypedResponse<Awaited<ReturnType<typeof limitsPage>>>>;
-export type Action = (args: ActionFunctionArgs) => Promise<TypedResponse<LimitsSaveResult>>;
+export type Loader = ReturnType<typeof screenLoader<Awaited<ReturnType<typeof load>>>>;
+export type Action = ReturnType<typeof screenAction<Awaited<ReturnType<typeof act>>>>;
 export type LimitsLoaderData = ReturnType<typeof useLoaderData<Loader>>;

@@ -18,6 +18,13 @@ export const fieldFailure = (code: string, message: string): Failed => ({
 /** An answer that is not what the schema says: never evidence, read again soon. */
 export const malformed = (message: string): Failed => ({ ok: false, kind: "malformed", code: "NO_DATA", message, retryAfterMs: 5_000 });
 
+/** One kind of node read by id: its `nodes(ids:)` document, what each node costs, and the schema each is parsed by at the door. */
+export interface NodeKind<Q extends AdminOperation, T> {
+  query: Q;
+  perNodeCost: number;
+  schema: z.ZodType<T, z.ZodTypeDef, unknown>;
+}
+
 /**
  * Reads nodes by id with a `nodes(ids:)` query, as many a request as keep its cost at or under
  * 1,000 points, through the throttle gate. Each node is parsed at the door by `schema`: Shopify's
@@ -28,11 +35,10 @@ export const malformed = (message: string): Failed => ({ ok: false, kind: "malfo
 export async function readNodes<Q extends AdminOperation, T>(
   gateway: ShopifyGateway,
   shop: string,
-  query: Q,
+  kind: NodeKind<Q, T>,
   gids: string[],
-  perNodeCost: number,
-  schema: z.ZodType<T, z.ZodTypeDef, unknown>,
 ): Promise<Map<string, NodeRead<T>>> {
+  const { query, perNodeCost, schema } = kind;
   const read = new Map<string, NodeRead<T>>();
   const ids = [...new Set(gids)];
   for (let start = 0; start < ids.length;) {

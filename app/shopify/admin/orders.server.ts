@@ -14,7 +14,12 @@ const orderName = z.object({ id: z.string(), name: z.string() });
  */
 export async function readOrdersShown(gateway: ShopifyGateway, shop: string, orderGids: string[]): Promise<Map<string, string | null>> {
   const shown = new Map<string, string | null>();
-  for (const [id, read] of await readNodes(gateway, shop, ORDER_NAMES_QUERY, orderGids, QUERY_COSTS.orderNamesPerOrder, orderName))
+  for (const [id, read] of await readNodes(
+    gateway,
+    shop,
+    { query: ORDER_NAMES_QUERY, perNodeCost: QUERY_COSTS.orderNamesPerOrder, schema: orderName },
+    orderGids,
+  ))
     if (read.ok && (read.node === null || read.node.id === id)) shown.set(id, read.node?.name ?? null);
   return shown;
 }

@@ -1,7 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, InlineStack, ProgressBar, Select, Text } from "@shopify/polaris";
 import { useState } from "react";
-import type { BackfillCardData } from "../../../backfill/page.server";
+import type { BackfillCardData } from "../../../backfill/card.server";
 import { Instant } from "../../../components/ui";
 import type { Action } from "../types";
 

@@ -98,111 +98,111 @@ export function RefundFilters({ filters, appliedFilters, now, smDown, query, set
   );
 }
 
+/** A filter that is one list of choices, titled by the bar's label. */
+function choiceFilter(spec: {
+  key: string;
+  label: string;
+  title: string;
+  pinned?: boolean;
+  allowMultiple?: boolean;
+  choices: { value: string; label: string }[];
+  selected: string[];
+  onChange: (values: string[]) => void;
+}) {
+  const { key, label, title, pinned, allowMultiple, choices, selected, onChange } = spec;
+  return {
+    key,
+    label,
+    ...(pinned ? { pinned } : {}),
+    filter: <ChoiceList title={title} titleHidden allowMultiple={allowMultiple} choices={choices} selected={selected} onChange={onChange} />,
+  };
+}
+
+/** The date presets, and a custom range's two dates when it is chosen. */
+function datesFilter(filters: FilterValues, now: string, update: Update) {
+  return {
+    key: "dates",
+    label: "Dates",
+    pinned: true,
+    filter: (
+      <BlockStack gap="200">
+        <ChoiceList
+          title="Dates"
+          titleHidden
+          choices={Object.entries(RANGE_LABELS).map(([value, label]) => ({ value, label }))}
+          selected={filters.range ? [filters.range] : []}
+          onChange={([range]) =>
+            update(
+              range === "custom"
+                ? { range, from: filters.from ?? now.slice(0, 10), to: filters.to ?? now.slice(0, 10) }
+                : { range, from: undefined, to: undefined },
+            )
+          }
+        />
+        {filters.range === "custom" ? (
+          <>
+            <TextField
+              label="From"
+              type="date"
+              autoComplete="off"
+              value={filters.from ?? ""}
+              onChange={(v) => update({ range: "custom", from: v || undefined })}
+            />
+            <TextField label="To" type="date" autoComplete="off" value={filters.to ?? ""} onChange={(v) => update({ range: "custom", to: v || undefined })} />
+          </>
+        ) : null}
+      </BlockStack>
+    ),
+  };
+}
+
 /** The bar's filters: three pinned, the others added from "Add filter". */
 function filterDefinitions(filters: FilterValues, now: string, update: Update) {
   return [
-    {
+    choiceFilter({
       key: "review",
       label: "Needs review",
+      title: "Review",
       pinned: true,
-      filter: (
-        <ChoiceList
-          title="Review"
-          titleHidden
-          choices={Object.entries(REVIEW_LABELS).map(([value, label]) => ({ value, label }))}
-          selected={filters.review ? [filters.review] : []}
-          onChange={(v) => update({ review: v[0] })}
-        />
-      ),
-    },
+      choices: Object.entries(REVIEW_LABELS).map(([value, label]) => ({ value, label })),
+      selected: filters.review ? [filters.review] : [],
+      onChange: (v) => update({ review: v[0] }),
+    }),
     verdictFilter(Object.keys(VERDICT_LABELS), filters.verdicts, update),
-    {
-      key: "dates",
-      label: "Dates",
-      pinned: true,
-      filter: (
-        <BlockStack gap="200">
-          <ChoiceList
-            title="Dates"
-            titleHidden
-            choices={Object.entries(RANGE_LABELS).map(([value, label]) => ({ value, label }))}
-            selected={filters.range ? [filters.range] : []}
-            onChange={([range]) =>
-              update(
-                range === "custom"
-                  ? { range, from: filters.from ?? now.slice(0, 10), to: filters.to ?? now.slice(0, 10) }
-                  : { range, from: undefined, to: undefined },
-              )
-            }
-          />
-          {filters.range === "custom" ? (
-            <>
-              <TextField
-                label="From"
-                type="date"
-                autoComplete="off"
-                value={filters.from ?? ""}
-                onChange={(v) => update({ range: "custom", from: v || undefined })}
-              />
-              <TextField label="To" type="date" autoComplete="off" value={filters.to ?? ""} onChange={(v) => update({ range: "custom", to: v || undefined })} />
-            </>
-          ) : null}
-        </BlockStack>
-      ),
-    },
+    datesFilter(filters, now, update),
     problemFilter(filters.classes, update),
-    {
+    choiceFilter({
       key: "gateway",
       label: "Gateway failures",
-      filter: (
-        <ChoiceList
-          title="Gateway"
-          titleHidden
-          choices={[{ value: "failed", label: "Only refunds whose gateway transaction failed" }]}
-          selected={filters.gatewayFailures ? ["failed"] : []}
-          onChange={(v) => update({ gateway: v[0] })}
-        />
-      ),
-    },
-    {
+      title: "Gateway",
+      choices: [{ value: "failed", label: "Only refunds whose gateway transaction failed" }],
+      selected: filters.gatewayFailures ? ["failed"] : [],
+      onChange: (v) => update({ gateway: v[0] }),
+    }),
+    choiceFilter({
       key: "money",
       label: "Money",
-      filter: (
-        <ChoiceList
-          title="Money"
-          titleHidden
-          choices={[{ value: "late", label: filters.moneyLate ? capitalized(filters.moneyLate.words) : "Not arrived in the time the shop's payouts allow" }]}
-          selected={filters.moneyLate ? ["late"] : []}
-          onChange={(v) => update({ money: v[0], money_days: undefined })}
-        />
-      ),
-    },
-    {
+      title: "Money",
+      choices: [{ value: "late", label: filters.moneyLate ? capitalized(filters.moneyLate.words) : "Not arrived in the time the shop's payouts allow" }],
+      selected: filters.moneyLate ? ["late"] : [],
+      onChange: (v) => update({ money: v[0], money_days: undefined }),
+    }),
+    choiceFilter({
       key: "risk",
       label: "Money at risk",
-      filter: (
-        <ChoiceList
-          title="Money at risk"
-          titleHidden
-          choices={[{ value: "twice", label: "At risk twice: a chargeback, or more back than was paid" }]}
-          selected={filters.atRiskTwice ? ["twice"] : []}
-          onChange={(v) => update({ risk: v[0] })}
-        />
-      ),
-    },
-    {
+      title: "Money at risk",
+      choices: [{ value: "twice", label: "At risk twice: a chargeback, or more back than was paid" }],
+      selected: filters.atRiskTwice ? ["twice"] : [],
+      onChange: (v) => update({ risk: v[0] }),
+    }),
+    choiceFilter({
       key: "made",
       label: "Made",
-      filter: (
-        <ChoiceList
-          title="Where it was made"
-          titleHidden
-          allowMultiple
-          choices={MADE_IN.map((value) => ({ value, label: MADE_LABELS[value] }))}
-          selected={filters.made}
-          onChange={(v) => update({ made: v })}
-        />
-      ),
-    },
+      title: "Where it was made",
+      allowMultiple: true,
+      choices: MADE_IN.map((value) => ({ value, label: MADE_LABELS[value] })),
+      selected: filters.made,
+      onChange: (v) => update({ made: v }),
+    }),
   ];
 }

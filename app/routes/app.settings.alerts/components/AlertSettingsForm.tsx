@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Form, useNavigation, useSubmit } from "@remix-run/react";
 import { BlockStack, Box, Button, Card, Checkbox, ChoiceList, InlineStack, Select, Text, TextField } from "@shopify/polaris";
 import type { AlertSettingsView } from "../../../alerts/settings.server";
-import type { AlertsActionResult } from "../../../alerts/page.server";
+import type { AlertsActionResult } from "../../../screens/alert-settings.server";
 import type { FieldErrors } from "../../../alerts/settings-form";
 import { AnswerBeside, type Answer } from "./AnswerBeside";
 
@@ -63,9 +63,6 @@ export function AlertSettingsForm({
   slackOrigin: string;
   result: AlertsActionResult | undefined;
 }) {
-  const navigation = useNavigation();
-  const submit = useSubmit();
-  const busy = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const [emailRecipients, setEmailRecipients] = useState(settings.emailRecipients.join(", "));
   const [slackUrl, setSlackUrl] = useState("");
   const [removeSlack, setRemoveSlack] = useState(false);
@@ -140,27 +137,38 @@ export function AlertSettingsForm({
             />
           </BlockStack>
         </Card>
-        {/* The answer to either button shows right under both, where the person's eyes are: at the
-            top of the form it was off-screen from the buttons (issue 26). */}
-        {/* On a phone the cards run edge to edge; the buttons and their answer keep off the edge. */}
-        <Box paddingInline={{ xs: "400", sm: "0" }}>
-          <BlockStack gap="200" inlineAlign="end">
-            <InlineStack gap="300" align="end">
-              <Button
-                onClick={() => submit({ intent: "test" }, { method: "post" })}
-                loading={busy === "test"}
-                disabled={!settings.emailRecipients.length && !settings.slackConfigured}
-              >
-                Send a test alert
-              </Button>
-              <Button submit variant="primary" loading={busy === "save"}>
-                Save
-              </Button>
-            </InlineStack>
-            <AnswerBeside answer={answerOf(result)} answering={result} />
-          </BlockStack>
-        </Box>
+        <FormButtons settings={settings} result={result} />
       </BlockStack>
     </Form>
+  );
+}
+
+/**
+ * "Send a test alert" and Save, with the answer to either right under both, where the person's eyes
+ * are: at the top of the form it was off-screen from the buttons (issue 26). On a phone the cards
+ * run edge to edge; the buttons and their answer keep off the edge.
+ */
+function FormButtons({ settings, result }: { settings: AlertSettingsView; result: AlertsActionResult | undefined }) {
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const busy = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
+  return (
+    <Box paddingInline={{ xs: "400", sm: "0" }}>
+      <BlockStack gap="200" inlineAlign="end">
+        <InlineStack gap="300" align="end">
+          <Button
+            onClick={() => submit({ intent: "test" }, { method: "post" })}
+            loading={busy === "test"}
+            disabled={!settings.emailRecipients.length && !settings.slackConfigured}
+          >
+            Send a test alert
+          </Button>
+          <Button submit variant="primary" loading={busy === "save"}>
+            Save
+          </Button>
+        </InlineStack>
+        <AnswerBeside answer={answerOf(result)} answering={result} />
+      </BlockStack>
+    </Box>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { Form } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, EmptyState, InlineStack, Text } from "@shopify/polaris";
 import { Instant } from "../../../components/ui";
-import type { AlertsActionResult } from "../../../alerts/page.server";
+import type { AlertsActionResult } from "../../../screens/alert-settings.server";
 
 interface Delivery {
   id: string;

@@ -87,16 +87,15 @@ function useValues(data: LimitsLoaderData) {
   return { values, set: (name: string) => (value: string) => setValues((current) => ({ ...current, [name]: value })) };
 }
 
+type Values = ReturnType<typeof useValues>;
+
 /** The shop's limits and its people: who approves, who may change the limits, anyone's own limits. Read-only for whoever may not change them. */
 export function LimitsForm({ data, result }: { data: LimitsLoaderData; result: LimitsSaveResult | undefined }) {
   const navigation = useNavigation();
   const narrow = useNarrowScreen();
-  const busy = navigation.state === "submitting";
   const errors: Errors = result && !result.ok ? (result.fieldErrors ?? {}) : {};
   const readOnly = !data.viewer.maySetLimits;
-  const ownerEdits = data.viewer.accountOwner;
-  const { values, set } = useValues(data);
-  const currencyWords = data.currency ?? "the shop's currency";
+  const fields = useValues(data);
   return (
     <Form method="post" aria-label="Refund limits">
       <input type="hidden" name="revision" value={result?.ok ? result.revision : data.revision} />
@@ -118,97 +117,121 @@ export function LimitsForm({ data, result }: { data: LimitsLoaderData; result: L
             {result.message}
           </Banner>
         )}
-        <Card>
-          <BlockStack gap="300">
-            <Text as="h2" variant="headingMd">
-              Limits
-            </Text>
-            <Text as="p" tone="subdued">
-              {`A refund asked for in this app that goes over a limit is not sent to Shopify: it waits for an approver, who sees why. Leave a field empty for no limit; none is on until you set it. Amounts are in ${currencyWords}. Refunds made in Shopify admin, on POS or in other apps cannot be stopped: those over a limit are shown to you in the review queue and alerts.`}
-            </Text>
-            <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
-              {SHOP_FIELDS.map((field) => (
-                <Field
-                  key={field.name}
-                  name={field.name}
-                  label={field.label}
-                  help={shopLimitMeaning(field.name, values[field.name] ?? "", data.currency)}
-                  value={values[field.name] ?? ""}
-                  onChange={set(field.name)}
-                  currency={field.kind === "amount" ? data.currency : null}
-                  readOnly={readOnly}
-                  error={errors[field.name]}
-                />
-              ))}
-            </InlineGrid>
-          </BlockStack>
-        </Card>
-        <Card>
-          <BlockStack gap="300">
-            <Text as="h2" variant="headingMd">
-              People
-            </Text>
-            <Text as="p" tone="subdued">
-              Staff appear here once they have opened the app. The account owner always approves and sets limits. An approver never approves their own refund.
-              {ownerEdits ? "" : " Only the account owner names who changes limits."}
-            </Text>
-            {data.people.map((person) => (
-              <Box key={person.userId} paddingBlockStart="300" borderBlockStartWidth="025" borderColor="border">
-                <div data-person={person.userId}>
-                  <BlockStack gap="300">
-                    <InlineStack gap="200" blockAlign="center">
-                      <Text as="h3" variant="headingSm">
-                        {person.name}
-                      </Text>
-                      {person.accountOwner && <Badge>Account owner</Badge>}
-                    </InlineStack>
-                    <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
-                      {(["perRefund", "daily"] as const).map((kind) => {
-                        const name = `${kind}.${person.userId}`;
-                        return (
-                          <Field
-                            key={kind}
-                            name={name}
-                            label={kind === "perRefund" ? "Their limit per refund" : "Their limit in 24 hours"}
-                            value={values[name] ?? ""}
-                            onChange={set(name)}
-                            currency={data.currency}
-                            readOnly={readOnly}
-                            error={errors[name]}
-                            help={personLimitMeaning(
-                              kind,
-                              person.name,
-                              values[name] ?? "",
-                              values[kind === "perRefund" ? "perRefund" : "dailyPerStaff"] ?? "",
-                              data.currency,
-                            )}
-                          />
-                        );
-                      })}
-                    </InlineGrid>
-                    {!person.accountOwner && readOnly && <RolesInWords approver={person.approver} setsLimits={person.setsLimits} />}
-                    {!person.accountOwner && !readOnly && (
-                      <InlineStack gap="400">
-                        <Toggle label="Approves refunds" name={`approver.${person.userId}`} initial={person.approver} />
-                        <Toggle label="Changes limits" name={`setsLimits.${person.userId}`} initial={person.setsLimits} disabled={!ownerEdits} />
-                        {/* A disabled checkbox is not posted: what the owner set is posted unchanged. */}
-                        {!ownerEdits && person.setsLimits && <input type="hidden" name={`setsLimits.${person.userId}`} value="on" />}
-                      </InlineStack>
-                    )}
-                  </BlockStack>
-                </div>
-              </Box>
-            ))}
-          </BlockStack>
-        </Card>
+        <ShopLimits data={data} fields={fields} errors={errors} readOnly={readOnly} />
+        <People data={data} fields={fields} errors={errors} readOnly={readOnly} />
         {!readOnly && (
           <InlineStack align="end">
-            <Button submit variant="primary" size="large" fullWidth={narrow} loading={busy}>
+            <Button submit variant="primary" size="large" fullWidth={narrow} loading={navigation.state === "submitting"}>
               Save limits
             </Button>
           </InlineStack>
         )}
       </BlockStack>
     </Form>
+  );
+}
+
+type SectionProps = { data: LimitsLoaderData; fields: Values; errors: Errors; readOnly: boolean };
+
+/** The shop's own limits: per refund, per person a day, the shop's hour and day. */
+function ShopLimits({ data, fields: { values, set }, errors, readOnly }: SectionProps) {
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          Limits
+        </Text>
+        <Text as="p" tone="subdued">
+          {`A refund asked for in this app that goes over a limit is not sent to Shopify: it waits for an approver, who sees why. Leave a field empty for no limit; none is on until you set it. Amounts are in ${data.currency ?? "the shop's currency"}. Refunds made in Shopify admin, on POS or in other apps cannot be stopped: those over a limit are shown to you in the review queue and alerts.`}
+        </Text>
+        <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
+          {SHOP_FIELDS.map((field) => (
+            <Field
+              key={field.name}
+              name={field.name}
+              label={field.label}
+              help={shopLimitMeaning(field.name, values[field.name] ?? "", data.currency)}
+              value={values[field.name] ?? ""}
+              onChange={set(field.name)}
+              currency={field.kind === "amount" ? data.currency : null}
+              readOnly={readOnly}
+              error={errors[field.name]}
+            />
+          ))}
+        </InlineGrid>
+      </BlockStack>
+    </Card>
+  );
+}
+
+/** Everyone who opened the app: their own limits, and (the owner's to name) who approves and who changes limits. */
+function People({ data, fields, errors, readOnly }: SectionProps) {
+  const ownerEdits = data.viewer.accountOwner;
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          People
+        </Text>
+        <Text as="p" tone="subdued">
+          Staff appear here once they have opened the app. The account owner always approves and sets limits. An approver never approves their own refund.
+          {ownerEdits ? "" : " Only the account owner names who changes limits."}
+        </Text>
+        {data.people.map((person) => (
+          <Box key={person.userId} paddingBlockStart="300" borderBlockStartWidth="025" borderColor="border">
+            <div data-person={person.userId}>
+              <BlockStack gap="300">
+                <InlineStack gap="200" blockAlign="center">
+                  <Text as="h3" variant="headingSm">
+                    {person.name}
+                  </Text>
+                  {person.accountOwner && <Badge>Account owner</Badge>}
+                </InlineStack>
+                <PersonLimits person={person} currency={data.currency} fields={fields} errors={errors} readOnly={readOnly} />
+                {!person.accountOwner && readOnly && <RolesInWords approver={person.approver} setsLimits={person.setsLimits} />}
+                {!person.accountOwner && !readOnly && (
+                  <InlineStack gap="400">
+                    <Toggle label="Approves refunds" name={`approver.${person.userId}`} initial={person.approver} />
+                    <Toggle label="Changes limits" name={`setsLimits.${person.userId}`} initial={person.setsLimits} disabled={!ownerEdits} />
+                    {/* A disabled checkbox is not posted: what the owner set is posted unchanged. */}
+                    {!ownerEdits && person.setsLimits && <input type="hidden" name={`setsLimits.${person.userId}`} value="on" />}
+                  </InlineStack>
+                )}
+              </BlockStack>
+            </div>
+          </Box>
+        ))}
+      </BlockStack>
+    </Card>
+  );
+}
+
+/** One person's limit per refund and in 24 hours, each saying what it means beside the shop's. */
+function PersonLimits({
+  person,
+  currency,
+  fields: { values, set },
+  errors,
+  readOnly,
+}: { person: LimitsLoaderData["people"][number]; currency: string | null } & Omit<SectionProps, "data">) {
+  return (
+    <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
+      {(["perRefund", "daily"] as const).map((kind) => {
+        const name = `${kind}.${person.userId}`;
+        return (
+          <Field
+            key={kind}
+            name={name}
+            label={kind === "perRefund" ? "Their limit per refund" : "Their limit in 24 hours"}
+            value={values[name] ?? ""}
+            onChange={set(name)}
+            currency={currency}
+            readOnly={readOnly}
+            error={errors[name]}
+            help={personLimitMeaning(kind, person.name, values[name] ?? "", values[kind === "perRefund" ? "perRefund" : "dailyPerStaff"] ?? "", currency)}
+          />
+        );
+      })}
+    </InlineGrid>
   );
 }

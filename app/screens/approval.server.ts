@@ -1,18 +1,19 @@
 import type { PrismaClient, RefundApproval, RefundRecord } from "@prisma/client";
 import { z } from "zod";
-import type { LoadedContract } from "../contracts/load";
+import { REFUND_CREATED } from "../contracts/registry.server";
 import { parseStored, storedCaptions } from "../lib/db/stored-json";
-import { fieldErrors } from "../lib/forms/field-errors";
+import { FORM_EXPIRED, readForm } from "../lib/forms/read-form";
+import { httpStatus } from "../lib/http/status";
 import { breachesSentence, limitBreaches } from "../guardrails/limits";
-import { mayApprove, readLimits, recentRefunds, type Actor } from "../guardrails/limits.server";
+import { mayApprove, readLimits, recentRefunds } from "../guardrails/limits.server";
 import { approvalAudit } from "../guardrails/audit.server";
 import { formatMoney } from "../lib/money/currency";
-import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { staffNames } from "../staff/identity.server";
 import { approversInWords, approversOf } from "../guardrails/approvers.server";
-import { approveRequest, declineRequest, MAX_REASON_LENGTH } from "./approval.server";
-import { fail, type IssueResult } from "./outcomes";
-import { RISK_CODES } from "./risk";
+import { approveRequest, declineRequest, MAX_REASON_LENGTH } from "../refunds/approval.server";
+import { fail, ISSUE_STATUS, type IssueResult } from "../refunds/outcomes";
+import { RISK_CODES } from "../refunds/risk";
+import type { ScreenContext } from "./context.server";
 
 const orderNameOf = (record: RefundRecord) => parseStored(storedCaptions, record.refCaptions, "RefundRecord.refCaptions")[0]?.caption ?? "the order";
 const legacyOrderId = (gid: string) => gid.replace(/^gid:\/\/shopify\/Order\//, "");
@@ -56,7 +57,9 @@ export async function waitingRequests(db: PrismaClient, shop: string, now: Date)
 }
 
 /** The request page: the request, the limits as they stand now, and whether this person may decide it. */
-export async function approvalPage(db: PrismaClient, shop: string, id: string, viewer: Actor, now: Date) {
+export async function load(context: ScreenContext) {
+  const { db, shop, staff: viewer } = context;
+  const [id, now] = [context.params.id ?? "", context.now()];
   const request = await db.refundApproval.findFirst({ where: { id, shop } });
   const record = request && (await db.refundRecord.findUnique({ where: { id: request.recordId } }));
   if (!request || !record) throw new Response("There is no such refund request in this shop.", { status: 404 });
@@ -93,7 +96,6 @@ export async function approvalPage(db: PrismaClient, shop: string, id: string, v
   };
 }
 
-const FORM_EXPIRED = "This form is out of date. Reload the page and try again.";
 const decisionSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("approve"),
@@ -112,37 +114,46 @@ const decisionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("decline"), reason: z.string({ required_error: "Say why you decline it." }).default("") }),
 ]);
 
-/** The request page's approve or decline, parsed at the door; the decision itself is approval.server's. */
-export async function approvalAction(
-  db: PrismaClient,
-  contract: LoadedContract,
-  gateway: ShopifyGateway,
-  shop: string,
-  id: string,
-  approver: Actor,
-  form: FormData,
-  now: Date,
-): Promise<IssueResult> {
-  const parsed = decisionSchema.safeParse(Object.fromEntries([...form.keys()].map((key) => [key, form.get(key)])));
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error, "intent");
-    return fail("INVALID_FORM", Object.values(errors)[0] ?? FORM_EXPIRED, undefined, errors);
-  }
+/** What approve or decline came to, for the page's banner. */
+export interface DecisionAnswer {
+  ok: boolean;
+  status: number;
+  intent: string;
+  code?: string;
+  message: string;
+  risks?: string[];
+}
+
+/** The request page's approve or decline, parsed at the door; the decision itself is refunds/approval.server's. */
+async function decide(context: ScreenContext, form: FormData | null): Promise<IssueResult> {
+  const parsed = readForm(form, decisionSchema, "intent");
+  if (!parsed.ok) return fail("INVALID_FORM", parsed.message, undefined, parsed.fieldErrors);
   const input = parsed.data;
-  if (input.intent === "decline") return declineRequest(db, { shop, requestId: id, approver, reason: input.reason }, now);
-  return approveRequest(
-    db,
-    contract,
-    gateway,
-    {
-      shop,
-      requestId: id,
-      approver,
-      note: input.note.trim() || null,
-      limitsRevision: input.limitsRevision,
-      confirmAnother: input.confirmAnother,
-      confirmRisk: input.confirmRisk,
-    },
-    now,
-  );
+  const { db, shop, staff: approver } = context;
+  const requestId = context.params.id ?? "";
+  if (input.intent === "decline") return declineRequest(db, { shop, requestId, approver, reason: input.reason }, context.now());
+  const approval = {
+    shop,
+    requestId,
+    approver,
+    note: input.note.trim() || null,
+    limitsRevision: input.limitsRevision,
+    confirmAnother: input.confirmAnother,
+    confirmRisk: input.confirmRisk,
+  };
+  return approveRequest(db, REFUND_CREATED, context.gateway, approval, context.now());
+}
+
+/** Approve or decline, in words for the banner, with the status the outcome's code maps to. */
+export async function act(context: ScreenContext): Promise<DecisionAnswer> {
+  const form = await context.form();
+  const intent = String(form?.get("intent") ?? "");
+  const result = await decide(context, form);
+  const status = httpStatus(result, ISSUE_STATUS);
+  if (!result.ok) return { ok: false, status, intent, code: result.code, message: result.message, ...(result.risks ? { risks: result.risks } : {}) };
+  const message =
+    intent === "decline"
+      ? `Declined: ${result.record.sysId} was not sent to Shopify, and the person who asked sees your reason.`
+      : `Approved: Shopify accepted ${result.record.sysId}. The app is checking that Shopify recorded it as asked.`;
+  return { ok: true, status, intent, message };
 }

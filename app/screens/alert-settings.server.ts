@@ -1,20 +1,21 @@
 import type { PrismaClient } from "@prisma/client";
-import { adminAppUrl } from "./admin-links.server";
-import { slackWebhookOrigin } from "./channels.server";
-import { shopNameOf } from "./events.server";
+import { adminAppUrl } from "../alerts/admin-links.server";
+import { slackWebhookOrigin } from "../alerts/channels.server";
+import { shopNameOf } from "../alerts/events.server";
 import { shopTimeZone } from "../shops/profile.server";
-import { ALL_FLOW_TRIGGERS } from "./flow-triggers";
-import { testAlert } from "./messages";
+import { ALL_FLOW_TRIGGERS } from "../alerts/flow-triggers";
+import { testAlert } from "../alerts/messages";
 import { alertsSecretKey } from "../lib/crypto/secret-box.server";
-import { parseAlertSettingsForm, type FieldErrors } from "./settings-form";
-import { alertSettings, deliveryLog, queueTestAlert, saveAlertSettings, sendAgain } from "./settings.server";
-import { channelsOf } from "./settings-view";
+import { parseAlertSettingsForm, type FieldErrors } from "../alerts/settings-form";
+import { alertSettings, deliveryLog, queueTestAlert, saveAlertSettings, sendAgain } from "../alerts/settings.server";
+import { channelsOf } from "../alerts/settings-view";
 import { config } from "../lib/config/env.server";
+import type { ScreenContext } from "./context.server";
 
 const secretKeyState = (): "ok" | "missing" => (alertsSecretKey() ? "ok" : "missing");
 
 /** Everything the alerts page shows: the settings (the Slack URL only as a hint), the server's readiness, Flow, the delivery log. */
-export async function alertsPage(db: PrismaClient, shop: string) {
+export async function load({ db, shop }: ScreenContext) {
   const [settings, deliveries, usage, timeZone] = await Promise.all([
     alertSettings(db, shop),
     deliveryLog(db, shop),
@@ -33,7 +34,7 @@ export async function alertsPage(db: PrismaClient, shop: string) {
   };
 }
 
-type Outcome = { ok: true; message: string } | { ok: false; status: number; fieldErrors: FieldErrors };
+type Outcome = { ok: true; status: 200; message: string } | { ok: false; status: number; fieldErrors: FieldErrors };
 
 /**
  * The answer to one of the page's buttons, with which button it answers (and for "Send again", which
@@ -42,6 +43,11 @@ type Outcome = { ok: true; message: string } | { ok: false; status: number; fiel
 export type AlertsActionResult = Outcome & { intent: "save" | "test" | "resend"; deliveryId?: string };
 
 /** The page's three actions: save the settings, send a test alert, send a delivery again. */
+export async function act(context: ScreenContext): Promise<AlertsActionResult> {
+  return alertsAction(context.db, context.shop, (await context.form()) ?? new FormData(), context.now());
+}
+
+/** The action's answer for one shop's form at one instant (app/screens' `act`; the abuse tests press it at chosen instants). */
 export async function alertsAction(db: PrismaClient, shop: string, form: FormData, now: Date): Promise<AlertsActionResult> {
   const intent = form.get("intent");
   if (intent === "test") return { intent, ...(await sendTest(db, shop, now)) };
@@ -72,6 +78,7 @@ async function sendTest(db: PrismaClient, shop: string, now: Date): Promise<Outc
     };
   return {
     ok: true,
+    status: 200,
     message: `Test alert queued for ${queued.map((channel) => (channel === "email" ? "email" : "Slack")).join(" and ")}. It appears in the delivery log below.`,
   };
 }
@@ -79,7 +86,7 @@ async function sendTest(db: PrismaClient, shop: string, now: Date): Promise<Outc
 async function resend(db: PrismaClient, shop: string, deliveryId: string, now: Date): Promise<Outcome> {
   const sent = await sendAgain(db, shop, deliveryId, now);
   return sent
-    ? { ok: true, message: "Queued to be sent again." }
+    ? { ok: true, status: 200, message: "Queued to be sent again." }
     : {
         ok: false,
         status: 409,
@@ -92,5 +99,5 @@ async function save(db: PrismaClient, shop: string, form: FormData): Promise<Out
   if (!parsed.ok) return { ok: false, status: 422, fieldErrors: parsed.fieldErrors };
   const saved = await saveAlertSettings(db, shop, parsed.value);
   if (!saved.ok) return saved;
-  return { ok: true, message: "Alert settings saved." };
+  return { ok: true, status: 200, message: "Alert settings saved." };
 }

@@ -1,9 +1,7 @@
 import type { Backfill } from "@prisma/client";
-import { z } from "zod";
-import db from "../db.server";
-import { fieldErrors } from "../lib/forms/field-errors";
+import type { PrismaClient } from "@prisma/client";
 import { BACKFILL_STATE_LABELS, parsedSummary, progressPercent, progressText } from "./progress";
-import { DEFAULT_BACKFILL_DAYS, grantedAllOrders, latestBackfill, MAX_BACKFILL_DAYS, MAX_DAYS_WITHOUT_ALL_ORDERS, requestBackfill } from "./request.server";
+import { grantedAllOrders, latestBackfill, MAX_BACKFILL_DAYS, MAX_DAYS_WITHOUT_ALL_ORDERS } from "./request.server";
 import { summarySentence } from "./summary.server";
 
 export type BackfillCardData = ReturnType<typeof backfillCard>;
@@ -34,7 +32,7 @@ export function backfillCard(backfill: Backfill | null, stillVerifying?: number)
 }
 
 /** The history card: the latest backfill, and how many days the shop lets the app read (more than 60 only with read_all_orders). */
-export async function loadBackfillCard(shop: string) {
+export async function loadBackfillCard(db: PrismaClient, shop: string) {
   const [backfill, allOrders] = await Promise.all([latestBackfill(db, shop), grantedAllOrders(db, shop)]);
   // This backfill's own refunds: opened since it was asked for, made inside the days it read.
   const stillVerifying =
@@ -50,25 +48,4 @@ export async function loadBackfillCard(shop: string) {
         })
       : undefined;
   return { backfill: backfillCard(backfill, stillVerifying), maxDays: allOrders ? MAX_BACKFILL_DAYS : MAX_DAYS_WITHOUT_ALL_ORDERS };
-}
-
-const backfillForm = z.object({
-  intent: z.literal("backfill"),
-  days: z.coerce
-    .number({ invalid_type_error: "Choose how many days to read." })
-    .int("Choose a whole number of days.")
-    .min(1, "Read at least 1 day.")
-    .max(MAX_BACKFILL_DAYS, `Shopify keeps at most ${MAX_BACKFILL_DAYS} days here.`)
-    .default(DEFAULT_BACKFILL_DAYS),
-});
-
-/** The dashboard's "Verify history" button: starts a backfill, or shows the one running. */
-export async function backfillAction(shop: string, form: FormData, now: Date) {
-  const parsed = backfillForm.safeParse({ intent: form.get("intent"), days: form.get("days") ?? undefined });
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error, "form");
-    return { ok: false as const, status: 422, fieldErrors: { days: errors.days ?? errors.intent ?? "This form could not be read." } };
-  }
-  const request = await requestBackfill(db, shop, parsed.data.days, "dashboard", now);
-  return { ok: true as const, created: request.created, notice: request.notice ?? null, backfill: backfillCard(request.backfill) };
 }
