@@ -1,4 +1,5 @@
-import type { PrismaClient } from "@prisma/client";
+import type { Exposure, PrismaClient } from "@prisma/client";
+import { lockName, withLock } from "../lib/db/locks";
 import { readStored } from "../lib/db/stored-json";
 import { moneyView } from "../settlement/view";
 import { STALE_PAGE } from "../lib/forms/read-form";
@@ -14,8 +15,11 @@ import { DISPUTE_PROOF_SCOPES, missingProofScopes, proofText, refundProofFacts, 
 import { OPEN_DISPUTE, paymentsDisputeGid } from "./order-exposure";
 import { storedExposure } from "./view";
 
-/** A claim with no answer this long after it was made is taken to have died with its request: it may be claimed again (sending again adds nothing twice). */
-const CLAIM_LAPSES_MS = 2 * 60_000;
+/** A send with no answer this long after it began is taken to have died with its request: it may be tried again (sending again adds nothing twice). */
+const SEND_LAPSES_MS = 2 * 60_000;
+
+/** One request at a time adds an exposure's proof to its dispute. */
+const disputeProofLock = (shop: string, exposureId: string) => lockName(shop, "dispute-proof", exposureId);
 
 export type AddProofOutcome =
   { ok: true; status: 200; message: string } | { ok: false; status: 403 | 409 | 422 | 503; message: string; fieldErrors?: Partial<Record<string, string>> };
@@ -71,7 +75,7 @@ async function proofTextOf(db: PrismaClient, gateway: ShopifyGateway, shop: stri
 
 const notFound = () => new Response("No such refund in this shop", { status: 404 });
 
-/** Why a second request found the proof claimed: it is on its way, or Shopify answered. */
+/** Why a second request sends nothing: the proof is on its way, or Shopify answered. */
 const alreadyWords = (row: { proofAddedAt: Date | null; proofAnswer: string | null }) =>
   row.proofAddedAt
     ? "The proof is already in the dispute's evidence: nothing was sent again."
@@ -79,45 +83,55 @@ const alreadyWords = (row: { proofAddedAt: Date | null; proofAnswer: string | nu
       ? `Shopify already answered: ${row.proofAnswer}`
       : "The proof is being added to the dispute's evidence now: nothing was sent again.";
 
+type ProofAsked = { shop: string; operationId: string; dispute: string; revision: number };
+
+/** Why this request sends nothing, as the exposure stands: the proof sent (and not lapsed) or answered, the page out of date, the dispute closed. */
+function refusal(row: Exposure, proof: ProofAsked, now: Date): AddProofOutcome | null {
+  if (row.proofSentAt && (row.proofAnswer || now.getTime() - row.proofSentAt.getTime() < SEND_LAPSES_MS))
+    return { ok: false, status: 409, message: alreadyWords(row) };
+  if (row.revision !== proof.revision) return { ok: false, status: 409, message: STALE_PAGE };
+  if (!openDisputes(row.observed).includes(proof.dispute))
+    return { ok: false, status: 409, message: "This dispute is not open on this refund's order any more. Reload the page." };
+  return null;
+}
+
 /**
- * "Add the refund's proof to the dispute": recorded first, then sent once. One request claims the
- * exposure (proofSentAt set where it was null: a second click or a request at the same instant
- * finds it set and sends nothing), reads the dispute's evidence (its id, and the text the merchant
- * wrote, which is kept), saves the proof there with disputeEvidenceUpdate without submitting it
- * (the merchant submits the evidence in Shopify admin), and stores Shopify's answer. Shopify not
- * answering, or refusing the app's access, releases the claim to be tried again; a userError is
- * Shopify's answer about the dispute and is kept.
+ * "Add the refund's proof to the dispute": sent once. One request at a time holds the proof's lock
+ * (a second click, or a request at the same instant, is told it is being added and sends nothing);
+ * it records when it sent (proofSentAt: the page shows "sending since"), reads the dispute's
+ * evidence (its id, and the text the merchant wrote, which is kept), saves the proof there with
+ * disputeEvidenceUpdate without submitting it (the merchant submits the evidence in Shopify admin),
+ * and stores Shopify's answer. Shopify not answering, or refusing the app's access, clears the
+ * record to be tried again; a userError is Shopify's answer about the dispute and is kept.
  */
-export async function addRefundProof(
-  db: PrismaClient,
-  gateway: ShopifyGateway,
-  proof: { shop: string; operationId: string; dispute: string; revision: number },
-  now: Date,
-): Promise<AddProofOutcome> {
+export async function addRefundProof(db: PrismaClient, gateway: ShopifyGateway, proof: ProofAsked, now: Date): Promise<AddProofOutcome> {
+  const row = await db.exposure.findFirst({ where: { shop: proof.shop, operationId: proof.operationId }, select: { id: true } });
+  if (!row) throw notFound();
+  // No wait: the holder is adding the proof now. A holder that died lets go when a send would lapse.
+  const lock = disputeProofLock(proof.shop, row.id);
+  const locked = await withLock(db, lock, () => sendProofOnce(db, gateway, proof, now), { holdMs: SEND_LAPSES_MS, waitMs: 0, clock: () => now });
+  if (locked.locked) return locked.value;
+  const current = await db.exposure.findUniqueOrThrow({ where: { id: row.id } });
+  return refusal(current, proof, now) ?? { ok: false, status: 409, message: alreadyWords(current) };
+}
+
+/** The proof sent, holding its lock. */
+async function sendProofOnce(db: PrismaClient, gateway: ShopifyGateway, proof: ProofAsked, now: Date): Promise<AddProofOutcome> {
   const { shop, operationId, dispute, revision } = proof;
   const row = await db.exposure.findFirst({ where: { shop, operationId } });
   if (!row) throw notFound();
-  if (row.proofSentAt && (row.proofAnswer || now.getTime() - row.proofSentAt.getTime() < CLAIM_LAPSES_MS))
-    return { ok: false, status: 409, message: alreadyWords(row) };
-  if (row.revision !== revision) return { ok: false, status: 409, message: STALE_PAGE };
-  if (!openDisputes(row.observed).includes(dispute))
-    return { ok: false, status: 409, message: "This dispute is not open on this refund's order any more. Reload the page." };
+  const refused = refusal(row, proof, now);
+  if (refused) return refused;
 
   const text = await proofTextOf(db, gateway, shop, operationId, now);
   if (!text) throw notFound();
 
-  // Recorded first: only the request that sets proofSentAt sends.
-  const claimed = await db.exposure.updateMany({
-    where: {
-      id: row.id,
-      shop,
-      revision,
-      proofAnswer: null,
-      OR: [{ proofSentAt: null }, { proofSentAt: { lt: new Date(now.getTime() - CLAIM_LAPSES_MS) } }],
-    },
+  // Recorded first, for the page; only at the revision the page showed.
+  const marked = await db.exposure.updateMany({
+    where: { id: row.id, shop, revision, proofAnswer: null },
     data: { proofSentAt: now, proofSentTo: null, proofAddedAt: null },
   });
-  if (claimed.count === 0) {
+  if (marked.count === 0) {
     const current = await db.exposure.findFirst({ where: { id: row.id }, select: { proofAddedAt: true, proofAnswer: true, revision: true } });
     return {
       ok: false,
@@ -125,9 +139,9 @@ export async function addRefundProof(
       message: current && current.revision !== revision ? STALE_PAGE : alreadyWords(current ?? { proofAddedAt: null, proofAnswer: null }),
     };
   }
-  const release = () => db.exposure.updateMany({ where: { id: row.id, proofSentAt: now, proofAnswer: null }, data: { proofSentAt: null } });
+  const unmark = () => db.exposure.updateMany({ where: { id: row.id, proofSentAt: now, proofAnswer: null }, data: { proofSentAt: null } });
   const notSent = async (status: 403 | 409 | 503, message: string): Promise<AddProofOutcome> => {
-    await release();
+    await unmark();
     return { ok: false, status, message };
   };
   const noAccess = `Shopify refused the app access to this dispute's evidence: nothing was added. It needs the permissions ${missingWords()}; copy the proof into the dispute in Shopify admin instead.`;

@@ -57,7 +57,7 @@ export async function redactShop(db: PrismaClient, shop: string): Promise<void> 
   await db.refundApproval.deleteMany({ where: { shop } });
   await db.refundLimits.deleteMany({ where: { shop } });
   await db.refundRecord.deleteMany({ where: { shop } });
-  await db.orderRefundClaim.deleteMany({ where: { shop } });
+  await db.lock.deleteMany({ where: { shop } });
   await db.webhookDelivery.deleteMany({ where: { shop } });
   await db.complianceRequest.deleteMany({ where: { shop } });
   await db.shopState.deleteMany({ where: { shop } });

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { PrismaClient, RefundApproval, RefundRecord } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import { formatInstant } from "../lib/time/format";
@@ -10,8 +9,8 @@ import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { staffNames } from "../staff/identity.server";
 import { callShopify, INLINE_CALLS, prepareRefund, recentRefund, unsettledRecord } from "./issue.server";
 import { fail, type IssueResult } from "./outcomes";
-import { withOrderClaim } from "./order-claim.server";
-import { ORDER_CLAIM_MS } from "./order-claim.server";
+import { withLock } from "../lib/db/locks";
+import { ORDER_LOCK_MS, orderLock, REFUND_LOCK_TIMES } from "./locks.server";
 import { RevisionConflict, rewriteRecord } from "./records.server";
 import { confirmedRiskCaptions, refundRisks, riskFacts, riskRefusalMessage, type RiskCode } from "./risk";
 import { formatMoney, fromMinorUnits } from "../lib/money/currency";
@@ -71,7 +70,7 @@ export interface Approval {
 
 /**
  * Approves a request and issues its refund once, with the record's id as the idempotency key
- * (decision 008), after checking again, holding the order's claim, what Shopify can still refund,
+ * (decision 008), after checking again, holding the order's lock, what Shopify can still refund,
  * whether the order was refunded since it was asked for, and its risks of paying twice.
  */
 export async function approveRequest(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, approval: Approval, now: Date): Promise<IssueResult> {
@@ -80,10 +79,13 @@ export async function approveRequest(db: PrismaClient, contract: LoadedContract,
   const refused = await refusal(db, request, approval.approver, now);
   if (refused) return refused;
   const record = await db.refundRecord.findUniqueOrThrow({ where: { id: request.recordId } });
-  const claimed = await withOrderClaim(db, { shop: approval.shop, orderId: record.orderId, holder: randomUUID() }, () =>
-    approveHoldingOrder(db, contract, gateway, approval, request.id, now),
+  const locked = await withLock(
+    db,
+    orderLock(approval.shop, record.orderId),
+    () => approveHoldingOrder(db, contract, gateway, approval, request.id, now),
+    REFUND_LOCK_TIMES,
   );
-  if (claimed.claimed) return claimed.value;
+  if (locked.locked) return locked.value;
   return fail("IN_PROGRESS", "A refund on this order is being issued right now. Wait a moment, then reload the page.");
 }
 
@@ -95,7 +97,7 @@ async function approveHoldingOrder(
   id: string,
   now: Date,
 ): Promise<IssueResult> {
-  // Read again inside the claim: another approver may have decided it while this one waited.
+  // Read again holding the order's lock: another approver may have decided it while this one waited.
   const request = await db.refundApproval.findUniqueOrThrow({ where: { id } });
   // The limits as they are now: who may approve, and (below) whether they changed since the approver's page was read.
   const limits = await readLimits(db, request.shop);
@@ -202,7 +204,7 @@ async function settleHeldRecord(db: PrismaClient, request: RefundApproval, now: 
 /** Held records a stopped process may have left behind: their request decided, or never written. */
 export const heldWhere = (now: Date, shop?: string) => ({
   shopifyOutcome: "held",
-  updatedAt: { lt: new Date(now.getTime() - ORDER_CLAIM_MS) },
+  updatedAt: { lt: new Date(now.getTime() - ORDER_LOCK_MS) },
   ...(shop ? { shop } : {}),
 });
 

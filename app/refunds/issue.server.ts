@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { PrismaClient, RefundRecord } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import { parseStored, storedCaptions } from "../lib/db/stored-json";
@@ -10,7 +9,8 @@ import { minutesAgo, overRefundMessage, RECENT_REFUND_WINDOW_MS } from "./form";
 import { awaitingApproval, fail, type IssueFailure, type IssueResult } from "./outcomes";
 import { parseAmount } from "../lib/money/typed-amount";
 import { allocate, presentmentCurrency, refundableMinor, type RefundTransactionInput } from "./plan";
-import { withOrderClaim } from "./order-claim.server";
+import { withLock } from "../lib/db/locks";
+import { orderLock, REFUND_LOCK_TIMES } from "./locks.server";
 import { confirmedRiskCaptions, refundRisks, riskFacts, riskRefusalMessage, type RiskCode } from "./risk";
 import { AttemptLimitReached, MAX_ATTEMPTS_PER_ORDER, RevisionConflict, rewriteRecord, UNSETTLED_OUTCOMES } from "./records.server";
 import { logger } from "../lib/logging/logger.server";
@@ -113,9 +113,8 @@ export async function prepareRefund(gateway: ShopifyGateway, shop: string, order
  */
 export async function issueRefund(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, request: IssueRequest, now: Date): Promise<IssueResult> {
   // One request at a time per order, in every process: the checks below and the mint cannot interleave (decision 016).
-  const claim = { shop: request.shop, orderId: request.orderId, holder: randomUUID() };
-  const claimed = await withOrderClaim(db, claim, () => issueHoldingOrder(db, contract, gateway, request, now));
-  if (claimed.claimed) return claimed.value;
+  const locked = await withLock(db, orderLock(request.shop, request.orderId), () => issueHoldingOrder(db, contract, gateway, request, now), REFUND_LOCK_TIMES);
+  if (locked.locked) return locked.value;
   return fail("IN_PROGRESS", "Another refund on this order is being issued right now. Wait a moment, then reload the page to see it.");
 }
 
@@ -172,7 +171,7 @@ async function issueHoldingOrder(db: PrismaClient, contract: LoadedContract, gat
   const plan = await prepareRefund(gateway, request.shop, request.orderId, request.amount);
   if (!plan.ok) return plan;
   const { order, currency, amountMinor, transactions } = plan;
-  // Checked with the order as Shopify has it now, inside the order's claim: a chargeback opened since the page was read counts.
+  // Checked with the order as Shopify has it now, holding the order's lock: a chargeback opened since the page was read counts.
   const facts = riskFacts(order);
   const risks = refundRisks(facts, amountMinor);
   const unconfirmed = risks.filter((risk) => !request.confirmRisk?.includes(risk));
@@ -205,7 +204,7 @@ async function issueHoldingOrder(db: PrismaClient, contract: LoadedContract, gat
     },
     now,
   );
-  if (!minted.claimed) return fail("IN_PROGRESS", "Other refunds in this shop are being checked against its limits right now. Try again in a moment.");
+  if (!minted.locked) return fail("IN_PROGRESS", "Other refunds in this shop are being checked against its limits right now. Try again in a moment.");
   const { record, approval } = minted.value;
   if (!record) return fail("ATTEMPT_LIMIT", new AttemptLimitReached().message);
   if (approval) return awaitingApproval(record, approval.message);

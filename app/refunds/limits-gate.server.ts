@@ -1,19 +1,12 @@
-import { randomUUID } from "node:crypto";
 import type { PrismaClient, RefundApproval, RefundRecord } from "@prisma/client";
 import { breachesSentence, countsWhatLeft, hasAnyLimit, limitBreaches, type Breach } from "../guardrails/limits";
 import { readLimits, recentRefunds } from "../guardrails/limits.server";
 import { askForApproval } from "../guardrails/requests.server";
 import type { OrderForRefund } from "../shopify/admin/refunds.server";
-import { withOrderClaim, type Claimed } from "./order-claim.server";
+import { withLock, type Locked } from "../lib/db/locks";
+import { REFUND_LOCK_TIMES, shopLimitsLock } from "./locks.server";
 import { amountInShopCurrency, refundedMinor } from "./plan";
 import { AttemptLimitReached, mintRecord } from "./records.server";
-
-/**
- * The shop's turn at its limits, in the order claims' table under a key no order has: while one
- * refund is counted against what already left and minted, no other refund of the shop is, so two
- * refunds at the same instant cannot both fit under the last of a daily limit.
- */
-export const LIMITS_TURN = "refund-verifier:limits";
 
 const NOTHING_LEFT = { staffDayMinor: 0n, shopHour: { count: 0, minor: 0n }, shopDay: { count: 0, minor: 0n } };
 
@@ -28,14 +21,14 @@ export interface Minted {
 /**
  * Mints the refund's record against the shop's limits (decision 030): under them it is minted to
  * be sent at once; over any, it is minted `held` with a request for approval, and nothing goes to
- * Shopify. Limits that count what already left take the shop's turn first.
+ * Shopify. Limits that count what already left take the shop's turn first (its limits' lock).
  */
 export async function mintUnderLimits(
   db: PrismaClient,
   ask: { shop: string; actor: string | null; order: OrderForRefund; amountMinor: bigint },
   data: Omit<MintData, "askedBy" | "limitAmountMinor" | "shopifyOutcome" | "sentAt">,
   now: Date,
-): Promise<Claimed<Minted>> {
+): Promise<Locked<Minted>> {
   const shopCurrency = ask.order.currencyCode;
   const actor = ask.actor ?? "unknown";
   const limits = await readLimits(db, ask.shop, shopCurrency);
@@ -60,8 +53,8 @@ export async function mintUnderLimits(
     );
     return { record, approval: { request, breaches, message: `${record.sysId} is waiting for approval. ${breachesSentence(breaches)}` } };
   };
-  if (!counting) return { claimed: true, value: await mint() };
-  return withOrderClaim(db, { shop: ask.shop, orderId: LIMITS_TURN, holder: randomUUID() }, mint);
+  if (!counting) return { locked: true, value: await mint() };
+  return withLock(db, shopLimitsLock(ask.shop), mint, REFUND_LOCK_TIMES);
 }
 
 async function mintAttempt(...args: Parameters<typeof mintRecord>): Promise<RefundRecord | null> {

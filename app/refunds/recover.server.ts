@@ -6,7 +6,7 @@ import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { loadOrderRefunds } from "../shopify/admin/refunds.server";
 import { AUTOMATIC_CALLS_PER_RECORD, callShopify, MAX_CALLS_PER_RECORD, stampRefund } from "./issue.server";
 import { fail, type IssueResult } from "./outcomes";
-import { ORDER_CLAIM_MS } from "./order-claim.server";
+import { ORDER_LOCK_MS } from "./locks.server";
 import { isUnsettled, RevisionConflict, rewriteRecord } from "./records.server";
 
 /** A call with no known outcome is left alone this long, so that no call of ours is still in flight. */
@@ -21,12 +21,12 @@ export const unsettledWhere = (now: Date, shop?: string) => ({
 });
 
 /**
- * Records made ready to send and never sent, past the order claim's lease (all shops', or one's):
+ * Records made ready to send and never sent, past the order lock's hold (all shops', or one's):
  * by their last write, which is the mint or, for a request that waited, its approval.
  */
 export const unsentWhere = (now: Date, shop?: string) => ({
   shopifyOutcome: "none",
-  updatedAt: { lt: new Date(now.getTime() - ORDER_CLAIM_MS) },
+  updatedAt: { lt: new Date(now.getTime() - ORDER_LOCK_MS) },
   ...(shop ? { shop } : {}),
 });
 
@@ -89,7 +89,7 @@ export async function recoverRecord(
 
 /**
  * A record minted and never sent: its request stopped (the process died) between the mint and the
- * call, under the order's claim. Past the claim's lease nothing can still be sending it, and it
+ * call, under the order's lock. Past the lock's hold nothing can still be sending it, and it
  * was never sent (a call marks the record `unknown` before it leaves): it fails, saying so, and the
  * order is open to refunds again. Sending it minutes later, unasked, would surprise the person.
  */
