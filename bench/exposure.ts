@@ -215,9 +215,9 @@ async function measure(count: number): Promise<Measured> {
     /** The worker's exposure pass, again and again, on to the next due exposure when one has nothing to do, until every exposure is judged `attempts` times. */
     const exposeUntil = async (attempts: number) => {
       for (let passes = 1; passes <= 1000; passes++) {
-        const { opened, judged } = await worker.runExposures();
+        const { opened, read } = await worker.runExposures();
         if ((await judgedAtLeast(attempts)) === count) return passes;
-        if (opened || judged) continue;
+        if (opened || read) continue;
         const next = await db.exposure.findFirst({ where: { attempts: { lt: attempts }, nextDueAt: { not: null } }, orderBy: { nextDueAt: "asc" } });
         if (!next?.nextDueAt) break;
         virtualMs = Math.max(virtualMs, next.nextDueAt.getTime());

@@ -44,19 +44,20 @@ export const ALERT_ITEM_OBSERVATIONS = { where: { channel: { in: [...DUPLICATE_C
 
 export { storeName as shopNameOf } from "./admin-links.server";
 
-/** One Flow call of an alert, for the delivery log: keyed by its event (or by what else must start it once), so made once. */
-export function flowCall(
-  shop: string,
-  trigger: { handle: string; name: string },
-  item: AlertItem,
-  payload: Record<string, string | number>,
-  eventId: string,
-  now: Date,
-  dedupeKey = `flow:${eventId}`,
-): Prisma.AlertDeliveryCreateInput {
+/** One Flow call of an alert, for the delivery log: keyed by its event (or by `dedupeKey`, what else must start it once), so made once. */
+export function flowCall(call: {
+  shop: string;
+  trigger: { handle: string; name: string };
+  item: AlertItem;
+  payload: Record<string, string | number>;
+  eventId: string;
+  now: Date;
+  dedupeKey?: string;
+}): Prisma.AlertDeliveryCreateInput {
+  const { shop, trigger, item, payload, eventId, now } = call;
   return flowTriggerDelivery(shop, trigger, `${trigger.name}: ${money(item.row.amount, item.row.currency)} on ${orderLabel(item.row)}`, payload, {
     kind: "flow",
-    dedupeKey,
+    dedupeKey: call.dedupeKey ?? `flow:${eventId}`,
     now,
   });
 }
@@ -79,7 +80,7 @@ function flowDelivery(contract: Contract, op: AlertedOperation, eventId: string,
     orderGid: op.orderGid,
     evidenceUrl: item.evidenceUrl,
   });
-  return flowCall(op.shop, trigger, item, payload, eventId, now);
+  return flowCall({ shop: op.shop, trigger, item, payload, eventId, now });
 }
 
 /** What the alert passes need of a shop: its settings, and the Flow triggers its workflows use. */
@@ -110,13 +111,13 @@ export function shopAlertStates(db: PrismaClient): (shop: string) => Promise<Sho
   };
 }
 
-/**
- * Turns each final verdict that needs a person into one AlertEvent and its Flow call, then marks
- * the operation done. No transaction (decision 005): each step is an insert keyed uniquely (event
- * per operation and verdict, Flow call per event), so a step repeated after a crash or by a second
- * worker changes nothing, and the mark comes last. A worker killed after the verdict and before
- * this pass leaves the mark unset: the next pass does it, late and once.
- */
+/** An alert event as recorded: its id, whether this call made it, and whether it is news of the past. */
+export interface RecordedEvent {
+  id: string;
+  created: boolean;
+  history: boolean;
+}
+
 /**
  * The alert event a verdict owes, made once (unique per operation and verdict), and its id: made
  * now, or by a pass that stopped before its Flow call (the call is keyed by the event, so one
@@ -126,14 +127,18 @@ export function shopAlertStates(db: PrismaClient): (shop: string) => Promise<Sho
  */
 export async function recordAlertEvent(
   db: PrismaClient,
-  op: { id: string; shop: string; origin: string },
-  verdict: string,
-  decidedAt: Date,
+  event: {
+    op: { id: string; shop: string; origin: string };
+    verdict: string;
+    decidedAt: Date;
+    /** Whether it is news of the past: the shop's history by default; an alert that knows better says (app/alerts/exposure-alerts.ts, isPastNews). */
+    history?: boolean;
+  },
   settings: Parameters<typeof wantsInstant>[0],
   now: Date,
-  // Whether it is news of the past; an alert that knows better says (app/alerts/exposure-alerts.ts, isPastNews).
-  history = op.origin === "backfill",
-): Promise<{ id: string; created: boolean; history: boolean }> {
+): Promise<RecordedEvent> {
+  const { op, verdict, decidedAt } = event;
+  const history = event.history ?? op.origin === "backfill";
   const id = randomUUID();
   const created = await createOnce(() =>
     db.alertEvent.create({
@@ -153,25 +158,97 @@ export async function recordAlertEvent(
   return { id: existing.id, created, history };
 }
 
-export async function openAlertEvents(db: PrismaClient, gateway: ShopifyGateway, contract: Contract, now: Date, limit = 500): Promise<number> {
-  const unnamed = await db.operation.findMany({
-    // A verdict its contract does not escalate (a refund of an order the shop does not have) alerts no one.
-    where: { escalate: true, OR: NEEDS_PERSON.map((verdict) => ({ status: verdict, OR: [{ alertedVerdict: null }, { alertedVerdict: { not: verdict } }] })) },
-    orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
-    take: limit,
-    include: { observations: ALERT_ITEM_OBSERVATIONS },
-  });
-  // An alert, its Flow payload and the digest name the order as people know it (#1340), also for a refund never read back.
-  const owed = await withOperationOrderNames(db, gateway, unnamed);
-  let opened = 0;
+/**
+ * What one row owes the alert passes: the refund's operation, when it was decided, the kinds of
+ * event it owes now (a verdict's own, or a follow-up's kinds), the Flow call they start, and how the
+ * row is marked once they are made.
+ */
+export interface OwedEvents {
+  operation: AlertedOperation;
+  decidedAt: Date | null;
+  kinds: string[];
+  /** Whether an event of this kind is news of the past (the digest tells it; no instant alert, no Flow): the shop's history, unless said. */
+  pastNews?(kind: string): boolean;
+  /** The Flow call these events start, when the shop has a workflow on its trigger: made once (keyed). */
+  flow?(made: {
+    events: Map<string, RecordedEvent>;
+    shop: ShopAlertState;
+    operation: AlertedOperation;
+    contract: Contract;
+    now: Date;
+  }): Prisma.AlertDeliveryCreateInput | null;
+  /** Marks what was alerted; last, so a pass repeated after a crash or by a second worker adds nothing. */
+  mark(db: PrismaClient): Promise<unknown>;
+}
+
+/** One source of alert events (a verdict, a follow-up's verdict, a refund over a limit): the rows that owe them, oldest first. */
+export interface EventSource {
+  name: string;
+  owed(db: PrismaClient, limit: number): Promise<OwedEvents[]>;
+}
+
+/**
+ * Turns what a source's rows owe into AlertEvents and Flow calls, then marks each row. No
+ * transaction (decision 005): each step is an insert keyed uniquely (event per operation and kind,
+ * Flow call per event or refund), so a step repeated after a crash or by a second worker changes
+ * nothing, and the mark comes last. A worker killed between the verdict and this pass leaves the
+ * mark unset: the next pass does it, late and once. Messages, Flow payloads and the digest name
+ * the order as people know it (#1340), also for a refund never read back. Returns the events made.
+ */
+export async function openEvents(
+  source: EventSource,
+  deps: { db: PrismaClient; gateway: ShopifyGateway; contract: Contract; now: Date },
+  limit = 500,
+): Promise<number> {
+  const { db, gateway, contract, now } = deps;
+  const owed = await source.owed(db, limit);
+  const operations = await withOperationOrderNames(
+    db,
+    gateway,
+    owed.map((item) => item.operation),
+  );
   const shopState = shopAlertStates(db);
-  for (const op of owed) {
-    const shop = await shopState(op.shop);
-    const event = await recordAlertEvent(db, op, op.status, op.decidedAt ?? now, shop.settings, now);
-    if (event.created) opened++;
-    const flow = event.history ? null : flowDelivery(contract, op, event.id, shop.enabled, now);
+  let opened = 0;
+  for (const [i, item] of owed.entries()) {
+    const operation = operations[i];
+    const shop = await shopState(operation.shop);
+    const events = new Map<string, RecordedEvent>();
+    for (const kind of item.kinds) {
+      const event = await recordAlertEvent(
+        db,
+        { op: operation, verdict: kind, decidedAt: item.decidedAt ?? now, history: item.pastNews?.(kind) },
+        shop.settings,
+        now,
+      );
+      if (event.created) opened++;
+      events.set(kind, event);
+    }
+    const flow = item.flow?.({ events, shop, operation, contract, now });
     if (flow) await createOnce(() => db.alertDelivery.create({ data: flow }));
-    await db.operation.updateMany({ where: { id: op.id, status: op.status }, data: { alertedVerdict: op.status } });
+    await item.mark(db);
   }
   return opened;
 }
+
+/** Final verdicts that need a person (a verdict its contract does not escalate, as a refund of an order the shop does not have, alerts no one): each its event and its Flow call. */
+export const VERDICT_EVENTS: EventSource = {
+  name: "events",
+  async owed(db, limit) {
+    const operations = await db.operation.findMany({
+      where: { escalate: true, OR: NEEDS_PERSON.map((verdict) => ({ status: verdict, OR: [{ alertedVerdict: null }, { alertedVerdict: { not: verdict } }] })) },
+      orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
+      take: limit,
+      include: { observations: ALERT_ITEM_OBSERVATIONS },
+    });
+    return operations.map((op) => ({
+      operation: op,
+      decidedAt: op.decidedAt,
+      kinds: [op.status],
+      flow: ({ events, shop, operation, contract, now }) => {
+        const event = events.get(op.status);
+        return event && !event.history ? flowDelivery(contract, operation, event.id, shop.enabled, now) : null;
+      },
+      mark: (db) => db.operation.updateMany({ where: { id: op.id, status: op.status }, data: { alertedVerdict: op.status } }),
+    }));
+  },
+};

@@ -1,14 +1,11 @@
 import { dateTimeFormat } from "../lib/intl/formats";
-import type { Exposure, Prisma, PrismaClient } from "@prisma/client";
-import { createOnce } from "../lib/db/create-once";
+import type { Exposure, Prisma } from "@prisma/client";
 import { readStored, storedStrings } from "../lib/db/stored-json";
 import type { Contract } from "../contracts/schema";
 import { paymentsDisputeGid } from "../exposure/order-exposure";
 import { formatMoney, toMinorUnits } from "../lib/money/currency";
-import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { withOperationOrderNames } from "../verdicts/order-names.server";
 import { orderLabel, reasonSentence, type ReasonFacts } from "../verdicts/words";
-import { alertItem, flowCall, recordAlertEvent, shopAlertStates, type AlertedOperation } from "./events.server";
+import { alertItem, flowCall, type AlertedOperation, type EventSource } from "./events.server";
 import {
   EXPOSURE_ALERTS,
   exposureAlertsOwed,
@@ -68,7 +65,7 @@ export function exposureItem(
 const NO_FACTS: ReasonFacts = { requested: { amount: null, currency: null } };
 
 /** The Flow call of "Refund on a disputed order": keyed by the refund, so a workflow starts once per refund whatever happens next. */
-function disputedOrderFlowCall(contract: Contract, op: AlertedOperation, exposure: Exposure, kind: ExposureAlert, eventId: string, now: Date) {
+function disputedOrderFlowCall(contract: Contract, op: AlertedOperation, exposure: Exposure, kind: ExposureAlert, event: { id: string; now: Date }) {
   const { item, facts } = exposureItem(contract, op, exposure, kind, "UTC");
   const payload = disputedOrderFlowPayload({
     orderName: item.row.orderName,
@@ -90,7 +87,8 @@ function disputedOrderFlowCall(contract: Contract, op: AlertedOperation, exposur
       evidenceDueBy: facts.dispute.evidence_due_by ?? null,
     },
   });
-  return flowCall(op.shop, DISPUTED_ORDER_FLOW_TRIGGER, item, payload, eventId, now, `flow:${DISPUTED_ORDER_FLOW_TRIGGER.handle}:${op.id}`);
+  const dedupeKey = `flow:${DISPUTED_ORDER_FLOW_TRIGGER.handle}:${op.id}`;
+  return flowCall({ shop: op.shop, trigger: DISPUTED_ORDER_FLOW_TRIGGER, item, payload, eventId: event.id, now: event.now, dedupeKey });
 }
 
 /**
@@ -108,42 +106,35 @@ const OWED: Prisma.ExposureWhereInput = {
 };
 
 /**
- * Turns each exposure newly at risk into one AlertEvent per kind of its refund's operation (a
- * chargeback opened, then lost, is CHARGEBACK_OPEN then PAID_TWICE), and the first dispute's Flow
- * call, then marks the kinds in alertedReasons. As openMoneyAlertEvents, without a transaction: the
- * event is unique per operation and kind, the Flow call per refund, and the mark comes last, only
- * over what this pass read; a pass repeated after a crash or run by a second worker at once adds
- * nothing, and a mark it loses to another worker is made by the next pass.
+ * Exposures newly at risk: one AlertEvent per kind of the refund's operation (a chargeback opened,
+ * then lost, is CHARGEBACK_OPEN then PAID_TWICE), and the first dispute's Flow call; the kinds are
+ * then marked in alertedReasons, only over what this pass read (a mark lost to another worker is
+ * made by the next pass).
  */
-export async function openExposureAlertEvents(db: PrismaClient, gateway: ShopifyGateway, contract: Contract, now: Date, limit = 500): Promise<number> {
-  const owed = await db.exposure.findMany({ where: OWED, orderBy: [{ decidedAt: "asc" }, { id: "asc" }], take: limit, include: { operation: true } });
-  // The message and the Flow payload name the order as people know it.
-  const operations = await withOperationOrderNames(
-    db,
-    gateway,
-    owed.map((exposure) => exposure.operation),
-  );
-  const shopState = shopAlertStates(db);
-  let opened = 0;
-  for (const [i, exposure] of owed.entries()) {
-    const op = operations[i];
-    const alerted = readStored(storedStrings, exposure.alertedReasons) ?? [];
-    const kinds = exposureAlertsOwed(readStored(storedStrings, exposure.classes) ?? [], alerted);
-    const shop = await shopState(op.shop);
-    const events = new Map<ExposureAlert, { id: string; history: boolean }>();
-    for (const kind of kinds) {
-      const event = await recordAlertEvent(db, op, kind, exposure.decidedAt ?? now, shop.settings, now, isPastNews(kind, op.origin, exposure));
-      if (event.created) opened++;
-      events.set(kind, event);
-    }
-    const first = firstDisputeAlert(kinds, alerted);
-    const event = first ? events.get(first) : undefined;
-    if (first && event && !event.history && shop.enabled.has(DISPUTED_ORDER_FLOW_TRIGGER.handle))
-      await createOnce(() => db.alertDelivery.create({ data: disputedOrderFlowCall(contract, op, exposure, first, event.id, now) }));
-    await db.exposure.updateMany({
-      where: { id: exposure.id, alertedReasons: exposure.alertedReasons },
-      data: { alertedReasons: JSON.stringify([...alerted, ...kinds]) },
+export const EXPOSURE_EVENTS: EventSource = {
+  name: "exposure events",
+  async owed(db, limit) {
+    const owed = await db.exposure.findMany({ where: OWED, orderBy: [{ decidedAt: "asc" }, { id: "asc" }], take: limit, include: { operation: true } });
+    return owed.map((exposure) => {
+      const alerted = readStored(storedStrings, exposure.alertedReasons) ?? [];
+      const kinds = exposureAlertsOwed(readStored(storedStrings, exposure.classes) ?? [], alerted);
+      const first = firstDisputeAlert(kinds, alerted);
+      return {
+        operation: exposure.operation,
+        decidedAt: exposure.decidedAt,
+        kinds,
+        pastNews: (kind) => isPastNews(kind as ExposureAlert, exposure.operation.origin, exposure),
+        flow: ({ events, shop, operation, contract, now }) => {
+          const event = first && events.get(first);
+          if (!first || !event || event.history || !shop.enabled.has(DISPUTED_ORDER_FLOW_TRIGGER.handle)) return null;
+          return disputedOrderFlowCall(contract, operation, exposure, first, { id: event.id, now });
+        },
+        mark: (db) =>
+          db.exposure.updateMany({
+            where: { id: exposure.id, alertedReasons: exposure.alertedReasons },
+            data: { alertedReasons: JSON.stringify([...alerted, ...kinds]) },
+          }),
+      };
     });
-  }
-  return opened;
-}
+  },
+};

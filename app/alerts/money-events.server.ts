@@ -1,10 +1,7 @@
-import type { PrismaClient, Settlement } from "@prisma/client";
-import { createOnce } from "../lib/db/create-once";
+import type { Settlement } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
-import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { withOperationOrderNames } from "../verdicts/order-names.server";
 import { orderLabel } from "../verdicts/words";
-import { alertItem, flowCall, recordAlertEvent, shopAlertStates, type AlertedOperation } from "./events.server";
+import { alertItem, flowCall, type AlertedOperation, type EventSource } from "./events.server";
 import { flowPayload, moneyFlowTriggerFor } from "./flow-triggers";
 import type { AlertItem } from "./messages";
 import { MONEY_ALERTS, MONEY_VERDICTS, moneyAlertOf, moneyFacts, moneySentence, type MoneyAlert, type MoneyFacts } from "./money";
@@ -40,52 +37,44 @@ export function moneyItem(
 }
 
 /**
- * Turns each settlement whose final verdict needs a person (its payout failed, the ledger shows
- * another amount or a reversal, a transaction failed, the money never settled) into one AlertEvent
- * of its refund's operation and, for a failed payout, its Flow call; then marks the settlement
- * alerted. As openAlertEvents, without a transaction: the event is unique per operation and kind,
- * the Flow call per event, and the mark comes last, so a pass repeated after a crash or run by a
- * second worker at once adds nothing.
+ * Settlements whose final verdict needs a person (their payout failed, the ledger shows another
+ * amount or a reversal, a transaction failed, the money never settled): one AlertEvent of the
+ * refund's operation and, for a failed payout, its Flow call; the settlement is then marked by the
+ * verdict it was alerted for, never written over another (a settlement's final verdict stays final).
  */
-export async function openMoneyAlertEvents(db: PrismaClient, gateway: ShopifyGateway, contract: Contract, now: Date, limit = 500): Promise<number> {
-  const owed = await db.settlement.findMany({
-    where: { OR: MONEY_VERDICTS.map((status) => ({ status, OR: [{ alertedVerdict: null }, { alertedVerdict: { not: status } }] })) },
-    orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
-    take: limit,
-    include: { operation: true },
-  });
-  // The message and the Flow payload name the order as people know it.
-  const operations = await withOperationOrderNames(
-    db,
-    gateway,
-    owed.map((settlement) => settlement.operation),
-  );
-  const shopState = shopAlertStates(db);
-  let opened = 0;
-  for (const [i, settlement] of owed.entries()) {
-    const op = operations[i];
-    const alert = moneyAlertOf(settlement);
-    if (!alert) continue;
-    const shop = await shopState(op.shop);
-    // A refund of the shop's history: the digest tells it, as it tells the history's verdicts.
-    const event = await recordAlertEvent(db, op, alert, settlement.decidedAt ?? now, shop.settings, now);
-    if (event.created) opened++;
-    const trigger = moneyFlowTriggerFor(alert);
-    if (trigger && !event.history && shop.enabled.has(trigger.handle)) {
-      const { item, facts } = moneyItem(contract, op, settlement, alert, now);
-      const payload = flowPayload({
-        ...item.row,
-        verdict: settlement.status,
-        reasons: [item.row.reasonText],
-        refundGid: op.refundGid,
-        orderGid: op.orderGid,
-        evidenceUrl: item.evidenceUrl,
-        payout: facts.payout,
-      });
-      await createOnce(() => db.alertDelivery.create({ data: flowCall(op.shop, trigger, item, payload, event.id, now) }));
-    }
-    // Guarded by the verdict it was alerted for: never written over another (a settlement's final verdict stays final).
-    await db.settlement.updateMany({ where: { id: settlement.id, status: settlement.status }, data: { alertedVerdict: settlement.status } });
-  }
-  return opened;
-}
+export const MONEY_EVENTS: EventSource = {
+  name: "money events",
+  async owed(db, limit) {
+    const owed = await db.settlement.findMany({
+      where: { OR: MONEY_VERDICTS.map((status) => ({ status, OR: [{ alertedVerdict: null }, { alertedVerdict: { not: status } }] })) },
+      orderBy: [{ decidedAt: "asc" }, { id: "asc" }],
+      take: limit,
+      include: { operation: true },
+    });
+    return owed.map((settlement) => {
+      const alert = moneyAlertOf(settlement);
+      return {
+        operation: settlement.operation,
+        decidedAt: settlement.decidedAt,
+        kinds: alert ? [alert] : [],
+        flow: ({ events, shop, operation, contract, now }) => {
+          const trigger = alert && moneyFlowTriggerFor(alert);
+          const event = alert && events.get(alert);
+          if (!alert || !trigger || !event || event.history || !shop.enabled.has(trigger.handle)) return null;
+          const { item, facts } = moneyItem(contract, operation, settlement, alert, now);
+          const payload = flowPayload({
+            ...item.row,
+            verdict: settlement.status,
+            reasons: [item.row.reasonText],
+            refundGid: operation.refundGid,
+            orderGid: operation.orderGid,
+            evidenceUrl: item.evidenceUrl,
+            payout: facts.payout,
+          });
+          return flowCall({ shop: operation.shop, trigger, item, payload, eventId: event.id, now });
+        },
+        mark: (db) => db.settlement.updateMany({ where: { id: settlement.id, status: settlement.status }, data: { alertedVerdict: settlement.status } }),
+      };
+    });
+  },
+};

@@ -2,11 +2,9 @@ import type { LimitBreach, PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
 import { readStored } from "../lib/db/stored-json";
 import { storedBreaches } from "../guardrails/limits";
-import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { staffNames } from "../staff/identity.server";
-import { withOperationOrderNames } from "../verdicts/order-names.server";
 import { money, orderLabel } from "../verdicts/words";
-import { alertItem, recordAlertEvent, shopAlertStates, type AlertedOperation } from "./events.server";
+import { alertItem, type AlertedOperation, type EventSource } from "./events.server";
 import type { AlertItem } from "./messages";
 import { OVER_LIMIT, OVER_LIMIT_TITLE, overLimitSentence } from "./over-limit-alerts";
 
@@ -38,29 +36,20 @@ export function breachStaffNames(
 }
 
 /**
- * Turns each LimitBreach into one AlertEvent of its refund's operation (unique per operation and
- * kind: the event is the breach's mark, so a pass repeated after a crash or by a second worker adds
- * nothing). Refunds made outside the app are news now (webhooks and the sweep, never the shop's
+ * Refunds made outside the app over one of the shop's limits (LimitBreach, decision 030): one
+ * AlertEvent of the refund's operation each; the event is the breach's mark (unique per operation
+ * and kind). Refunds made outside the app are news now (webhooks and the sweep, never the shop's
  * history), and start no Flow workflow.
  */
-export async function openOverLimitAlertEvents(db: PrismaClient, gateway: ShopifyGateway, now: Date, limit = 500): Promise<number> {
-  const owed = await db.limitBreach.findMany({
-    where: { operation: { alertEvents: { none: { verdict: OVER_LIMIT } } } },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    take: limit,
-    include: { operation: true },
-  });
-  // Messages name the order as people know it: named now, once, on the operation.
-  await withOperationOrderNames(
-    db,
-    gateway,
-    owed.map((breach) => breach.operation),
-  );
-  const shopState = shopAlertStates(db);
-  let opened = 0;
-  for (const breach of owed) {
-    const shop = await shopState(breach.shop);
-    if ((await recordAlertEvent(db, breach.operation, OVER_LIMIT, breach.createdAt, shop.settings, now)).created) opened++;
-  }
-  return opened;
-}
+export const OVER_LIMIT_EVENTS: EventSource = {
+  name: "over-limit events",
+  async owed(db, limit) {
+    const owed = await db.limitBreach.findMany({
+      where: { operation: { alertEvents: { none: { verdict: OVER_LIMIT } } } },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      take: limit,
+      include: { operation: true },
+    });
+    return owed.map((breach) => ({ operation: breach.operation, decidedAt: breach.createdAt, kinds: [OVER_LIMIT], mark: async () => undefined }));
+  },
+};

@@ -4,11 +4,19 @@ import type { Helpers } from "../work/runner.server";
 import { askApprovers, tellAskers } from "./approval-events.server";
 import { deliverDue } from "./deliver.server";
 import { queueDueDigests } from "./digest.server";
-import { openAlertEvents } from "./events.server";
-import { openExposureAlertEvents } from "./exposure-events.server";
-import { openMoneyAlertEvents } from "./money-events.server";
-import { openOverLimitAlertEvents } from "./over-limit-events.server";
+import { openEvents, VERDICT_EVENTS, type EventSource } from "./events.server";
+import { EXPOSURE_EVENTS } from "./exposure-events.server";
+import { MONEY_EVENTS } from "./money-events.server";
+import { OVER_LIMIT_EVENTS } from "./over-limit-events.server";
 import { groupInstantAlerts, type GroupingTiming } from "./grouping.server";
+
+/**
+ * What owes alert events, in order: verdicts that need a person; where verified refunds' money went
+ * (contract shopify.refund.settled: a failed payout, a reversal, money never settled); verified
+ * refunds whose money is at risk twice (contract shopify.refund.exposure: a chargeback open or lost,
+ * more back than paid); refunds made outside the app over one of the shop's limits (decision 030).
+ */
+const EVENT_SOURCES: readonly EventSource[] = [VERDICT_EVENTS, MONEY_EVENTS, EXPOSURE_EVENTS, OVER_LIMIT_EVENTS];
 
 export interface AlertPassResult {
   events: number;
@@ -35,14 +43,9 @@ export async function runAlertPasses(deps: Helpers & { gateway: ShopifyGateway; 
       return fallback;
     }
   };
-  const verdictEvents = await stage("events", () => openAlertEvents(deps.db, deps.gateway, deps.contract, deps.now()), 0);
-  // Where verified refunds' money went (contract shopify.refund.settled): a failed payout, a reversal, money never settled.
-  const moneyEvents = await stage("money events", () => openMoneyAlertEvents(deps.db, deps.gateway, deps.contract, deps.now()), 0);
-  // Verified refunds whose money is at risk twice (contract shopify.refund.exposure): a chargeback open or lost, more back than paid.
-  const exposureEvents = await stage("exposure events", () => openExposureAlertEvents(deps.db, deps.gateway, deps.contract, deps.now()), 0);
-  // Refunds made outside the app that went over one of the shop's limits (LimitBreach, decision 030).
-  const overLimitEvents = await stage("over-limit events", () => openOverLimitAlertEvents(deps.db, deps.gateway, deps.now()), 0);
-  const events = verdictEvents + moneyEvents + exposureEvents + overLimitEvents;
+  let events = 0;
+  for (const source of EVENT_SOURCES)
+    events += await stage(source.name, () => openEvents(source, { db: deps.db, gateway: deps.gateway, contract: deps.contract, now: deps.now() }), 0);
   // Refunds over a limit waiting for approval: their approvers are asked, and the person who asked hears of a decline or an expiry.
   const asked = await stage("approval requests", () => askApprovers(deps.db, deps.now()), 0);
   const told = await stage("approval decisions", () => tellAskers(deps.db, deps.now()), 0);

@@ -1,30 +1,42 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Contract } from "../contracts/schema";
-import { listRefunds, type RefundRow } from "../verdicts/rows.server";
-import { classLabel, ORIGIN_LABELS, REVIEW_LABELS, VERDICT_LABELS } from "../verdicts/words";
-import { localTimestamp } from "../lib/time/format";
-import type { ShopifyGateway } from "../shopify/admin/gateway.server";
-import { resolutions, type Resolution } from "../review/review.server";
-import type { DashboardFilters } from "../verdicts/filters";
-import { knownPaymentsAccess } from "../shops/payments.server";
-import { moneyHeadline, type MoneyKnowledge } from "../settlement/words";
-import { knowledgeOf, payoutNumber, payoutStatusLabel, referencesOf, type SettlementFacts } from "../settlement/words";
-import { EXPOSURE_FACTS, exposureReasons, moneyAtRiskTwiceInWords, type ExposureCells } from "./exposure-cells";
+import { EXPOSURE_CELLS } from "../exposure/cells";
+import type { FollowUpCells } from "../follow-ups/follow-up";
 import { limitsAuditOf, type LimitsAudit } from "../guardrails/audit.server";
 import type { ApprovalState } from "../guardrails/requests.server";
+import { readInSlices } from "../lib/db/slices";
+import { localTimestamp } from "../lib/time/format";
+import { resolutions, type Resolution } from "../review/review.server";
+import { SETTLEMENT_CELLS } from "../settlement/cells";
+import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import type { DashboardFilters } from "../verdicts/filters";
+import { listRefunds, type RefundRow } from "../verdicts/rows.server";
+import { classLabel, ORIGIN_LABELS, REVIEW_LABELS, VERDICT_LABELS } from "../verdicts/words";
 
-/**
- * What a row's cells may say besides the row: its resolution, its settlement (where its money is) and what the app knows of that, its exposure (money at
- * risk twice), and refund limits (the request it waited on, or the limit it went over, made outside the app).
- */
+/** What a row's cells may say besides the row: its resolution, and refund limits (the request it waited on, or the limit it went over, made outside the app). */
 interface RowFacts {
   resolution: Resolution | undefined;
-  settlement: SettlementFacts | undefined;
-  money: MoneyKnowledge;
-  exposure: ExposureCells | undefined;
   limits: LimitsAudit | undefined;
+  /** Each follow-up's cells of the row, in FOLLOW_UP_CELLS's order. */
+  followUps: unknown[][];
 }
 type Column = [header: string, value: (row: RefundRow, facts: RowFacts) => unknown];
+
+/**
+ * The follow-ups of a verified refund whose columns the file carries, in their order: where its
+ * money went (contract shopify.refund.settled), money at risk twice (shopify.refund.exposure).
+ * A new follow-up's cells are one more entry here.
+ */
+const FOLLOW_UP_CELLS = [listed(SETTLEMENT_CELLS), listed(EXPOSURE_CELLS)];
+
+/** One follow-up's cells in the list: each reads only the rows and the file facts its own `rows` and `file` gave it. */
+function listed<Row extends { operationId: string }, File>(cells: FollowUpCells<Row, File>) {
+  return cells as unknown as FollowUpCells<{ operationId: string }, unknown>;
+}
+
+/** The follow-ups' columns of one kind, each cell read from the facts its follow-up read of the row. */
+const followUpColumns = (kind: "raw" | "people"): Column[] =>
+  FOLLOW_UP_CELLS.flatMap((cells, i) => cells[kind].map((_, j): Column => [cells[kind][j][0], (_row, facts) => facts.followUps[i][j]]));
 
 /** For scripts (`?format=raw`): the engine's names and values, UTC instants; new columns only ever at the end. */
 const RAW: Column[] = [
@@ -48,15 +60,7 @@ const RAW: Column[] = [
   ["recorded_currency", (r) => r.recordedCurrency],
   ["resolution_note", (_, { resolution }) => resolution?.note],
   ["resolved_by", (_, { resolution }) => resolution?.by],
-  ["settlement_status", (_, { settlement }) => settlement?.status],
-  ["money", (_, { settlement }) => settlement?.money],
-  ["arn", (_, { settlement }) => settlement?.arn],
-  ["payout_id", (_, { settlement }) => payoutNumber(settlement?.payoutGid ?? null)],
-  ["payout_status", (_, { settlement }) => settlement?.payoutStatus],
-  ["exposure_status", (_, { exposure }) => exposure?.status],
-  ["exposure_reasons", (_, { exposure }) => exposureReasons(exposure)],
-  ["at_risk_amount", (_, { exposure }) => exposure?.atRisk],
-  ["at_risk_currency", (_, { exposure }) => exposure?.currency],
+  ...followUpColumns("raw"),
   ["asked_by", (_, { limits }) => limits?.approval?.askedBy],
   ["approval", (_, { limits }) => limits?.approval?.state],
   ["approved_or_declined_by", (_, { limits }) => limits?.approval?.decidedBy],
@@ -94,18 +98,7 @@ function peopleColumns(timeZone: string): Column[] {
     ["Review", (r) => REVIEW_LABELS[r.reviewState] ?? ""],
     ["Resolution note", (_, { resolution }) => resolution?.note],
     ["Resolved by", (_, { resolution }) => resolution?.by],
-    ["Money", (_, { money }) => moneyHeadline(money).title],
-    // "ARN 7445…": 23 digits alone would be read as a number by a spreadsheet, and rounded.
-    [
-      "Card reference (ARN)",
-      (_, { settlement }) =>
-        referencesOf(settlement?.arn ?? null)
-          .map((arn) => `ARN ${arn}`)
-          .join("; "),
-    ],
-    ["Payout", (_, { settlement }) => settlement?.payoutGid],
-    ["Payout status", (_, { settlement }) => payoutStatusLabel(settlement?.payoutStatus ?? null)],
-    ["Money at risk twice", (_, { exposure }) => moneyAtRiskTwiceInWords(exposure)],
+    ...followUpColumns("people"),
     ["Amount in shop currency", (r) => r.shopAmount],
     ["Shop currency", (r) => r.shopCurrency],
     ["Amount Shopify recorded", (r) => r.recordedAmount],
@@ -141,23 +134,21 @@ export function csvCell(value: unknown): string {
   return `"${neutral.replace(/"/g, '""')}"`;
 }
 
-const SETTLEMENT_FACTS = {
-  operationId: true,
-  status: true,
-  money: true,
-  arn: true,
-  payoutGid: true,
-  payoutStatus: true,
-  processedAt: true,
-  startedAt: true,
-  decidedAt: true,
-} as const;
+/** Each follow-up's cells of a page's rows (one query a follow-up and slice), in FOLLOW_UP_CELLS's order, kind by kind. */
+async function followUpCellsOf(db: PrismaClient, shop: string, page: RefundRow[], files: object[], kind: CsvFormat): Promise<Map<string, unknown[][]>> {
+  const ids = page.map((r) => r.id);
+  const reads = await Promise.all(
+    FOLLOW_UP_CELLS.map(async (cells) => new Map((await readInSlices(ids, (slice) => cells.rows(db, shop, slice))).map((r) => [r.operationId, r]))),
+  );
+  const file = (i: number) => files[i] as { now: Date };
+  return new Map(page.map((row) => [row.id, FOLLOW_UP_CELLS.map((cells, i) => cells[kind].map(([, value]) => value(reads[i].get(row.id), row, file(i))))]));
+}
 
 /**
  * The filtered list as CSV, streamed a page at a time; amounts are exact decimals. For people it
  * starts with a byte order mark, so that Excel reads it as UTF-8 (€, names with accents). Each
- * page's settlements and exposures are read in one query each, its refund limits' audit in a few, and
- * the shop's access to its payouts once.
+ * page's follow-ups are read in one query each, its refund limits' audit in a few, and what the
+ * follow-ups need of the shop (its access to its payouts) once.
  */
 export function exportCsv(
   db: PrismaClient,
@@ -169,25 +160,19 @@ export function exportCsv(
   const columns = format === "raw" ? RAW : peopleColumns(filters.timeZone);
   const encoder = new TextEncoder();
   let after: string | undefined;
-  let started = false;
-  let access: Awaited<ReturnType<typeof knownPaymentsAccess>> = null;
+  let files: Promise<object[]> | undefined;
   return new ReadableStream({
     async pull(controller) {
-      if (!started) {
-        started = true;
-        access = await knownPaymentsAccess(db, shop);
-        controller.enqueue(encoder.encode(`${format === "people" ? "\uFEFF" : ""}${columns.map(([header]) => csvCell(header)).join(",")}\r\n`));
-      }
+      if (!files) controller.enqueue(encoder.encode(`${format === "people" ? "\uFEFF" : ""}${columns.map(([header]) => csvCell(header)).join(",")}\r\n`));
+      files ??= Promise.all(FOLLOW_UP_CELLS.map(async (cells) => ({ ...((await cells.file?.(db, shop)) as object | undefined), now })));
       const page = await listRefunds(db, contract, shop, { ...filters, after, before: undefined, pageSize: 500 }, gateway);
-      const ids = page.rows.map((r) => r.id);
-      const [resolved, settlements, exposures, limits] = await Promise.all([
+      const [resolved, followUps, limits] = await Promise.all([
         resolutions(
           db,
           shop,
           page.rows.filter((r) => r.reviewState === "resolved").map((r) => r.id),
         ),
-        db.settlement.findMany({ where: { shop, operationId: { in: ids } }, select: SETTLEMENT_FACTS }),
-        db.exposure.findMany({ where: { shop, operationId: { in: ids } }, select: EXPOSURE_FACTS }),
+        followUpCellsOf(db, shop, page.rows, await files, format),
         limitsAuditOf(
           db,
           shop,
@@ -195,17 +180,8 @@ export function exportCsv(
           now,
         ),
       ]);
-      const settlementOf = new Map(settlements.map((s) => [s.operationId, s]));
-      const exposureOf = new Map(exposures.map((e) => [e.operationId, e]));
       const lines = page.rows.map((r) => {
-        const settlement = settlementOf.get(r.id);
-        const facts: RowFacts = {
-          resolution: resolved.get(r.id),
-          settlement,
-          money: knowledgeOf(settlement, r.status, access, now),
-          exposure: exposureOf.get(r.id),
-          limits: limits.get(r.id),
-        };
+        const facts: RowFacts = { resolution: resolved.get(r.id), limits: limits.get(r.id), followUps: followUps.get(r.id) ?? [] };
         return columns.map(([, value]) => csvCell(value(r, facts))).join(",");
       });
       if (lines.length) controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));

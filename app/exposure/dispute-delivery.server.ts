@@ -4,7 +4,7 @@ import { shopifyGid, shopifyNumberSchema } from "../shopify/ids";
 import { authenticateWebhook, badPayload } from "../webhooks/authenticate.server";
 import { parseBody } from "../webhooks/compliance-payloads";
 import { parseJsonKeepingLongIntegers } from "../webhooks/lossless-json";
-import { readOrderAgain } from "./open.server";
+import { readOrderAgain } from "./follow-up.server";
 
 /** What the app takes from a disputes/* body (Shopify's Dispute resource): the order it is on. Nothing else is trusted. */
 const disputeBody = z.object({ id: shopifyNumberSchema, order_id: shopifyNumberSchema.nullable() });

@@ -7,6 +7,7 @@ import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { NotFoundPage } from "../components/ui";
 import { screenLoader } from "../screens/context.server";
 import { load } from "../screens/layout.server";
+import { afterEveryAction } from "../components/revalidate";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
@@ -16,6 +17,8 @@ export const meta: MetaFunction = ({ error, location }) => [
 ];
 
 export const loader = screenLoader(load);
+
+export const shouldRevalidate = afterEveryAction;
 
 type LayoutData = { apiKey: string; appBridgeUrl?: string; narrowLikely: boolean; timeZone: string };
 

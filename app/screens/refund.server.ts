@@ -33,7 +33,7 @@ export async function load(context: ScreenContext) {
   const id = context.params.id ?? "";
   const now = context.now();
   // The shop's time zone; UTC when Shopify cannot say (the page says so), never an error page.
-  const [found, timeZone] = await Promise.all([loadRefundDetail(db, gateway, REFUND_CREATED, shop, id, now), context.timeZone()]);
+  const [found, timeZone] = await Promise.all([loadRefundDetail(db, gateway, REFUND_CREATED, { shop, id, now }), context.timeZone()]);
   if (!found) throw notFound();
   const detail = { ...found, pairedWith: await pairedWith(context, id, found.refund.orderGid) };
   // Every instant on the page, formatted here once so the server's and the browser's text agree.

@@ -1,5 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { knownPaymentsAccess } from "../shops/payments.server";
+import { money } from "../verdicts/words";
+import { moneyView, type MoneyView } from "./view";
 import { knowledgeOf, type MoneyKnowledge } from "./words";
 
 /** What the evidence page, the CSV and alerts say about a refund's money: its settlement, or why there is none. */
@@ -37,4 +39,21 @@ function settlementOf(db: PrismaClient, operationId: string) {
       result: true,
     },
   });
+}
+
+/**
+ * The evidence page's Money section: where the refund's money is (contract shopify.refund.settled),
+ * or why the app does not follow it; the customer's sentence says what went back to the card (the
+ * Shopify Payments part of a refund split with a gift card or another gateway), else the refund's
+ * own amount as they paid it (`amount`, its presentment currency).
+ */
+export async function moneySection(
+  db: PrismaClient,
+  op: { id: string; shop: string; status: string; decidedAt: Date | null },
+  amount: string | null,
+  now: Date,
+): Promise<MoneyView> {
+  const followed = await moneyKnowledge(db, op, now);
+  const sent = followed.settlement?.amount && followed.settlement.currency ? money(followed.settlement.amount, followed.settlement.currency) : null;
+  return moneyView(followed.knowledge, followed.settlement, sent ?? amount);
 }

@@ -1,13 +1,10 @@
-import { evaluate, type Evaluation } from "../contracts/evaluate";
-import type { LoadedContract } from "../contracts/load";
-import { contractByVersion } from "../contracts/registry.server";
 import { nextCheckAt } from "../contracts/timing";
+import { contractOfRow, evaluateRow, timeoutOf, verdictColumns, type FollowUp, type FollowUpOptions } from "../follow-ups/follow-up";
 import { sumDecimals } from "../lib/money/decimal";
-import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readPaymentsLedger, readSettlementTransactions, type Failed } from "./reads.server";
 import { isAccessDenied } from "../shops/payments-reads.server";
 import type { Claimed } from "../work/claims.server";
-import { outcome, type Outcomes, type RowHelpers, type ShopByShopWork } from "../work/runner.server";
+import { outcome, type Outcomes, type RowHelpers } from "../work/runner.server";
 import { recordPaymentsAccess, paymentsAccess } from "../shops/payments.server";
 import {
   acquirerReferences,
@@ -20,15 +17,12 @@ import {
   type SettlementTransaction,
 } from "./ledger";
 
-export interface SettleOptions {
-  gateway: ShopifyGateway;
-  contract: LoadedContract;
-  leaseMs?: number;
+/** The settlement follow-up (./follow-up.server.ts SETTLEMENT) and Shopify: what judging a shop's rows needs. */
+interface Settling {
+  followUp: FollowUp<"settlements">;
+  gateway: FollowUpOptions["gateway"];
 }
 
-/** Settlements of one shop read at once: one ledger read serves them all. */
-const PER_SHOP = 200;
-const MAX_SHOPS_A_PASS = 50;
 /** A shop that cannot be read now (no account, scope withdrawn) is looked at again this much later. */
 const SHOP_UNAVAILABLE_MS = 6 * 3600_000;
 /**
@@ -43,24 +37,20 @@ type TransactionReads = Awaited<ReturnType<typeof readSettlementTransactions>>;
 type Settled = Outcomes<"settlements">;
 
 /**
- * Settling, as work for the runner: every shop with settlements due reads its refunds'
- * transactions and its ledger once, and each settlement is judged; a shop at a time (money moves
- * in hours, and one shop's surprise is kept to its rows).
+ * A shop's settlements due, judged (the follow-up's judging): the refunds' transactions and the
+ * shop's ledger are read once for them all, and each settlement is judged; a shop at a time
+ * (money moves in hours, and one shop's surprise is kept to its rows).
  */
-export function settlementWork(options: SettleOptions): ShopByShopWork<"settlements"> {
-  return {
-    name: "settlement",
-    queue: "settlements",
-    perShop: true,
-    maxShops: MAX_SHOPS_A_PASS,
-    concurrency: 1,
-    batch: PER_SHOP,
-    leaseMs: options.leaseMs,
-    handle: (rows, helpers) => settleShop(options, helpers, rows),
-  };
+export function judgeSettlements(
+  followUp: FollowUp<"settlements">,
+  rows: Row[],
+  helpers: RowHelpers<"settlements">,
+  options: FollowUpOptions,
+): Promise<Settled> {
+  return settleShop({ followUp, gateway: options.gateway }, helpers, rows);
 }
 
-async function settleShop(options: SettleOptions, helpers: RowHelpers<"settlements">, rows: Row[]): Promise<Settled> {
+async function settleShop(options: Settling, helpers: RowHelpers<"settlements">, rows: Row[]): Promise<Settled> {
   const { db } = helpers;
   const { gateway } = options;
   const shop = helpers.shop!;
@@ -103,23 +93,20 @@ async function settleShop(options: SettleOptions, helpers: RowHelpers<"settlemen
       const fromOwnDate = own.transactions.some((t) => t.processedAt !== null && Date.parse(t.processedAt) - LEDGER_SLACK_MS <= since.getTime());
       outcomes.push(...(fromOwnDate ? waitOrEnd(options, now, [row], { wait: { ms: 0 } }) : outcome<"settlements">([row], { kind: "due", at: now })));
     } else {
-      outcomes.push(...judge(options, now, row, own.transactions, ledger.entries));
+      outcomes.push(...judgeSettlement(options, now, row, own.transactions, ledger.entries));
     }
   }
   return outcomes;
 }
-
-const timeoutOf = (options: SettleOptions, row: Row) => row.startedAt.getTime() + contractOf(options, row).contract.timing.timeout_ms;
-const contractOf = (options: SettleOptions, row: Row) => contractByVersion(row.contractId, row.contractVersion) ?? options.contract;
 
 /**
  * Rows that could not be read now: they wait (for the bucket, for the shop) or are retried after
  * a failed read; past their timeout, an open one that cannot be read ends NOT_FOLLOWED, which
  * alerts nobody (the app, not the money, is what failed), and a final one stops being read.
  */
-function waitOrEnd(options: SettleOptions, now: Date, rows: Row[], why: { wait: { ms: number } } | { failure: Failed }): Settled {
+function waitOrEnd(options: Settling, now: Date, rows: Row[], why: { wait: { ms: number } } | { failure: Failed }): Settled {
   return rows.flatMap((row): Settled => {
-    if (now.getTime() >= timeoutOf(options, row)) {
+    if (now.getTime() >= timeoutOf(options.followUp, row)) {
       const notFollowed = { status: "NOT_FOLLOWED", reason: "not_readable_before_timeout", decidedAt: now };
       return outcome([row], { kind: "done", data: row.status === "PENDING" ? notFollowed : {} });
     }
@@ -130,14 +117,14 @@ function waitOrEnd(options: SettleOptions, now: Date, rows: Row[], why: { wait: 
 }
 
 /** A row whose transactions were not read: the bucket's wait is no failed read. */
-function afterFailedRead(options: SettleOptions, now: Date, row: Row, own: ReturnType<typeof transactionsFor>): Settled {
+function afterFailedRead(options: Settling, now: Date, row: Row, own: ReturnType<typeof transactionsFor>): Settled {
   const failure = "failed" in own ? own.failed : null;
   if (!failure) return outcome([row], { kind: "due", at: now });
   return waitOrEnd(options, now, [row], failure.kind === "deferred" ? { wait: { ms: failure.retryAfterMs } } : { failure });
 }
 
 /** A VERIFIED refund read on for its card network reference: the reference, when it came; its verdict and money stay. */
-function recordReference(options: SettleOptions, now: Date, row: Row, reads: TransactionReads): Settled {
+function recordReference(options: Settling, now: Date, row: Row, reads: TransactionReads): Settled {
   const own = transactionsFor(row, reads);
   if (!("transactions" in own)) return afterFailedRead(options, now, row, own);
   const references = acquirerReferences(own.transactions);
@@ -148,9 +135,9 @@ function recordReference(options: SettleOptions, now: Date, row: Row, reads: Tra
 }
 
 /** The contract's next poll after `attempts` reads, or null once polls are spent or the timeout is reached. */
-function nextPoll(options: SettleOptions, row: Row, attempts: number): Date | null {
-  const next = nextCheckAt(contractOf(options, row).contract.timing, row.startedAt.getTime(), attempts);
-  return next.kind === "poll" && next.atMs < timeoutOf(options, row) ? new Date(next.atMs) : null;
+function nextPoll(options: Settling, row: Row, attempts: number): Date | null {
+  const next = nextCheckAt(contractOfRow(options.followUp, row).contract.timing, row.startedAt.getTime(), attempts);
+  return next.kind === "poll" && next.atMs < timeoutOf(options.followUp, row) ? new Date(next.atMs) : null;
 }
 
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
@@ -183,17 +170,11 @@ function transactionsFor(row: Row, reads: TransactionReads): { transactions: Set
  * Judges one open settlement by its contract, and writes what the read showed. A VERIFIED refund
  * on a Shopify Plus store without its card network reference yet is read on (`recordReference`).
  */
-function judge(options: SettleOptions, now: Date, row: Row, transactions: SettlementTransaction[], entries: BalanceEntry[]): Settled {
-  const loaded = contractOf(options, row);
+function judgeSettlement(options: Settling, now: Date, row: Row, transactions: SettlementTransaction[], entries: BalanceEntry[]): Settled {
+  const loaded = contractOfRow(options.followUp, row);
   const ledger = paymentsLedger(transactions, entries);
   const observed = { refund_transactions: { data: { transactions } }, payments_ledger: ledger };
-  const evaluation: Evaluation = evaluate(loaded, {
-    input: { refund_id: row.refundGid },
-    action: { result: null },
-    operation: { created_at: row.startedAt.toISOString() },
-    observed,
-    now: now.toISOString(),
-  });
+  const evaluation = evaluateRow(loaded, row, observed, now);
   const attempts = row.attempts + 1;
   const verdict = evaluation.verdict;
   const references = acquirerReferences(transactions);
@@ -208,17 +189,9 @@ function judge(options: SettleOptions, now: Date, row: Row, transactions: Settle
   const paid = ledger.entries.find((e) => e.payout_id);
   const processedAt = transactions.find((t) => t.processedAt)?.processedAt;
   const currencies = new Set(ledger.entries.map((e) => e.currency));
-  const decision = {
-    status: evaluation.verdict,
-    reason: evaluation.reason,
-    reasons: JSON.stringify(evaluation.reasons),
-    classes: JSON.stringify(evaluation.classes),
-    escalate: evaluation.escalate,
-    decidedAt: evaluation.verdict === "PENDING" ? null : now,
-    result: JSON.stringify(evaluation),
-  };
   const data = {
-    ...decision,
+    ...verdictColumns(evaluation),
+    decidedAt: evaluation.verdict === "PENDING" ? null : now,
     money: moneyState(ledger, transactions),
     attempts,
     readFailures: 0,

@@ -19,10 +19,13 @@ import { HistoryBackfill } from "./components/HistoryBackfill";
 import { NewRows } from "./components/NewRows";
 import { useHeldRows } from "./hooks/useHeldRows";
 import { useFocusReturnedRow } from "../../components/return-focus";
+import { afterEveryAction } from "../../components/revalidate";
 
 export const meta: MetaFunction = () => [{ title: "Refunds · Refund Verifier" }];
 
 export const loader = screenLoader(load);
+
+export const shouldRevalidate = afterEveryAction;
 
 /** "Verify history": starts a backfill of the shop's refunds, or shows the one running. */
 export const action = screenAction(act);

@@ -5,10 +5,13 @@ import { TitleBar } from "@shopify/app-bridge-react";
 import { act, load } from "../../screens/approval.server";
 import { screenAction, screenLoader } from "../../screens/context.server";
 import { ApprovalRequest } from "./components/ApprovalRequest";
+import { afterEveryAction } from "../../components/revalidate";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `Approve ${data.request.sysId}` : "Refund request"} · Refund Verifier` }];
 
 export const loader = screenLoader(load);
+
+export const shouldRevalidate = afterEveryAction;
 
 export const action = screenAction(act);
 

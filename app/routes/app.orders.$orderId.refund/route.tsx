@@ -11,10 +11,13 @@ import { RefundForm } from "./components/RefundForm";
 import { RefundAttempts } from "./components/RefundAttempts";
 import { RefundConfirmation } from "./components/RefundConfirmation";
 import { useCheckedRecords } from "./hooks/useCheckedRecords";
+import { afterEveryAction } from "../../components/revalidate";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? `Refund ${data.order.name}` : "Issue a refund"} · Refund Verifier` }];
 
 export const loader = screenLoader(load);
+
+export const shouldRevalidate = afterEveryAction;
 
 /** Issue a refund, ask Shopify again about an attempt, or settle one; with the order's attempts as they are after it. */
 export const action = screenAction(act);

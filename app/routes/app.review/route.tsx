@@ -12,6 +12,7 @@ import { QueueFilters, clearQueueFilters } from "./components/QueueFilters";
 import { EmptyQueue } from "./components/EmptyQueue";
 import { WaitingForApproval } from "./components/WaitingForApproval";
 import { ResultsPagination } from "../../dashboard/list-controls";
+import { afterEveryAction } from "../../components/revalidate";
 
 export const meta: MetaFunction = () => [{ title: "Review queue · Refund Verifier" }];
 
@@ -20,9 +21,9 @@ export const loader = screenLoader(load);
 /** Resolve or re-check the item the form names. */
 export const action = screenAction((context) => act(context));
 
-/** After a lost race the list is left as it is: the item stays, with its banner and the typed note. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
-  actionResult && typeof actionResult === "object" && (actionResult as { status?: number }).status === 409 ? false : defaultShouldRevalidate;
+/** After a lost race the list is left as it is: the item stays, with its banner and the typed note; after any other action the queue is read again. */
+export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
+  args.actionResult && typeof args.actionResult === "object" && (args.actionResult as { status?: number }).status === 409 ? false : afterEveryAction(args);
 
 export default function ReviewQueue() {
   const { view, items, waiting, now, timeZone, pageInfo, total, counts, filters } = useLoaderData<typeof loader>();

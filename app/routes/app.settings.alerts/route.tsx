@@ -8,10 +8,13 @@ import { AlertSettingsForm } from "./components/AlertSettingsForm";
 import { DeliveryLog } from "./components/DeliveryLog";
 import { FlowTriggers } from "./components/FlowTriggers";
 import { useWaitingDeliveries } from "./hooks/useWaitingDeliveries";
+import { afterEveryAction } from "../../components/revalidate";
 
 export const meta: MetaFunction = () => [{ title: "Alerts · Refund Verifier" }];
 
 export const loader = screenLoader(load);
+
+export const shouldRevalidate = afterEveryAction;
 
 export const action = screenAction(act);
 

@@ -5,10 +5,13 @@ import { TitleBar } from "@shopify/app-bridge-react";
 import { screenAction, screenLoader } from "../../screens/context.server";
 import { act, load } from "../../screens/limit-settings.server";
 import { LimitsForm } from "./components/LimitsForm";
+import { afterEveryAction } from "../../components/revalidate";
 
 export const meta: MetaFunction = () => [{ title: "Refund limits · Refund Verifier" }];
 
 export const loader = screenLoader(load);
+
+export const shouldRevalidate = afterEveryAction;
 
 export const action = screenAction(act);
 

@@ -63,7 +63,7 @@ describe("stored JSON", () => {
     expect(() => app.toRow(contract, { ...op, classes: '{"wrong amount":true}' })).toThrow(/^Operation\.classes does not hold what the app writes there/);
     expect(() => app.toRow(contract, { ...op, classes: "wrong amount" })).toThrow(/^Operation\.classes is not JSON$/);
 
-    const detail = () => app.loadRefundDetail(h.db, app.gateway, app.REFUND_CREATED, h.domain, op.id, h.clock.now());
+    const detail = () => app.loadRefundDetail(h.db, app.gateway, app.REFUND_CREATED, { shop: h.domain, id: op.id, now: h.clock.now() });
     expect((await detail())?.conditions.length).toBeGreaterThan(0);
     const evaluation = op.evaluations.at(-1)!;
     await h.db.evaluation.update({ where: { id: evaluation.id }, data: { result: '{"explanation":"Wrong amount","conditions":"none"}' } });

@@ -1,12 +1,10 @@
 import type { ReactNode } from "react";
 import { Form, useNavigation } from "@remix-run/react";
 import { Badge, BlockStack, Box, Button, Card, InlineStack, Text } from "@shopify/polaris";
-import type { ExposureView } from "../../../exposure/view";
-import { ADD_PROOF_INTENT, proofText, type DisputeProofView, type RefundProof } from "../../../exposure/dispute-proof";
+import type { ExposureSection as ExposureSectionData } from "../../../exposure/page.server";
+import { ADD_PROOF_INTENT, proofText, type DisputeProofView } from "../../../exposure/dispute-proof";
 import { CopyButton } from "./CopyButton";
 import { Instant } from "./Instant";
-
-export type ExposureSectionData = ExposureView & { proof: RefundProof; disputeProof: DisputeProofView | null };
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { csvCell } from "../../app/exports/refunds-csv.server";
-import { exposureReasons, moneyAtRiskTwiceInWords, type ExposureCells } from "../../app/exports/exposure-cells";
+import { exposureReasons, moneyAtRiskTwiceInWords, type ExposureCells } from "../../app/exposure/cells";
 
 const exposure = (overrides: Partial<ExposureCells> = {}): ExposureCells => ({
   status: "CONTRADICTED",

@@ -1,3 +1,4 @@
+import type { FollowUpCells } from "../follow-ups/follow-up";
 import { readStored, storedStrings } from "../lib/db/stored-json";
 import { classLabel, money } from "../verdicts/words";
 
@@ -38,3 +39,15 @@ export function moneyAtRiskTwiceInWords(exposure: ExposureCells | undefined): st
   const classes = (readStored(storedStrings, exposure.classes) ?? []).map((c) => lowerFirst(classLabel(c)));
   return ["At risk twice", [...amount, ...classes].join(", ")].filter(Boolean).join(": ");
 }
+
+/** The exposure's columns in the refunds CSV: its latest judgement, its reasons, and the money at risk twice. */
+export const EXPOSURE_CELLS: FollowUpCells<ExposureCells & { operationId: string }> = {
+  rows: (db, shop, operationIds) => db.exposure.findMany({ where: { shop, operationId: { in: operationIds } }, select: EXPOSURE_FACTS }),
+  raw: [
+    ["exposure_status", (exposure) => exposure?.status],
+    ["exposure_reasons", (exposure) => exposureReasons(exposure)],
+    ["at_risk_amount", (exposure) => exposure?.atRisk],
+    ["at_risk_currency", (exposure) => exposure?.currency],
+  ],
+  people: [["Money at risk twice", (exposure) => moneyAtRiskTwiceInWords(exposure)]],
+};
