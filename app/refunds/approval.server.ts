@@ -1,21 +1,18 @@
 import type { PrismaClient, RefundApproval, RefundRecord } from "@prisma/client";
-import type { LoadedContract } from "../contracts/load";
 import { formatInstant } from "../lib/time/format";
 import { shopTimeZone } from "../shops/profile.server";
 import { breachesSentence, limitBreaches, type ShopLimits } from "../guardrails/limits";
 import { mayApprove, readLimits, recentRefunds, type Actor } from "../guardrails/limits.server";
 import { decide, isExpired, requestOf } from "../guardrails/requests.server";
-import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { staffNames } from "../staff/identity.server";
-import { callShopify, INLINE_CALLS, prepareRefund, recentRefund, unsettledRecord } from "./issue.server";
 import { fail, type IssueResult } from "./outcomes";
 import { withLock } from "../lib/db/locks";
 import { ORDER_LOCK_MS, orderLock, REFUND_LOCK_TIMES } from "./locks.server";
 import { RevisionConflict, rewriteRecord } from "./records.server";
-import { confirmedRiskCaptions, refundRisks, riskFacts, riskRefusalMessage, type RiskCode } from "./risk";
-import { formatMoney, fromMinorUnits } from "../lib/money/currency";
-import type { OrderForRefund } from "../shopify/admin/refunds.server";
-import { refundedMinor } from "./plan";
+import type { RiskCode } from "./risk";
+import { fromMinorUnits } from "../lib/money/currency";
+import { checkBeforeSending, type RefundContext } from "./pipeline.server";
+import { callShopify, INLINE_CALLS } from "./send.server";
 
 /** The longest reason an approver may give. */
 export const MAX_REASON_LENGTH = 500;
@@ -73,30 +70,20 @@ export interface Approval {
  * (decision 008), after checking again, holding the order's lock, what Shopify can still refund,
  * whether the order was refunded since it was asked for, and its risks of paying twice.
  */
-export async function approveRequest(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, approval: Approval, now: Date): Promise<IssueResult> {
+export async function approveRequest(context: RefundContext, approval: Approval): Promise<IssueResult> {
+  const { db, now } = context;
   const request = await requestOf(db, approval.shop, approval.requestId);
   if (!request) return fail("REQUEST_NOT_FOUND", NO_SUCH_REQUEST);
   const refused = await refusal(db, request, approval.approver, now);
   if (refused) return refused;
   const record = await db.refundRecord.findUniqueOrThrow({ where: { id: request.recordId } });
-  const locked = await withLock(
-    db,
-    orderLock(approval.shop, record.orderId),
-    () => approveHoldingOrder(db, contract, gateway, approval, request.id, now),
-    REFUND_LOCK_TIMES,
-  );
+  const locked = await withLock(db, orderLock(approval.shop, record.orderId), () => approveHoldingOrder(context, approval, request.id), REFUND_LOCK_TIMES);
   if (locked.locked) return locked.value;
   return fail("IN_PROGRESS", "A refund on this order is being issued right now. Wait a moment, then reload the page.");
 }
 
-async function approveHoldingOrder(
-  db: PrismaClient,
-  contract: LoadedContract,
-  gateway: ShopifyGateway,
-  approval: Approval,
-  id: string,
-  now: Date,
-): Promise<IssueResult> {
+async function approveHoldingOrder(context: RefundContext, approval: Approval, id: string): Promise<IssueResult> {
+  const { db, now } = context;
   // Read again holding the order's lock: another approver may have decided it while this one waited.
   const request = await db.refundApproval.findUniqueOrThrow({ where: { id } });
   // The limits as they are now: who may approve, and (below) whether they changed since the approver's page was read.
@@ -112,20 +99,17 @@ async function approveHoldingOrder(
     const words = inForce.length ? `Now: ${breachesSentence(inForce, whose)}` : "It is now within the shop's limits.";
     return fail("LIMITS_CHANGED", `The shop's limits changed since you opened this request. ${words} Look at it again, then decide.`);
   }
-  const amount = fromMinorUnits(record.amountMinor, record.currency);
-  const plan = await prepareRefund(gateway, record.shop, record.orderId, amount);
-  if (!plan.ok) return plan;
-  const { order, transactions } = plan;
-  const unsettled = await unsettledRecord(db, record.shop, record.orderId);
-  if (unsettled) return fail("OUTCOME_PENDING", `${unsettled.sysId} on this order has no answer from Shopify yet: approve this request once it is settled.`);
-  if (!approval.confirmAnother) {
-    const since = await refundedSinceAsked(db, record, request, order, now);
-    if (since) return fail("RECENT_REFUND", `${since} To approve it as another refund, confirm "Yes, another refund".`);
-  }
-  const facts = riskFacts(order);
-  const risks = refundRisks(facts, record.amountMinor);
-  const unconfirmed = risks.filter((risk) => !approval.confirmRisk.includes(risk));
-  if (unconfirmed.length) return { ok: false, code: unconfirmed[0], message: riskRefusalMessage(facts, record.amountMinor, unconfirmed), risks };
+  const checked = await checkBeforeSending(context, {
+    shop: record.shop,
+    orderId: record.orderId,
+    amount: fromMinorUnits(record.amountMinor, record.currency),
+    note: record.note,
+    notify: record.notify,
+    confirmAnother: approval.confirmAnother,
+    confirmRisk: approval.confirmRisk,
+    sender: { by: "approving", askedAt: request.askedAt, orderRefundedMinor: request.orderRefundedMinor },
+  });
+  if (!checked.ok) return checked;
   if (!(await decide(db, request, { state: "approved", decidedBy: approval.approver.userId, note: approval.note, limits: inForce }, now))) {
     return fail("ALREADY_DECIDED", await decisionWords(db, await db.refundApproval.findUniqueOrThrow({ where: { id } })));
   }
@@ -137,32 +121,12 @@ async function approveHoldingOrder(
       shopifyOutcome: "none",
       // Released to be sent: the limits count it from now (decision 030).
       sentAt: now,
-      parentId: transactions[0]?.parentId ?? null,
-      refundInput: JSON.stringify({ orderId: order.id, currency: record.currency, note: record.note, notify: record.notify, transactions }),
-      refCaptions: JSON.stringify([
-        { id: order.id, caption: order.name },
-        ...transactions.map((t) => ({ id: t.parentId, caption: `${t.gateway} payment` })),
-        ...confirmedRiskCaptions(facts, risks),
-      ]),
-      ...(approval.confirmAnother || risks.length
-        ? { confirmedAnother: record.confirmedAnother || approval.confirmAnother, confirmedBy: approval.approver.userId }
-        : {}),
+      ...checked.sent,
+      ...(checked.confirmed ? { confirmedAnother: record.confirmedAnother || approval.confirmAnother, confirmedBy: approval.approver.userId } : {}),
     },
     now,
   );
-  return callShopify(db, contract, gateway, ready, now, INLINE_CALLS);
-}
-
-/**
- * Whether the order was refunded since the request was asked for, in words: a refund the app knows
- * of (issued in the app, or its webhook), or more refunded on the order in Shopify's own read.
- */
-async function refundedSinceAsked(db: PrismaClient, record: RefundRecord, request: RefundApproval, order: OrderForRefund, now: Date): Promise<string | null> {
-  const known = await recentRefund(db, record.shop, record.orderId, now, request.askedAt);
-  if (known) return `${known.message} That was after this refund was asked for.`;
-  const more = refundedMinor(order) - request.orderRefundedMinor;
-  if (more <= 0n) return null;
-  return `Shopify shows ${formatMoney(more, record.currency)} more refunded on ${order.name} since this refund was asked for.`;
+  return callShopify(context, ready, INLINE_CALLS);
 }
 
 /** Declines a request with the approver's reason; its record is settled as not sent, with the reason for the person who asked. */

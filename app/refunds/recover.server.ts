@@ -1,10 +1,10 @@
 import type { PrismaClient, RefundRecord } from "@prisma/client";
-import type { LoadedContract } from "../contracts/load";
 import { compareDecimalValues, parseInstant, wholeSecond } from "../contracts/values";
 import { fromMinorUnits } from "../lib/money/currency";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { loadOrderRefunds } from "../shopify/admin/refunds.server";
-import { AUTOMATIC_CALLS_PER_RECORD, callShopify, MAX_CALLS_PER_RECORD, stampRefund } from "./issue.server";
+import type { RefundContext } from "./pipeline.server";
+import { AUTOMATIC_CALLS_PER_RECORD, callShopify, MAX_CALLS_PER_RECORD, stampRefund } from "./send.server";
 import { fail, type IssueResult } from "./outcomes";
 import { ORDER_LOCK_MS } from "./locks.server";
 import { isUnsettled, RevisionConflict, rewriteRecord } from "./records.server";
@@ -61,30 +61,15 @@ async function findByFingerprint(db: PrismaClient, gateway: ShopifyGateway, reco
  * Settles a record whose call went unanswered: adopts the refund Shopify shows for it, or asks
  * Shopify once more with the same key (which answers with the original refund if it exists).
  */
-export async function recoverRecord(
-  db: PrismaClient,
-  contract: LoadedContract,
-  gateway: ShopifyGateway,
-  record: RefundRecord,
-  now: Date,
-  limit = AUTOMATIC_CALLS_PER_RECORD,
-): Promise<IssueResult> {
-  const found = await findByFingerprint(db, gateway, record);
+export async function recoverRecord(context: RefundContext, record: RefundRecord, limit = AUTOMATIC_CALLS_PER_RECORD): Promise<IssueResult> {
+  const found = await findByFingerprint(context.db, context.gateway, record);
   if (!found.ok) return fail("SHOPIFY_UNAVAILABLE", "Shopify did not answer, so the app cannot tell whether the refund exists. Nothing was sent.", record);
   if (found.match) {
     const refund = found.match;
-    const stamped = await stampRefund(
-      db,
-      contract,
-      record,
-      refund,
-      { refundCreate: { refund: { id: refund.id }, userErrors: [], adoptedBy: "fingerprint" } },
-      now,
-      "fingerprint",
-    );
-    return { ok: true, record: stamped };
+    const actionResult = { refundCreate: { refund: { id: refund.id }, userErrors: [], adoptedBy: "fingerprint" } };
+    return { ok: true, record: await stampRefund(context, record, { refund, actionResult, correlation: "fingerprint" }) };
   }
-  return callShopify(db, contract, gateway, record, now, 1, limit);
+  return callShopify(context, record, 1, limit);
 }
 
 /**
@@ -109,12 +94,12 @@ export async function abandonUnsentRecords(db: PrismaClient, now: Date, shop: st
 }
 
 /** The worker's pass over unanswered calls; a record another writer moved meanwhile is left for the next pass. */
-export async function recoverUnsettledRecords(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, now: Date, shop: string): Promise<number> {
+export async function recoverUnsettledRecords(context: RefundContext, shop: string): Promise<number> {
   let settled = 0;
-  const unsettled = await db.refundRecord.findMany({ where: unsettledWhere(now, shop), orderBy: { createdAt: "asc" }, take: 50 });
+  const unsettled = await context.db.refundRecord.findMany({ where: unsettledWhere(context.now, shop), orderBy: { createdAt: "asc" }, take: 50 });
   for (const record of unsettled) {
     try {
-      const result = await recoverRecord(db, contract, gateway, record, now);
+      const result = await recoverRecord(context, record);
       if (result.ok || result.record?.shopifyOutcome !== "unknown") settled++;
     } catch (error) {
       if (!(error instanceof RevisionConflict)) throw error;
@@ -131,9 +116,9 @@ export interface RecordShown {
 }
 
 /** A person asks Shopify again about an unanswered attempt, with the same key: it can never refund twice. */
-export async function resendRefund(db: PrismaClient, contract: LoadedContract, gateway: ShopifyGateway, attempt: RecordShown, now: Date): Promise<IssueResult> {
+export async function resendRefund(context: RefundContext, attempt: RecordShown): Promise<IssueResult> {
   const { shop, recordId, revision } = attempt;
-  const record = await db.refundRecord.findFirst({ where: { id: recordId, shop } });
+  const record = await context.db.refundRecord.findFirst({ where: { id: recordId, shop } });
   if (!record) return fail("ORDER_NOT_FOUND", "No such refund record in this shop.");
   if (record.revision !== revision) return fail("CONFLICT", new RevisionConflict().message + " Reload to see its current state.", record);
   if (record.shopifyOutcome !== "unknown")
@@ -148,7 +133,7 @@ export async function resendRefund(db: PrismaClient, contract: LoadedContract, g
       `${record.sysId} was sent ${record.calls} times without an answer. Check the order in Shopify admin, then settle the attempt.`,
       record,
     );
-  return recoverRecord(db, contract, gateway, record, now, MAX_CALLS_PER_RECORD);
+  return recoverRecord(context, record, MAX_CALLS_PER_RECORD);
 }
 
 /**

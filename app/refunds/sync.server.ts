@@ -24,22 +24,23 @@ export function statusFromTransactions(
   return null;
 }
 
+/** A refund issued in the app as Shopify answered a read of it, and its record when the reader has it. */
+export interface ReadRefund {
+  shop: string;
+  refundGid: string;
+  body: ReadbackBody;
+  record?: RefundRecord;
+}
+
 /**
  * What the verification path read of the refund moves its record: the status from its
  * transactions, and the shop-money amount once Shopify reports it. Writes only what changed (so
  * the revision rotates only on a change); says whether it wrote.
  */
-export async function syncRecordStatus(
-  db: PrismaClient,
-  shop: string,
-  refundGid: string,
-  body: ReadbackBody,
-  now: Date,
-  known?: RefundRecord,
-): Promise<boolean> {
-  const refund = body.data.refund;
+export async function syncRecordStatus(db: PrismaClient, read: ReadRefund, now: Date): Promise<boolean> {
+  const refund = read.body.data.refund;
   if (!refund) return false;
-  const record = known ?? (await db.refundRecord.findFirst({ where: { shop, refundRef: refundGid } }));
+  const record = read.record ?? (await db.refundRecord.findFirst({ where: { shop: read.shop, refundRef: read.refundGid } }));
   if (!record) return false;
   const data: Parameters<typeof updateRecord>[2] = {};
   const next = record.status === "created" ? statusFromTransactions(refund.transactions.nodes) : null;

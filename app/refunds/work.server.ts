@@ -49,7 +49,7 @@ export function issuedRefundsWork(options: IssuedRefundsOptions): ShopWork {
       const at = now();
       const { expired, settled } = await settleRequests(db, shop, at);
       const abandoned = await abandonUnsentRecords(db, at, shop);
-      const recovered = await recoverUnsettledRecords(db, options.contract, options.gateway, at, shop);
+      const recovered = await recoverUnsettledRecords({ db, contract: options.contract, gateway: options.gateway, now: at }, shop);
       const followed = following ? await followSettling(db, options.gateway, shop, at) : 0;
       return abandoned || recovered || followed || expired || settled ? { abandoned, recovered, followed, expired, settled } : undefined;
     },
@@ -69,7 +69,7 @@ async function followSettling(db: PrismaClient, gateway: ShopifyGateway, shop: s
   for (const record of records) {
     const outcome = outcomes.get(record.refundRef!);
     if (!outcome?.ok) continue;
-    await syncRecordStatus(db, shop, record.refundRef!, outcome.body, at, record);
+    await syncRecordStatus(db, { shop, refundGid: record.refundRef!, body: outcome.body, record }, at);
     followed++;
   }
   return followed;
@@ -78,5 +78,5 @@ async function followSettling(db: PrismaClient, gateway: ShopifyGateway, shop: s
 /** After a read-back of a refund issued in the app: its record's status follows what Shopify reports of the transaction. */
 export function followReadback(db: PrismaClient) {
   return (op: { origin: string; shop: string; refundGid: string }, body: ReadbackBody, now: Date) =>
-    op.origin === "app" ? syncRecordStatus(db, op.shop, op.refundGid, body, now).then(() => undefined) : Promise.resolve();
+    op.origin === "app" ? syncRecordStatus(db, { shop: op.shop, refundGid: op.refundGid, body }, now).then(() => undefined) : Promise.resolve();
 }

@@ -141,7 +141,7 @@ async function decide(context: ScreenContext, form: FormData | null): Promise<Is
     confirmAnother: input.confirmAnother,
     confirmRisk: input.confirmRisk,
   };
-  return approveRequest(db, REFUND_CREATED, context.gateway, approval, context.now());
+  return approveRequest({ db, contract: REFUND_CREATED, gateway: context.gateway, now: context.now() }, approval);
 }
 
 /** Approve or decline, in words for the banner, with the status the outcome's code maps to. */

@@ -7,8 +7,9 @@ import { httpStatus } from "../lib/http/status";
 import { fromMinorUnits, toMinorUnits } from "../lib/money/currency";
 import { refundAttempts, type RefundAttempts } from "../refunds/attempts.server";
 import { parseRefundAction, safeBackPath, type RefundSource } from "../refunds/form";
-import { issueRefund, recentRefund, unsettledRecord } from "../refunds/issue.server";
+import { issueRefund } from "../refunds/issue.server";
 import { fail, ISSUE_STATUS, type IssueResult } from "../refunds/outcomes";
+import { recentRefund, unsettledRecord } from "../refunds/pipeline.server";
 import { presentmentCurrency, refundableMinor } from "../refunds/plan";
 import { RevisionConflict } from "../refunds/records.server";
 import { resendRefund, settleWithoutRefund } from "../refunds/recover.server";
@@ -113,13 +114,13 @@ async function runRefundAction(context: ScreenContext, orderGid: string): Promis
   const input = parsed.data;
   switch (input.intent) {
     case "resend":
-      return resendRefund(db, REFUND_CREATED, gateway, { shop, recordId: input.recordId, revision: input.revision }, context.now());
+      return resendRefund({ db, contract: REFUND_CREATED, gateway, now: context.now() }, { shop, recordId: input.recordId, revision: input.revision });
     case "settle":
       return settleWithoutRefund(db, { shop, recordId: input.recordId, revision: input.revision, actor: staff.userId }, context.now());
     case "issue": {
       const { amount, note, notify, confirmAnother, confirmRisk, formToken } = input;
       const request = { shop, orderId: orderGid, amount, note, notify, confirmAnother, confirmRisk, formToken, actor: staff.userId };
-      return tellWhoApproves(context, await issueRefund(db, REFUND_CREATED, gateway, request, context.now()));
+      return tellWhoApproves(context, await issueRefund({ db, contract: REFUND_CREATED, gateway, now: context.now() }, request));
     }
   }
 }

@@ -215,7 +215,7 @@ describe("refundCreate on API 2026-10 carries the record's id as its idempotency
     }));
     const outcome = await createRefund(gateway, h.domain, { orderId: orderGid(order.id) }, "key");
     expect(outcome).toMatchObject({ kind: "not_run", failure: { kind: "graphql", code: "BAD_REQUEST" } });
-    const { callShopify } = await import("../../app/refunds/issue.server");
+    const { callShopify } = await import("../../app/refunds/send.server");
     const { mintRecord } = await import("../../app/refunds/records.server");
     const { REFUND_CREATED } = await import("../../app/contracts/registry.server");
     const record = await mintRecord(
@@ -230,7 +230,7 @@ describe("refundCreate on API 2026-10 carries the record's id as its idempotency
       },
       new Date(),
     );
-    const result = await callShopify(h.db, REFUND_CREATED, gateway, record, new Date(), 3);
+    const result = await callShopify({ db: h.db, contract: REFUND_CREATED, gateway, now: new Date() }, record, 3);
     expect(result).toMatchObject({ ok: false, code: "NOT_RUN", record: { status: "failed", shopifyOutcome: "refused", calls: 1 } });
   });
 });
