@@ -16,8 +16,8 @@ import { createPrismaClient, sqliteInstant } from "../app/lib/db/client";
 import type { DatabaseKind } from "../app/lib/db/url";
 import { REFUND_CREATED } from "../app/contracts/registry.server";
 import { peopleJson, recentRefunds } from "../app/guardrails/limits.server";
-import { LIMITS_TURN } from "../app/refunds/limits-gate.server";
-import { withOrderClaim } from "../app/refunds/order-claim.server";
+import { withLock } from "../app/lib/db/locks";
+import { REFUND_LOCK_TIMES, shopLimitsLock } from "../app/refunds/locks.server";
 import { ADMIN_API_VERSION } from "../app/shopify/api-version";
 import { FakeShopify } from "../fake-shopify/server";
 import { startAppProcess } from "../scripts/demo-server";
@@ -384,7 +384,7 @@ async function countingAlone(db: PrismaClient, url: string, kind: DatabaseKind, 
       const { plan, rows } = await planOf(url, kind, s.query, s.params);
       statements.push({ table: s.table, ms: median(durations.get(s.key)!), rows, plan });
     }
-    const turn = await medianMs(() => withOrderClaim(db, { shop: SHOP, orderId: LIMITS_TURN, holder: randomUUID() }, async () => undefined));
+    const turn = await medianMs(() => withLock(db, shopLimitsLock(SHOP), async () => undefined, REFUND_LOCK_TIMES));
     // The same shop with a longer past: older records, none in the last 24 hours.
     await seedHistory(url, kind, seededAt, OLDER_DAYS + 1, LONGER_HISTORY_DAYS, true);
     if (kind === "postgresql") await db.$executeRawUnsafe(`VACUUM ANALYZE "RefundRecord"`);
