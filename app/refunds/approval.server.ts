@@ -2,7 +2,8 @@ import type { PrismaClient, RefundApproval, RefundRecord } from "@prisma/client"
 import { formatInstant } from "../lib/time/format";
 import { shopTimeZone } from "../shops/profile.server";
 import { breachesSentence, limitBreaches, type ShopLimits } from "../guardrails/limits";
-import { mayApprove, readLimits, recentRefunds, type Actor } from "../guardrails/limits.server";
+import { mayNotDecide } from "../guardrails/approvers.server";
+import { readLimits, recentRefunds, type Actor } from "../guardrails/limits.server";
 import { decide, isExpired, requestOf } from "../guardrails/requests.server";
 import { staffNames } from "../staff/identity.server";
 import { fail, type IssueResult } from "./outcomes";
@@ -37,14 +38,12 @@ async function decisionWords(db: PrismaClient, request: RefundApproval): Promise
 }
 
 /**
- * Why this person may not decide this request now, or null: never the person who asked, only the
- * account owner or an approver the shop named (read now: one removed since cannot), only while it
- * waits and has not expired.
+ * Why this person may not decide this request now, or null: who may decide (guardrails/approvers.server.ts),
+ * and only while it waits and has not expired.
  */
 async function refusal(db: PrismaClient, request: RefundApproval, approver: Actor, now: Date, limits?: ShopLimits): Promise<IssueResult | null> {
-  if (request.askedBy === approver.userId) return fail("OWN_REQUEST", "You asked for this refund: someone else must approve or decline it.");
-  if (!mayApprove(limits ?? (await readLimits(db, request.shop)), approver))
-    return fail("NOT_APPROVER", "Only the account owner or an approver the shop named can decide refund requests.");
+  const notDecider = mayNotDecide(request, approver, limits ?? (await readLimits(db, request.shop)));
+  if (notDecider) return fail(notDecider.code, notDecider.words);
   if (request.state !== "waiting") return fail("ALREADY_DECIDED", await decisionWords(db, request));
   if (isExpired(request, now))
     return fail(

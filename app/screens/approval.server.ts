@@ -5,11 +5,11 @@ import { parseStored, storedCaptions } from "../lib/db/stored-json";
 import { FORM_EXPIRED, readForm } from "../lib/forms/read-form";
 import { httpStatus } from "../lib/http/status";
 import { breachesSentence, limitBreaches } from "../guardrails/limits";
-import { mayApprove, readLimits, recentRefunds } from "../guardrails/limits.server";
+import { readLimits, recentRefunds } from "../guardrails/limits.server";
 import { approvalAudit } from "../guardrails/audit.server";
 import { formatMoney } from "../lib/money/currency";
 import { staffNames } from "../staff/identity.server";
-import { approversInWords, approversOf } from "../guardrails/approvers.server";
+import { approversInWords, approversOf, mayNotDecide } from "../guardrails/approvers.server";
 import { approveRequest, declineRequest, MAX_REASON_LENGTH } from "../refunds/approval.server";
 import { fail, ISSUE_STATUS, type IssueResult } from "../refunds/outcomes";
 import { RISK_CODES } from "../refunds/risk";
@@ -74,7 +74,7 @@ export async function load(context: ScreenContext) {
     record.limitAmountMinor ?? 0n,
     await recentRefunds(db, shop, request.askedBy, shopCurrency, now),
   );
-  const mayDecide = view.state === "waiting" && request.askedBy !== viewer.userId && mayApprove(limits, viewer);
+  const notDecider = view.state === "waiting" ? mayNotDecide(request, viewer, limits) : null;
   return {
     request: view,
     limitsNow: {
@@ -83,16 +83,7 @@ export async function load(context: ScreenContext) {
       words: now_.length ? breachesSentence(now_, `${view.askedBy}'s`) : "It is within the shop's limits as they are now.",
     },
     approvers: approversInWords(await approversOf(db, shop, request.askedBy)),
-    viewer: {
-      mayDecide,
-      why: mayDecide
-        ? null
-        : view.state !== "waiting"
-          ? null
-          : request.askedBy === viewer.userId
-            ? "You asked for this refund: someone else approves or declines it."
-            : "Only the account owner or an approver the shop named can decide refund requests.",
-    },
+    viewer: { mayDecide: view.state === "waiting" && !notDecider, why: notDecider?.words ?? null },
   };
 }
 

@@ -141,7 +141,7 @@ describe("approving", () => {
       expect((await response.json()).message).toBe("You asked for this refund: someone else must approve or decline it.");
       expect((await requestPage(ASKER, request.id)).viewer).toEqual({
         mayDecide: false,
-        why: "You asked for this refund: someone else approves or declines it.",
+        why: "You asked for this refund: someone else must approve or decline it.",
       });
       expect(refundsInShopify(order.id)).toBe(0);
     } finally {
