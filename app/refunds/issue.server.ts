@@ -20,8 +20,11 @@ export interface IssueRequest {
   confirmRisk?: RiskCode[];
   /** The one-time token of the form: the same form submitted twice is one intent, one record. */
   formToken: string;
-  /** The staff member asking (their user id), kept with a confirmation of another refund or of a risk. */
-  actor?: string;
+  /**
+   * The staff member asking (their user id): every request names one (app/screens/context.server.ts
+   * refuses a session token that names nobody). Kept as who asked, and with a confirmation of another refund or of a risk.
+   */
+  actor: string;
 }
 
 /**
@@ -71,7 +74,7 @@ async function issueHoldingOrder(context: RefundContext, request: IssueRequest):
   const { order, currency, amountMinor } = checked;
   const minted = await mintUnderLimits(
     db,
-    { shop: request.shop, actor: request.actor ?? null, order, amountMinor },
+    { shop: request.shop, actor: request.actor, order, amountMinor },
     {
       shop: request.shop,
       caption: `Refund of ${fromMinorUnits(amountMinor, currency)} ${currency} on ${order.name}`,
@@ -84,7 +87,7 @@ async function issueHoldingOrder(context: RefundContext, request: IssueRequest):
       intentKey: request.formToken,
       // confirmedAnother stays the "another refund" answer alone (a duplicate's evidence, contract 1.2.0); confirmedBy is who said yes to either question.
       confirmedAnother: Boolean(request.confirmAnother),
-      confirmedBy: checked.confirmed ? (request.actor ?? null) : null,
+      confirmedBy: checked.confirmed ? request.actor : null,
     },
     now,
   );

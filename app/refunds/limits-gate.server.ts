@@ -25,12 +25,12 @@ export interface Minted {
  */
 export async function mintUnderLimits(
   db: PrismaClient,
-  ask: { shop: string; actor: string | null; order: OrderForRefund; amountMinor: bigint },
+  ask: { shop: string; actor: string; order: OrderForRefund; amountMinor: bigint },
   data: Omit<MintData, "askedBy" | "limitAmountMinor" | "shopifyOutcome" | "sentAt">,
   now: Date,
 ): Promise<Locked<Minted>> {
   const shopCurrency = ask.order.currencyCode;
-  const actor = ask.actor ?? "unknown";
+  const { actor } = ask;
   const limits = await readLimits(db, ask.shop, shopCurrency);
   const shopMinor = amountInShopCurrency(ask.order, ask.amountMinor);
   const counting = countsWhatLeft(limits, actor);
@@ -42,7 +42,7 @@ export async function mintUnderLimits(
         : limitBreaches(limits, actor, shopCurrency, shopMinor ?? 0n, recent);
     const record = await mintAttempt(
       db,
-      { ...data, askedBy: ask.actor, limitAmountMinor: shopMinor ?? null, ...(breaches.length ? { shopifyOutcome: "held" } : { sentAt: now }) },
+      { ...data, askedBy: actor, limitAmountMinor: shopMinor ?? null, ...(breaches.length ? { shopifyOutcome: "held" } : { sentAt: now }) },
       now,
     );
     if (!record || !breaches.length) return { record };
