@@ -18,6 +18,7 @@ import type { HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/
 // worker, started by the listener (so that importing the build starts nothing).
 export { handleRefundDeliveryNode } from "./webhooks/node-intake.server";
 export { refuseTooLarge } from "./lib/http/too-large.server";
+export { readNodeBody } from "./lib/http/bounded-body.server";
 export { config as appConfig } from "./lib/config/env.server";
 export { startInAppWorker };
 

@@ -18,26 +18,6 @@ export const BODY_LIMIT = 1024 * 1024;
 
 const isForm = (req) => /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(req.headers["content-type"] ?? "");
 
-/** The body, read whole only while it stays within `limit` (by Content-Length first, then as it streams); null past it. */
-function readBounded(req, limit) {
-  return new Promise((resolveBody, reject) => {
-    const declared = Number(req.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > limit) return resolveBody(null);
-    const chunks = [];
-    let size = 0;
-    const onData = (chunk) => {
-      size += chunk.byteLength;
-      if (size <= limit) return void chunks.push(chunk);
-      req.off("data", onData);
-      req.pause();
-      resolveBody(null);
-    };
-    req.on("data", onData);
-    req.once("end", () => resolveBody(Buffer.concat(chunks)));
-    req.once("error", reject);
-  });
-}
-
 function requestHeaders(req) {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -68,12 +48,13 @@ async function sendResponse(res, response) {
 /** Remix, with the body handed over already read (and bounded): as @remix-run/express does it, but never streaming an unbounded body into the app. */
 function boundedRemix(build, mode) {
   const handle = createRequestHandler(build, mode);
-  const { refuseTooLarge } = build.entry.module;
+  // The app's one bounded body reader and its 413 (app/lib/http/), from the build.
+  const { readNodeBody, refuseTooLarge } = build.entry.module;
   return async (req, res, next) => {
     try {
       const limit = isForm(req) ? FORM_BODY_LIMIT : BODY_LIMIT;
       const hasBody = req.method !== "GET" && req.method !== "HEAD";
-      const body = hasBody ? await readBounded(req, limit) : undefined;
+      const body = hasBody ? await readNodeBody(req, limit) : undefined;
       if (body === null) return refuseTooLarge(req, res, `Request body too large (at most ${limit / 1024} KiB)`);
       const controller = new AbortController();
       res.once("close", () => res.writableFinished || controller.abort());

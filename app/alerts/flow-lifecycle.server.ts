@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { signedWith } from "../lib/crypto/hmac";
 import type { PrismaClient } from "@prisma/client";
 import { createOnce } from "../lib/db/create-once";
 import { z } from "zod";
@@ -6,14 +6,6 @@ import { logger } from "../lib/logging/logger.server";
 import { readLimited } from "../webhooks/authenticate.server";
 import { flowTriggerByDefinitionId } from "./flow-triggers";
 import { config } from "../lib/config/env.server";
-
-/** Flow signs its lifecycle callback as Shopify signs webhooks: base64 HMAC-SHA256 of the raw body with the app's secret. */
-export function validShopifyHmac(rawBody: string, header: string | null, secret: string): boolean {
-  if (!header || !secret) return false;
-  const expected = createHmac("sha256", secret).update(rawBody, "utf8").digest();
-  const given = Buffer.from(header, "base64");
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
 
 /** The callback's body, as Shopify's guide documents it. */
 export const LifecycleCallback = z.object({
@@ -56,7 +48,9 @@ export async function handleTriggerLifecycle(db: PrismaClient, request: Request,
     if (error instanceof Response) return error;
     throw error;
   }
-  if (!validShopifyHmac(rawBody, request.headers.get("x-shopify-hmac-sha256"), secret)) return answer(401, "Unauthorized: the HMAC signature does not match");
+  // Flow signs its lifecycle callback as Shopify signs webhooks: base64 HMAC-SHA256 of the raw body with the app's secret.
+  if (!signedWith(secret, rawBody, request.headers.get("x-shopify-hmac-sha256"), "base64"))
+    return answer(401, "Unauthorized: the HMAC signature does not match");
   let json: unknown;
   try {
     json = JSON.parse(rawBody);

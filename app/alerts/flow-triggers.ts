@@ -1,4 +1,5 @@
 import { VERDICT_LABELS, orderLabel } from "../verdicts/words";
+import { numberOfGid } from "../shopify/ids";
 
 /** The app's Flow triggers on a refund's verdict (extensions/flow-refund-*): one per verdict that needs a person. */
 export const FLOW_TRIGGERS = [
@@ -71,7 +72,7 @@ export interface FlowRefund {
  * 2^53 a number would name another order, so the exact digits go as a string (see decision 011).
  */
 export function flowResourceId(gid: string): number | string {
-  const digits = gid.split("/").pop() ?? "";
+  const digits = numberOfGid(gid);
   const id = Number(digits);
   return Number.isSafeInteger(id) ? id : digits;
 }

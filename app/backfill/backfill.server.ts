@@ -7,7 +7,7 @@ import { historyBulkQuery } from "../shopify/admin/documents";
 import { statedAmount } from "../verification/stated-amount";
 import { openIfDelivered } from "../verification/intake.server";
 import { newOperationData } from "../verification/operations.server";
-import { judge, recordVerdicts, writeEvidence } from "../verification/verdicts.server";
+import { judgeOperation, recordVerdicts, writeEvidence } from "../verification/verdicts.server";
 import { earlierDuplicates } from "../verdicts/duplicates";
 import { unclaimedAt, type Claimed } from "../work/claims.server";
 import { outcome, runRowWork, type Helpers, type InOrderWork, type Outcome, type RowHelpers } from "../work/runner.server";
@@ -316,7 +316,7 @@ async function decide(deps: BackfillDeps, backfill: Backfill, staged: StagedRefu
     shopMoney: refund.totalRefundedSet.shopMoney,
     ...(made ? { made } : {}),
   } as const;
-  const judged = judge({ contract, operation: op, observed, observations, readback }, now);
+  const judged = judgeOperation({ contract, operation: op, observed, observations, readback }, now);
   if (found.decided)
     return writeEvidence(deps.db, { contract, operation: op, observations, result: judged.result, evaluatedAt: op.decidedAt ?? now, attempt: op.attempts });
   const written = await recordVerdicts(deps.db, [judged], now);

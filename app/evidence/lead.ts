@@ -2,6 +2,7 @@ import type { Contract } from "../contracts/schema";
 import { amountDifference, money, reasonInWords, VERDICT_LABELS } from "../verdicts/words";
 import { duplicateOfInWords, type DuplicatesOutput } from "../verdicts/duplicates";
 import { gatewayInWords, transactionErrorInWords } from "./transaction-errors";
+import { numberOfGid } from "../shopify/ids";
 
 /** What Shopify recorded, from the latest read-back of the refund (null fields when it did not say). */
 export interface RecordedRefund {
@@ -56,10 +57,9 @@ export interface EvidenceLead {
   links: EvidenceLink[];
 }
 
-export const legacyId = (gid: string) => gid.split("/").pop() ?? gid;
-const orderLabel = (name: string | null, gid: string | null) => name ?? (gid ? `order ${legacyId(gid)}` : "another order");
+const orderLabel = (name: string | null, gid: string | null) => name ?? (gid ? `order ${numberOfGid(gid)}` : "another order");
 export const evidenceUrl = (id: string) => `/app/refunds/${id}`;
-export const adminOrderLink = (gid: string) => `shopify://admin/orders/${legacyId(gid)}`;
+export const adminOrderLink = (gid: string) => `shopify://admin/orders/${numberOfGid(gid)}`;
 
 function relatedLink(refund: RelatedRefund): EvidenceLink {
   return {

@@ -9,6 +9,7 @@ import { localTimestamp } from "../lib/time/format";
 import { resolutions, type Resolution } from "../review/review.server";
 import { SETTLEMENT_CELLS } from "../settlement/cells";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
+import { shopifyGid } from "../shopify/ids";
 import type { DashboardFilters } from "../verdicts/filters";
 import { listRefunds, type RefundRow } from "../verdicts/rows.server";
 import { classLabel, ORIGIN_LABELS, REVIEW_LABELS, VERDICT_LABELS } from "../verdicts/words";
@@ -104,8 +105,8 @@ function peopleColumns(timeZone: string): Column[] {
     ["Amount Shopify recorded", (r) => r.recordedAmount],
     ["Currency Shopify recorded", (r) => r.recordedCurrency],
     ["Matched by", (r) => matchedBy(r)],
-    ["Order ID", (r) => `gid://shopify/Order/${r.orderId}`],
-    ["Refund ID", (r) => `gid://shopify/Refund/${r.refundId}`],
+    ["Order ID", (r) => shopifyGid("Order", r.orderId)],
+    ["Refund ID", (r) => shopifyGid("Refund", r.refundId)],
     ["Asked for approval by", (_, { limits }) => limits?.approval?.askedBy],
     ["Approval", (_, { limits }) => (limits?.approval ? APPROVAL_LABELS[limits.approval.state] : "")],
     ["Approved or declined by", (_, { limits }) => limits?.approval?.decidedBy],
@@ -176,7 +177,7 @@ export function exportCsv(
         limitsAuditOf(
           db,
           shop,
-          page.rows.map((r) => ({ id: r.id, refundGid: `gid://shopify/Refund/${r.refundId}` })),
+          page.rows.map((r) => ({ id: r.id, refundGid: shopifyGid("Refund", r.refundId) })),
           now,
         ),
       ]);

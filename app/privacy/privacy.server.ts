@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
-import { isUnsettled } from "../refunds/records.server";
+import { isOpenAttempt } from "../refunds/records.server";
 import { UNCLAIMED } from "../work/claims.server";
 import { readInSlices, writeInSlices } from "../lib/db/slices";
 
@@ -123,7 +123,7 @@ async function redactRefundRecordNotes(db: PrismaClient, shop: string, orders: s
     }),
   );
   for (const record of records) {
-    const input = !isUnsettled(record) && record.refundInput ? JSON.stringify({ ...JSON.parse(record.refundInput), note: REDACTED }) : record.refundInput;
+    const input = !isOpenAttempt(record) && record.refundInput ? JSON.stringify({ ...JSON.parse(record.refundInput), note: REDACTED }) : record.refundInput;
     // A write like any other: the OCC token rotates, so a form opened before cannot overwrite it.
     await db.refundRecord.update({
       where: { id: record.id },

@@ -145,16 +145,16 @@ export async function declineRequest(
   if (!(await decide(db, request, { state: "declined", decidedBy: decline.approver.userId, note: reason, limits: null }, now))) {
     return fail("ALREADY_DECIDED", await decisionWords(db, await db.refundApproval.findUniqueOrThrow({ where: { id: request.id } })));
   }
-  const record = await settleHeldRecord(db, await db.refundApproval.findUniqueOrThrow({ where: { id: request.id } }), now);
+  const record = await closeHeldRecord(db, await db.refundApproval.findUniqueOrThrow({ where: { id: request.id } }), now);
   return record ? { ok: true, record } : fail("ALREADY_DECIDED", "It was decided, and its refund record had already moved on.");
 }
 
 /**
- * A held record whose request is no longer waiting: declined or expired, it is settled as not
+ * A held record whose request is no longer waiting: declined or expired, it is closed as not
  * sent. Approved and still held means the app stopped between the approval and sending it: it is
- * settled as not sent too, never sent later on its own (the approver is no longer there to see).
+ * closed as not sent too, never sent later on its own (the approver is no longer there to see).
  */
-async function settleHeldRecord(db: PrismaClient, request: RefundApproval, now: Date): Promise<RefundRecord | null> {
+async function closeHeldRecord(db: PrismaClient, request: RefundApproval, now: Date): Promise<RefundRecord | null> {
   const record = await db.refundRecord.findUnique({ where: { id: request.recordId } });
   if (!record || record.shopifyOutcome !== "held") return null;
   const words =
@@ -172,29 +172,29 @@ export const heldWhere = (now: Date, shop?: string) => ({
 });
 
 /** A held record whose request was never written (the app stopped between the two): not sent. */
-async function settleUnasked(db: PrismaClient, id: string, now: Date): Promise<RefundRecord> {
+async function closeUnasked(db: PrismaClient, id: string, now: Date): Promise<RefundRecord> {
   const words = "The app stopped while recording the request for approval: nothing was refunded. Ask again if it is still due.";
   const record = await db.refundRecord.findUniqueOrThrow({ where: { id } });
   return rewriteRecord(db, record, { status: "failed", shopifyOutcome: "not_sent", failureReason: words, outcomeDetail: words }, now);
 }
 
 /** Requests past their day, and held records a stopped process left behind, of one shop (the worker's approvals work). */
-export async function settleRequests(db: PrismaClient, shop: string, now: Date): Promise<{ expired: number; settled: number }> {
+export async function closeRequests(db: PrismaClient, shop: string, now: Date): Promise<{ expired: number; closed: number }> {
   let expired = 0;
   const due = await db.refundApproval.findMany({ where: { shop, state: "waiting", expiresAt: { lte: now } }, take: 200 });
   for (const request of due) if (await decide(db, request, { state: "expired", decidedBy: null, note: null, limits: null }, now)) expired++;
   const held = await db.refundRecord.findMany({ where: heldWhere(now, shop), select: { id: true }, take: 200 });
   const requests = await db.refundApproval.findMany({ where: { recordId: { in: held.map((record) => record.id) } } });
   const requestOfRecord = new Map(requests.map((request) => [request.recordId, request]));
-  let settled = 0;
+  let closed = 0;
   for (const { id } of held) {
     const request = requestOfRecord.get(id);
     if (request?.state === "waiting") continue;
-    const record = await (request ? settleHeldRecord(db, request, now) : settleUnasked(db, id, now)).catch((error) => {
+    const record = await (request ? closeHeldRecord(db, request, now) : closeUnasked(db, id, now)).catch((error) => {
       if (error instanceof RevisionConflict) return null;
       throw error;
     });
-    if (record) settled++;
+    if (record) closed++;
   }
-  return { expired, settled };
+  return { expired, closed };
 }

@@ -8,7 +8,7 @@ import { loadOrderForRefund, type OrderForRefund } from "../shopify/admin/refund
 import { minutesAgo, overRefundMessage, RECENT_REFUND_WINDOW_MS } from "./form";
 import { fail, type IssueFailure } from "./outcomes";
 import { allocate, presentmentCurrency, refundableMinor, refundedMinor, type RefundTransactionInput } from "./plan";
-import { UNSETTLED_OUTCOMES } from "./records.server";
+import { OPEN_OUTCOMES } from "./records.server";
 import { confirmedRiskCaptions, refundRisks, riskFacts, riskRefusalMessage, type RiskCode } from "./risk";
 
 /**
@@ -27,7 +27,7 @@ export const orderNameOf = (record: RefundRecord) => parseStored(storedCaptions,
 const amountOf = (record: RefundRecord) => `${fromMinorUnits(record.amountMinor, record.currency)} ${record.currency}`;
 
 /** While an attempt on the order has no known outcome, a new refund could be a second one: say which, and what is being done. */
-export function unsettledMessage(record: RefundRecord): string {
+export function openAttemptMessage(record: RefundRecord): string {
   if (record.shopifyOutcome === "none") {
     return `${record.sysId} (${amountOf(record)}) on ${orderNameOf(record)} is being sent to Shopify. A new refund on this order waits until Shopify has answered it.`;
   }
@@ -37,8 +37,8 @@ export function unsettledMessage(record: RefundRecord): string {
   return `${record.sysId} (${amountOf(record)}) on ${orderNameOf(record)} has no answer from Shopify yet. The app keeps asking Shopify with the same idempotency key, which cannot refund twice. A new refund on this order is refused until ${record.sysId} is settled.`;
 }
 
-export async function unsettledRecord(db: PrismaClient, shop: string, orderId: string): Promise<RefundRecord | null> {
-  return db.refundRecord.findFirst({ where: { shop, orderId, shopifyOutcome: { in: UNSETTLED_OUTCOMES } }, orderBy: { createdAt: "asc" } });
+export async function openAttemptOn(db: PrismaClient, shop: string, orderId: string): Promise<RefundRecord | null> {
+  return db.refundRecord.findFirst({ where: { shop, orderId, shopifyOutcome: { in: OPEN_OUTCOMES } }, orderBy: { createdAt: "asc" } });
 }
 
 /**
@@ -113,22 +113,22 @@ export type Sender = { by: "issuing" } | { by: "approving"; askedAt: Date; order
 
 /**
  * The words of the shared checks, each sender's own. Issuing tells the person at the form what the
- * unsettled attempt is and what is being done about it; approving tells the approver to come back
+ * open attempt is and what is being done about it; approving tells the approver to come back
  * once it is settled (the request keeps waiting). A refund meanwhile is asked again either way.
  */
 const WORDS = {
   issuing: {
-    unsettled: (record: RefundRecord) => fail("OUTCOME_PENDING", unsettledMessage(record), record),
+    openAttempt: (record: RefundRecord) => fail("OUTCOME_PENDING", openAttemptMessage(record), record),
     known: (refund: string) => refund,
     meanwhile: (refunded: string) => `${refunded} To refund this order again, confirm "Yes, another refund".`,
   },
   approving: {
-    unsettled: (record: RefundRecord) =>
+    openAttempt: (record: RefundRecord) =>
       fail("OUTCOME_PENDING", `${record.sysId} on this order has no answer from Shopify yet: approve this request once it is settled.`),
     known: (refund: string) => `${refund} That was after this refund was asked for.`,
     meanwhile: (refunded: string) => `${refunded} To approve it as another refund, confirm "Yes, another refund".`,
   },
-} satisfies Record<Sender["by"], { unsettled(record: RefundRecord): IssueFailure; known(refund: string): string; meanwhile(refunded: string): string }>;
+} satisfies Record<Sender["by"], { openAttempt(record: RefundRecord): IssueFailure; known(refund: string): string; meanwhile(refunded: string): string }>;
 
 /** A refund as it is about to be sent: what the checks before Shopify read. */
 export interface RefundToSend {
@@ -159,7 +159,7 @@ export interface Checked {
 
 /**
  * The checks before a refund goes to Shopify, the same for issuing and approving, made holding the
- * order's lock (decision 016): no other attempt on the order is unsettled; the order was not refunded
+ * order's lock (decision 016): no other attempt on the order is open; the order was not refunded
  * meanwhile (issuing: in the last ten minutes; approving: since it was asked for, or more refunded
  * in Shopify's own read than then), unless "Yes, another refund"; Shopify can still refund the
  * amount (the order read now, allocated to its payments); and every risk of paying twice, with the
@@ -169,8 +169,8 @@ export async function checkBeforeSending(context: RefundContext, refund: RefundT
   const { db, gateway, now } = context;
   const { sender } = refund;
   const words = WORDS[sender.by];
-  const unsettled = await unsettledRecord(db, refund.shop, refund.orderId);
-  if (unsettled) return words.unsettled(unsettled);
+  const openAttempt = await openAttemptOn(db, refund.shop, refund.orderId);
+  if (openAttempt) return words.openAttempt(openAttempt);
   if (!refund.confirmAnother) {
     const known = await recentRefund(db, refund.shop, refund.orderId, now, sender.by === "approving" ? sender.askedAt : undefined);
     if (known) return fail("RECENT_REFUND", words.meanwhile(words.known(known.message)));

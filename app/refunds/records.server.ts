@@ -38,12 +38,12 @@ export async function rewriteRecord(
 export const formatSysId = (n: number) => `RF-${String(n).padStart(6, "0")}`;
 
 /**
- * Outcomes of a record's call that leave it unsettled: Shopify may hold its refund (or is about to
- * be asked for it: `none`, minted and not yet sent), so no other refund is issued on the order,
- * and its stored input must stay as sent.
+ * Outcomes of a record's call that leave its attempt open (a merchant reads "not settled"): Shopify
+ * may hold its refund (or is about to be asked for it: `none`, minted and not yet sent), so no other
+ * refund is issued on the order, and its stored input must stay as sent.
  */
-export const UNSETTLED_OUTCOMES = ["none", "unknown", "key_conflict"];
-export const isUnsettled = (record: Pick<RefundRecord, "shopifyOutcome">) => UNSETTLED_OUTCOMES.includes(record.shopifyOutcome);
+export const OPEN_OUTCOMES = ["none", "unknown", "key_conflict"];
+export const isOpenAttempt = (record: Pick<RefundRecord, "shopifyOutcome">) => OPEN_OUTCOMES.includes(record.shopifyOutcome);
 
 /** The seed's bound: at most 64 refund attempts on one order. */
 export const MAX_ATTEMPTS_PER_ORDER = 64;

@@ -7,13 +7,13 @@ import type { RefundContext } from "./pipeline.server";
 import { AUTOMATIC_CALLS_PER_RECORD, callShopify, MAX_CALLS_PER_RECORD, stampRefund } from "./send.server";
 import { fail, type IssueResult } from "./outcomes";
 import { ORDER_LOCK_MS } from "./locks.server";
-import { isUnsettled, RevisionConflict, rewriteRecord } from "./records.server";
+import { isOpenAttempt, RevisionConflict, rewriteRecord } from "./records.server";
 
 /** A call with no known outcome is left alone this long, so that no call of ours is still in flight. */
 const UNANSWERED_GRACE_MS = 30_000;
 
 /** Records whose call has no known outcome, left alone long enough that no call of ours is still in flight (all shops', or one's). */
-export const unsettledWhere = (now: Date, shop?: string) => ({
+export const openAttemptsWhere = (now: Date, shop?: string) => ({
   shopifyOutcome: "unknown",
   calls: { lt: AUTOMATIC_CALLS_PER_RECORD },
   updatedAt: { lt: new Date(now.getTime() - UNANSWERED_GRACE_MS) },
@@ -94,9 +94,9 @@ export async function abandonUnsentRecords(db: PrismaClient, now: Date, shop: st
 }
 
 /** The worker's pass over unanswered calls; a record another writer moved meanwhile is left for the next pass. */
-export async function recoverUnsettledRecords(context: RefundContext, shop: string): Promise<number> {
+export async function recoverOpenAttempts(context: RefundContext, shop: string): Promise<number> {
   let settled = 0;
-  const unsettled = await context.db.refundRecord.findMany({ where: unsettledWhere(context.now, shop), orderBy: { createdAt: "asc" }, take: 50 });
+  const unsettled = await context.db.refundRecord.findMany({ where: openAttemptsWhere(context.now, shop), orderBy: { createdAt: "asc" }, take: 50 });
   for (const record of unsettled) {
     try {
       const result = await recoverRecord(context, record);
@@ -140,12 +140,12 @@ export async function resendRefund(context: RefundContext, attempt: RecordShown)
  * A person checked the order in Shopify admin and found no refund for an unsettled attempt (or
  * settles a key conflict): the record fails with their words, and the order is open to refunds again.
  */
-export async function settleWithoutRefund(db: PrismaClient, attempt: RecordShown & { actor: string }, now: Date): Promise<IssueResult> {
+export async function closeWithoutRefund(db: PrismaClient, attempt: RecordShown & { actor: string }, now: Date): Promise<IssueResult> {
   const { shop, recordId, revision, actor } = attempt;
   const record = await db.refundRecord.findFirst({ where: { id: recordId, shop } });
   if (!record) return fail("ORDER_NOT_FOUND", "No such refund record in this shop.");
   if (record.revision !== revision) return fail("CONFLICT", new RevisionConflict().message + " Reload to see its current state.", record);
-  if (!isUnsettled(record)) return fail("NOT_RETRYABLE", `${record.sysId} is already settled (${record.shopifyOutcome}).`, record);
+  if (!isOpenAttempt(record)) return fail("NOT_RETRYABLE", `${record.sysId} is already settled (${record.shopifyOutcome}).`, record);
   const reason = `Settled by staff member ${actor}: Shopify admin shows no refund for this attempt.`;
   const settled = await rewriteRecord(db, record, { status: "failed", shopifyOutcome: "refused", failureReason: reason, outcomeDetail: reason }, now);
   return { ok: true, record: settled };

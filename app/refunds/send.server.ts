@@ -4,7 +4,7 @@ import { logger } from "../lib/logging/logger.server";
 import { createRefund, type CreatedRefund } from "../shopify/admin/refunds.server";
 import { markDue, openOperation } from "../verification/operations.server";
 import { awaitingApproval, fail, type IssueResult } from "./outcomes";
-import { orderNameOf, unsettledMessage, type RefundContext } from "./pipeline.server";
+import { orderNameOf, openAttemptMessage, type RefundContext } from "./pipeline.server";
 import { RevisionConflict, rewriteRecord } from "./records.server";
 
 /** refundCreate calls the app makes by itself for one record, all with the record's key; past it, a person decides. */
@@ -26,9 +26,9 @@ export function answerOf(record: RefundRecord): IssueResult {
     case "not_sent":
       return fail("NOT_APPROVED", record.failureReason ?? `${record.sysId} was not approved: nothing was refunded.`, record);
     case "key_conflict":
-      return fail("KEY_CONFLICT", unsettledMessage(record), record);
+      return fail("KEY_CONFLICT", openAttemptMessage(record), record);
     default:
-      return fail("OUTCOME_UNKNOWN", unsettledMessage(record), record);
+      return fail("OUTCOME_UNKNOWN", openAttemptMessage(record), record);
   }
 }
 
@@ -56,7 +56,7 @@ export async function callShopify(context: RefundContext, record: RefundRecord, 
     if ("ok" in recorded) return recorded;
     current = recorded;
   }
-  return fail("OUTCOME_UNKNOWN", `Shopify did not confirm ${current.sysId}. ${unsettledMessage(current)}`, current);
+  return fail("OUTCOME_UNKNOWN", `Shopify did not confirm ${current.sysId}. ${openAttemptMessage(current)}`, current);
 }
 
 /**
@@ -103,7 +103,7 @@ async function recordAnswer(
       return fail("USER_ERRORS", outcome.message, current);
     case "key_conflict":
       current = await rewriteRecord(db, current, { shopifyOutcome: "key_conflict", outcomeDetail: `Shopify refused the call: ${outcome.message}` }, now);
-      return fail("KEY_CONFLICT", unsettledMessage(current), current);
+      return fail("KEY_CONFLICT", openAttemptMessage(current), current);
     case "not_run":
       if (!mayExist) {
         const message = `Shopify did not run the refund (${outcome.message}). Nothing was refunded; try again in a moment.`;
@@ -111,7 +111,7 @@ async function recordAnswer(
         return fail("NOT_RUN", message, current);
       }
       current = await rewriteRecord(db, current, { outcomeDetail: `Asked again; Shopify did not run the request (${outcome.message}).` }, now);
-      return fail("OUTCOME_UNKNOWN", unsettledMessage(current), current);
+      return fail("OUTCOME_UNKNOWN", openAttemptMessage(current), current);
     case "concurrent":
     case "unknown":
       return rewriteRecord(

@@ -3,42 +3,42 @@ import type { LoadedContract } from "../contracts/load";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readRefunds, type ReadbackBody } from "../shopify/admin/refund-readback.server";
 import type { ShopWork } from "../work/runner.server";
-import { abandonUnsentRecords, recoverUnsettledRecords, unsentWhere, unsettledWhere } from "./recover.server";
+import { abandonUnsentRecords, recoverOpenAttempts, unsentWhere, openAttemptsWhere } from "./recover.server";
 import { syncRecordStatus } from "./sync.server";
-import { heldWhere, settleRequests } from "./approval.server";
+import { heldWhere, closeRequests } from "./approval.server";
 
-/** Refunds issued in the app whose transactions still settle are read again this often. */
-const SETTLE_INTERVAL_MS = 60_000;
+/** Refunds issued in the app whose transactions are still pending at their gateway are read again this often. */
+const FOLLOW_PENDING_MS = 60_000;
 
 export interface IssuedRefundsOptions {
   contract: LoadedContract;
   gateway: ShopifyGateway;
 }
 
-const settlingWhere = (now: Date, shop?: string) => ({
+const pendingTransactionsWhere = (now: Date, shop?: string) => ({
   status: "created",
   refundRef: { not: null },
-  updatedAt: { lt: new Date(now.getTime() - SETTLE_INTERVAL_MS) },
+  updatedAt: { lt: new Date(now.getTime() - FOLLOW_PENDING_MS) },
   ...(shop ? { shop } : {}),
 });
 
 /**
  * Refunds issued in the app, as work for the runner, shop by shop: requests for approval past
- * their day expire (and held records whose request was decided are settled), records minted and never sent
- * are abandoned, calls Shopify never answered are settled, and transactions still settling after
- * the verdict are followed (every minute). It claims nothing: every write to a record checks its
+ * their day expire (and held records whose request was decided are closed), records minted and never sent
+ * are abandoned, open attempts (calls Shopify never answered) are recovered, and transactions still
+ * pending after the verdict are followed (every minute). It claims nothing: every write to a record checks its
  * revision (decision 006), and a call sent again carries the record's idempotency key (decision 008).
  */
 export function issuedRefundsWork(options: IssuedRefundsOptions): ShopWork {
-  let lastSettleAt = -Infinity;
+  let lastFollowedAt = -Infinity;
   let following = false;
   return {
     name: "issued refunds",
     async shops({ db, now }) {
       const at = now();
-      following = at.getTime() - lastSettleAt >= SETTLE_INTERVAL_MS;
-      if (following) lastSettleAt = at.getTime();
-      const where = [unsentWhere(at), unsettledWhere(at), heldWhere(at), ...(following ? [settlingWhere(at)] : [])];
+      following = at.getTime() - lastFollowedAt >= FOLLOW_PENDING_MS;
+      if (following) lastFollowedAt = at.getTime();
+      const where = [unsentWhere(at), openAttemptsWhere(at), heldWhere(at), ...(following ? [pendingTransactionsWhere(at)] : [])];
       const [rows, expiring] = await Promise.all([
         db.refundRecord.findMany({ where: { OR: where }, select: { shop: true }, distinct: ["shop"], take: 100 }),
         db.refundApproval.findMany({ where: { state: "waiting", expiresAt: { lte: at } }, select: { shop: true }, distinct: ["shop"], take: 100 }),
@@ -47,18 +47,18 @@ export function issuedRefundsWork(options: IssuedRefundsOptions): ShopWork {
     },
     async handle(shop, { db, now }) {
       const at = now();
-      const { expired, settled } = await settleRequests(db, shop, at);
+      const { expired, closed } = await closeRequests(db, shop, at);
       const abandoned = await abandonUnsentRecords(db, at, shop);
-      const recovered = await recoverUnsettledRecords({ db, contract: options.contract, gateway: options.gateway, now: at }, shop);
-      const followed = following ? await followSettling(db, options.gateway, shop, at) : 0;
-      return abandoned || recovered || followed || expired || settled ? { abandoned, recovered, followed, expired, settled } : undefined;
+      const recovered = await recoverOpenAttempts({ db, contract: options.contract, gateway: options.gateway, now: at }, shop);
+      const followed = following ? await followPendingTransactions(db, options.gateway, shop, at) : 0;
+      return abandoned || recovered || followed || expired || closed ? { abandoned, recovered, followed, expired, closed } : undefined;
     },
   };
 }
 
-/** The shop's records whose transactions still settle: read again, their status follows Shopify's. */
-async function followSettling(db: PrismaClient, gateway: ShopifyGateway, shop: string, at: Date): Promise<number> {
-  const records = await db.refundRecord.findMany({ where: settlingWhere(at, shop), take: 200 });
+/** The shop's records whose transactions are still pending: read again, their status follows Shopify's. */
+async function followPendingTransactions(db: PrismaClient, gateway: ShopifyGateway, shop: string, at: Date): Promise<number> {
+  const records = await db.refundRecord.findMany({ where: pendingTransactionsWhere(at, shop), take: 200 });
   if (!records.length) return 0;
   const outcomes = await readRefunds(
     gateway,

@@ -9,10 +9,10 @@ import { refundAttempts, type RefundAttempts } from "../refunds/attempts.server"
 import { parseRefundAction, safeBackPath, type RefundSource } from "../refunds/form";
 import { issueRefund } from "../refunds/issue.server";
 import { fail, ISSUE_STATUS, type IssueResult } from "../refunds/outcomes";
-import { recentRefund, unsettledRecord } from "../refunds/pipeline.server";
+import { recentRefund, openAttemptOn } from "../refunds/pipeline.server";
 import { presentmentCurrency, refundableMinor } from "../refunds/plan";
 import { RevisionConflict } from "../refunds/records.server";
-import { resendRefund, settleWithoutRefund } from "../refunds/recover.server";
+import { resendRefund, closeWithoutRefund } from "../refunds/recover.server";
 import { orderRisks } from "../refunds/risk.server";
 import { NOT_AN_ORDER_ADDRESS, orderGidInAddress } from "../shopify/ids";
 import { loadOrderForRefund, type OrderForRefund } from "../shopify/admin/refunds.server";
@@ -78,7 +78,7 @@ export async function load(context: ScreenContext) {
   const now = context.now();
   const [attemptsNow, unsettled, recent, risks, timeZone, duplicate] = await Promise.all([
     refundAttempts(db, shop, order.id, now),
-    unsettledRecord(db, shop, order.id),
+    openAttemptOn(db, shop, order.id),
     recentRefund(db, shop, order.id, now),
     orderRisks(db, gateway, shop, order, now),
     context.timeZone(),
@@ -116,7 +116,7 @@ async function runRefundAction(context: ScreenContext, orderGid: string): Promis
     case "resend":
       return resendRefund({ db, contract: REFUND_CREATED, gateway, now: context.now() }, { shop, recordId: input.recordId, revision: input.revision });
     case "settle":
-      return settleWithoutRefund(db, { shop, recordId: input.recordId, revision: input.revision, actor: staff.userId }, context.now());
+      return closeWithoutRefund(db, { shop, recordId: input.recordId, revision: input.revision, actor: staff.userId }, context.now());
     case "issue": {
       const { amount, note, notify, confirmAnother, confirmRisk, formToken } = input;
       const request = { shop, orderId: orderGid, amount, note, notify, confirmAnother, confirmRisk, formToken, actor: staff.userId };

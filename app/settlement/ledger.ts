@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseDecimal } from "../contracts/values";
+import { numberOfGid } from "../shopify/ids";
 
 /** The gateway whose ledger Shopify shows: every other gateway's money is out of Shopify's sight once the gateway said SUCCESS. */
 export const SHOPIFY_PAYMENTS = "shopify_payments";
@@ -67,9 +68,6 @@ export interface PaymentsLedger {
   entries: LedgerEntry[];
 }
 
-/** The numeric id the ledger names an order transaction by (sourceOrderTransactionId). */
-export const legacyId = (gid: string) => /\/(\d+)$/.exec(gid)?.[1] ?? gid;
-
 /**
  * Whether a ledger entry records the transaction's amount: compared only in the currency the
  * customer paid in, exactly (digits, never floats), as a magnitude (a refund debits the balance).
@@ -110,7 +108,7 @@ export function paymentsLedger(transactions: SettlementTransaction[], entries: B
   for (const t of transactions.filter(isShopifyPaymentsRefund)) {
     ledger.transactions++;
     if (t.status !== "SUCCESS") ledger.not_succeeded++;
-    const own = byTransaction.get(legacyId(t.id)) ?? [];
+    const own = byTransaction.get(numberOfGid(t.id)) ?? [];
     if (own.some((e) => e.type === "REFUND_FAILURE")) ledger.reversed++;
     const entry = own.find((e) => e.type === "REFUND");
     const amount = t.amountSet.presentmentMoney;

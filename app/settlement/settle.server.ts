@@ -1,6 +1,7 @@
 import { nextCheckAt } from "../contracts/timing";
 import { contractOfRow, evaluateRow, timeoutOf, verdictColumns, type FollowUp, type FollowUpOptions } from "../follow-ups/follow-up";
 import { sumDecimals } from "../lib/money/decimal";
+import { numberOfGid } from "../shopify/ids";
 import { readPaymentsLedger, readSettlementTransactions, type Failed } from "./reads.server";
 import { isAccessDenied } from "../shops/payments-reads.server";
 import type { Claimed } from "../work/claims.server";
@@ -9,7 +10,6 @@ import { recordPaymentsAccess, paymentsAccess } from "../shops/payments.server";
 import {
   acquirerReferences,
   isShopifyPaymentsRefund,
-  legacyId,
   moneyState,
   paymentsLedger,
   referencesShown,
@@ -70,7 +70,7 @@ async function settleShop(options: Settling, helpers: RowHelpers<"settlements">,
   if (!read.length) return [...outcomes, ...open.flatMap((row) => afterFailedRead(options, now, row, transactionsFor(row, transactions)))];
   const processed = read.flatMap((t) => (t.processedAt ? [Date.parse(t.processedAt)] : []));
   const since = new Date(Math.min(...processed, ...open.map((r) => r.startedAt.getTime())) - LEDGER_SLACK_MS);
-  const ledger = await readPaymentsLedger(gateway, shop, since, new Set(read.map((t) => legacyId(t.id))));
+  const ledger = await readPaymentsLedger(gateway, shop, since, new Set(read.map((t) => numberOfGid(t.id))));
   if (!ledger.ok || !ledger.account) {
     if (!ledger.ok && !isAccessDenied(ledger)) {
       helpers.logger.warn({ code: ledger.code, error: ledger.message }, "the ledger read failed; it is read again later");
@@ -150,7 +150,7 @@ function ledgerCovers(ledger: { complete: boolean; coveredUntil: Date | null }, 
   const until = ledger.coveredUntil?.getTime() ?? -Infinity;
   return transactions
     .filter(isShopifyPaymentsRefund)
-    .every((t) => inLedger.has(legacyId(t.id)) || (t.processedAt !== null && Date.parse(t.processedAt) + LEDGER_SLACK_MS <= until));
+    .every((t) => inLedger.has(numberOfGid(t.id)) || (t.processedAt !== null && Date.parse(t.processedAt) + LEDGER_SLACK_MS <= until));
 }
 
 const transactionGidsOf = (row: Pick<Row, "transactionGids">) => row.transactionGids.split(",").filter(Boolean);

@@ -1,3 +1,4 @@
+import { numberOfGid } from "../shopify/ids";
 import type { PaymentsAccess } from "../shops/payments-reads.server";
 import type { MoneyState } from "./ledger";
 
@@ -139,4 +140,4 @@ const PAYOUT_STATUS_LABELS: Record<string, string> = {
 export const payoutStatusLabel = (status: string | null): string => (status ? (PAYOUT_STATUS_LABELS[status] ?? status) : "");
 
 /** The number in a payout's global id (gid://shopify/ShopifyPaymentsPayout/123): what the admin's address shows. */
-export const payoutNumber = (gid: string | null): string => (gid ? (gid.split("/").pop() ?? gid) : "");
+export const payoutNumber = (gid: string | null): string => (gid ? numberOfGid(gid) : "");

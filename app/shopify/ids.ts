@@ -22,6 +22,13 @@ export type ShopifyResource = "Order" | "Refund" | "PointOfSaleDevice";
 export const shopifyGid = (resource: ShopifyResource, number: string) => `gid://shopify/${resource}/${number}`;
 
 /**
+ * The number a global id ends in (gid://shopify/Order/123 → "123"): what the admin's addresses, a
+ * payout's number and Flow's reference fields write. One Shopify gave, read where it is shown or
+ * compared; an id that ends in no number is returned whole.
+ */
+export const numberOfGid = (gid: string): string => /\/(\d+)$/.exec(gid)?.[1] ?? gid;
+
+/**
  * A resource's number as an address or a REST body writes it: text, or a JSON integer (one of 16
  * digits or more arrives as text, app/webhooks/lossless-json.ts). Its output is Shopify's digits.
  */

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { signedWith } from "../lib/crypto/hmac";
 import { z } from "zod";
 
 /** What this app reads of a session token Shopify admin signed for it (HS256 with the app's secret). */
@@ -29,9 +29,7 @@ const json = (part: string): unknown => {
 export function shopOfSessionToken(token: string, app: { apiKey: string; secret: string }, nowSeconds = Math.floor(Date.now() / 1000)): string | null {
   const [header, payload, signature] = token.split(".");
   if (!header || !payload || !signature || !HEADER.safeParse(json(header)).success) return null;
-  const expected = createHmac("sha256", app.secret).update(`${header}.${payload}`).digest();
-  const given = Buffer.from(signature, "base64url");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (!signedWith(app.secret, `${header}.${payload}`, signature, "base64url")) return null;
   const claims = CLAIMS.safeParse(json(payload));
   if (!claims.success || claims.data.aud !== app.apiKey) return null;
   if (claims.data.exp + LEEWAY_SECONDS <= nowSeconds || claims.data.nbf - LEEWAY_SECONDS > nowSeconds) return null;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { sameMoney } from "../lib/money/currency";
+import { numberOfGid } from "../shopify/ids";
 
 /**
  * What a duplicate refund is, once, for every contract that names one (shopify.refund.created
@@ -36,12 +37,16 @@ export interface DuplicatesOutput {
   intended: boolean;
 }
 
-const legacyId = (gid: string) => BigInt(/\/(\d+)$/.exec(gid)?.[1] ?? "0");
+/** Shopify's refund ids grow: the later of two in one second has the larger (an id without a number, none). */
+const growing = (gid: string) => {
+  const number = numberOfGid(gid);
+  return /^\d+$/.test(number) ? BigInt(number) : 0n;
+};
 
 /** Earlier by Shopify's clock; in the same second (Shopify stamps whole seconds), by its ids, which grow. */
 function isBefore(other: RecordedRefund, refund: RecordedRefund): boolean {
   const [a, b] = [Date.parse(other.createdAt ?? ""), Date.parse(refund.createdAt ?? "")];
-  return a < b || (a === b && legacyId(other.id) < legacyId(refund.id));
+  return a < b || (a === b && growing(other.id) < growing(refund.id));
 }
 
 /** The refunds of the order (`orderRefunds`, this one among them or not) that make `refund` a duplicate. */

@@ -10,6 +10,7 @@ import { withOrderNames } from "./order-names.server";
 import { reasonInWords, type ReasonFacts } from "./words";
 import { madeInOf } from "./made";
 import { madeSentence, withMakers, type MadeColumns } from "./made.server";
+import { numberOfGid } from "../shopify/ids";
 
 /**
  * The read model of a refund: one row as the dashboard, the review queue, the evidence page,
@@ -169,7 +170,7 @@ export function toRow(contract: Contract, op: Operation): RefundRow {
     made: madeSentence(made),
     id: op.id,
     orderName: op.orderName,
-    orderId: op.orderGid.split("/").pop()!,
+    orderId: numberOfGid(op.orderGid),
     amount: facts.requested.amount,
     amountDisplay: op.amountMinor !== null && op.currency ? formatMoney(op.amountMinor, op.currency) : op.amount,
     currency: op.currency,
@@ -184,7 +185,7 @@ export function toRow(contract: Contract, op: Operation): RefundRow {
     reviewState: op.reviewState,
     correlation: op.correlation,
     apiVersionsOutside: op.apiVersionsOutside,
-    refundId: op.refundGid.split("/").pop()!,
+    refundId: numberOfGid(op.refundGid),
     recordedAmount: op.shopAmount,
     recordedCurrency: op.shopCurrency,
     decidedAt: op.decidedAt?.toISOString() ?? null,

@@ -4,7 +4,7 @@ import type { LoadedContract } from "../contracts/load";
 import type { ReadbackOutcome } from "../shopify/admin/refund-readback.server";
 import { earlierDuplicates } from "../verdicts/duplicates";
 import type { ObservationRecord } from "./verdicts.server";
-import { webhookEvidence, type WebhookEvidence } from "./webhook-evidence.server";
+import { webhookFacts, type WebhookFacts } from "./webhook-facts.server";
 
 type Intended = { confirmed: boolean; by: string | null; at: string | null };
 
@@ -69,17 +69,17 @@ export interface Observed {
 }
 
 /** What the database holds about a batch of one shop's operations, read once for the batch. */
-export interface ShopEvidence {
-  webhooks: (op: Operation) => WebhookEvidence;
+export interface StoredFacts {
+  webhooks: (op: Operation) => WebhookFacts;
   intended: (refundGid: string) => Intended;
   /** The run of reads without the refund (and its order) up to this one: read for the operation that needs it, only after the window. */
   readsWithout: (op: Pick<Operation, "id">, windowEnd: Date, latest: Absence) => Promise<{ reads_without_refund: number; reads_without_order: number }>;
 }
 
-/** Reads the evidence of one shop's operations about to be evaluated: two queries, whatever the batch's size. */
-export async function shopEvidence(db: PrismaClient, shop: string, operations: Operation[]): Promise<ShopEvidence> {
+/** Reads what the database holds of one shop's operations about to be evaluated: two queries, whatever the batch's size. */
+export async function storedFacts(db: PrismaClient, shop: string, operations: Operation[]): Promise<StoredFacts> {
   const [webhooks, intended] = await Promise.all([
-    webhookEvidence(db, shop, operations),
+    webhookFacts(db, shop, operations),
     intendedRefunds(
       db,
       shop,
@@ -97,14 +97,14 @@ export async function shopEvidence(db: PrismaClient, shop: string, operations: O
  * its order).
  */
 export async function observe(
-  evidence: ShopEvidence,
+  stored: StoredFacts,
   contract: LoadedContract,
   op: Operation,
   readback: Exclude<ReadbackOutcome, { deferred: true }>,
   at: { observedAt: Date; windowEnd: Date; windowOpen: boolean },
 ): Promise<Observed> {
   const declared = new Set(contract.contract.channels.map((c) => c.id));
-  const webhooks = evidence.webhooks(op);
+  const webhooks = stored.webhooks(op);
   const observed: Record<string, unknown> = {};
   const observations: ObservationRecord[] = [
     readback.ok
@@ -119,14 +119,14 @@ export async function observe(
   if (declared.has("order_refund_events")) add("order_refund_events", webhooks.order_refund_events, webhooks.apiVersions.order_refund_events);
   const refund = readback.ok ? readback.body.data.refund : null;
   if (readback.ok && (refund || !at.windowOpen)) observed.refund_readback = readback.body;
-  const intended = declared.has("intended_refund") ? evidence.intended(op.refundGid) : null;
+  const intended = declared.has("intended_refund") ? stored.intended(op.refundGid) : null;
   if (intended) add("intended_refund", intended, null);
   if (declared.has("earlier_duplicates") && refund) add("earlier_duplicates", earlierDuplicates(refund, refund.order.refunds, intended?.confirmed));
   if (declared.has("refund_absence") && readback.ok && !at.windowOpen) {
     const latest = absenceIn(readback.body.data);
     add(
       "refund_absence",
-      latest === "refund shown" ? { reads_without_refund: 0, reads_without_order: 0 } : await evidence.readsWithout(op, at.windowEnd, latest),
+      latest === "refund shown" ? { reads_without_refund: 0, reads_without_order: 0 } : await stored.readsWithout(op, at.windowEnd, latest),
     );
   }
   return { observed, observations };

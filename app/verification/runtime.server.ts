@@ -1,13 +1,13 @@
 import type { Operation, PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import { contractByVersion } from "../contracts/registry.server";
-import { judge, recordVerdicts, type EvaluationToRecord } from "./verdicts.server";
+import { judgeOperation, recordVerdicts, type EvaluationToRecord } from "./verdicts.server";
 import type { Claimed } from "../work/claims.server";
 import { outcome, runRowWork, type Helpers, type Outcomes, type RowHelpers, type ShopByShopWork } from "../work/runner.server";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readOrdersShown } from "../shopify/admin/orders.server";
 import { readRefunds, type ReadbackBody, type ReadbackOutcome } from "../shopify/admin/refund-readback.server";
-import { observe, shopEvidence, type ShopEvidence } from "./observe.server";
+import { observe, storedFacts, type StoredFacts } from "./observe.server";
 import { config } from "../lib/config/env.server";
 import { agreementOf, madeOf, type Made } from "../verdicts/made";
 
@@ -59,12 +59,12 @@ function readbackFacts(body: ReadbackBody, orderGid: string) {
  * Shopify shows the refund, its agreement's app. A refund issued in this app keeps what its record
  * said; one Shopify does not show yet is said from its payload only while nothing else was said.
  */
-function madeFacts(op: Operation, evidence: ShopEvidence, readback: Read): Made | undefined {
+function madeFacts(op: Operation, stored: StoredFacts, readback: Read): Made | undefined {
   if (op.madeIn === "this_app") return undefined;
   const refund = readback.ok ? readback.body.data.refund : null;
   const made = madeOf({
     ownApiKey: config().SHOPIFY_API_KEY,
-    delivery: evidence.webhooks(op).made,
+    delivery: stored.webhooks(op).made,
     agreement: refund ? agreementOf(refund.order.agreements, op.refundGid) : undefined,
   });
   return made && (refund || op.madeIn === null) ? made : undefined;
@@ -118,9 +118,9 @@ async function decideShop(options: ReadbackOptions, helpers: RowHelpers<"operati
     outcomes.push(...outcome(group, { kind: "due", at: new Date(helpers.now().getTime() + retryAfterMs) }));
   }
   await readOrdersOfRefundsNotShown(options, helpers, read, readbacks);
-  const evidence = await shopEvidence(db, helpers.shop!, read);
+  const stored = await storedFacts(db, helpers.shop!, read);
   const evaluations: EvaluationToRecord[] = [];
-  for (const op of read) evaluations.push(await evaluateOne(options, helpers, evidence, op, readbacks.get(op.refundGid) as Read));
+  for (const op of read) evaluations.push(await evaluateOne(options, helpers, stored, op, readbacks.get(op.refundGid) as Read));
   const written = await recordVerdicts(db, evaluations, helpers.now());
   for (const { claimed: op, result, readback } of evaluations) {
     if (!written.has(op.id)) continue;
@@ -168,14 +168,14 @@ async function readOrdersOfRefundsNotShown(
   }
 }
 
-/** One operation's judgement from its read-back and the shop's evidence: pure but for the rare read of earlier observations. */
-async function evaluateOne(deps: ReadbackOptions, helpers: Helpers, evidence: ShopEvidence, op: Operation, readback: Read): Promise<EvaluationToRecord> {
+/** One operation's judgement from its read-back and what the database holds of the shop: pure but for the rare read of earlier observations. */
+async function evaluateOne(deps: ReadbackOptions, helpers: Helpers, stored: StoredFacts, op: Operation, readback: Read): Promise<EvaluationToRecord> {
   const observedAt = helpers.now();
   const contract = judgedBy(deps, op);
   const window = staleWindow(contract, op, observedAt);
   // Shopify's reads lag its writes: inside the window, "no such refund" is no evidence at all.
   const notYetVisible = readback.ok && !readback.body.data.refund && window.open;
-  const { observed, observations } = await observe(evidence, contract, op, readback, {
+  const { observed, observations } = await observe(stored, contract, op, readback, {
     observedAt,
     windowEnd: window.end,
     windowOpen: window.open,
@@ -185,9 +185,9 @@ async function evaluateOne(deps: ReadbackOptions, helpers: Helpers, evidence: Sh
     retryAfterMs: readback.ok ? 0 : readback.retryAfterMs,
     dueAt: notYetVisible ? new Date(observedAt.getTime() + contract.contract.timing.poll_interval_ms) : undefined,
     ...(readback.ok ? readbackFacts(readback.body, op.orderGid) : {}),
-    made: madeFacts(op, evidence, readback),
+    made: madeFacts(op, stored, readback),
   } as const;
-  return judge({ contract, operation: op, observed, observations, readback: account, window }, observedAt);
+  return judgeOperation({ contract, operation: op, observed, observations, readback: account, window }, observedAt);
 }
 
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {

@@ -95,7 +95,7 @@ export interface Observed {
  * provisional: recorded as PENDING, read once more at the window's end (a read inside it may be
  * stale, and another refund on the order may still show up).
  */
-export function judge(what: Observed, now: Date): EvaluationToRecord {
+export function judgeOperation(what: Observed, now: Date): EvaluationToRecord {
   const { contract, operation } = what;
   const facts = { ...operation, actionResult: operation.actionResult ? parseStored(z.unknown(), operation.actionResult, "Operation.actionResult") : null };
   const evaluation = evaluate(contract, buildBindings(contract, facts, what.observed, now));

@@ -1,5 +1,6 @@
 import { ShopifyError } from "@shopify/shopify-api";
 import type { z } from "zod";
+import { readRequestBody } from "../lib/http/bounded-body.server";
 import { logger } from "../lib/logging/logger.server";
 import { authenticate } from "../shopify.server";
 import { parseBody } from "./compliance-payloads";
@@ -25,23 +26,9 @@ const tooLarge = () => new Response("Webhook body too large", { status: 413, hea
 
 /** Reads at most MAX_WEBHOOK_BYTES: a larger body is refused (413) without being read whole. */
 export async function readLimited(request: Request): Promise<string> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > MAX_WEBHOOK_BYTES) throw tooLarge();
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_WEBHOOK_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  const body = await readRequestBody(request, MAX_WEBHOOK_BYTES);
+  if (!body) throw tooLarge();
+  return new TextDecoder("utf-8", { fatal: false }).decode(body);
 }
 
 /**

@@ -22,7 +22,7 @@ function versionsOf(deliveries: { apiVersion: string }[]): string | null {
 }
 
 type Delivery = Awaited<ReturnType<typeof readDeliveries>>[number];
-export type WebhookEvidence = ReturnType<typeof summarize>;
+export type WebhookFacts = ReturnType<typeof summarize>;
 
 function readDeliveries(db: PrismaClient, shop: string, refundGids: string[], orderGids: string[]) {
   return db.webhookDelivery.findMany({
@@ -44,12 +44,12 @@ function summarize(own: Delivery[], order: Delivery[], startedAt: Date) {
   };
 }
 
-/** The webhook evidence of one shop's operations, read in one query for all of them. */
-export async function webhookEvidence(
+/** What the webhooks said of one shop's operations (the refund_events channel's facts), read in one query for all of them. */
+export async function webhookFacts(
   db: PrismaClient,
   shop: string,
   operations: Pick<Operation, "refundGid" | "orderGid" | "startedAt">[],
-): Promise<(operation: Pick<Operation, "refundGid" | "orderGid" | "startedAt">) => WebhookEvidence> {
+): Promise<(operation: Pick<Operation, "refundGid" | "orderGid" | "startedAt">) => WebhookFacts> {
   const deliveries = operations.length
     ? await readDeliveries(
         db,
