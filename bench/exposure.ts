@@ -1,24 +1,11 @@
 // Bench part 11: contract shopify.refund.exposure's reads (money at risk twice, issue 43). The
 // measurement runs in a process of its own (this file, run as a script), as part 9's does: the
 // app's Shopify client binds to the first database and fake Shopify it is imported with.
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
-import { pathToFileURL } from "node:url";
-import type { PrismaClient } from "@prisma/client";
-import pino from "pino";
-import { createPrismaClient } from "../app/lib/db/client";
-import { reloadConfig } from "../app/lib/config/env.server";
 import { DISPUTE_DETAILS_QUERY, ORDER_EXPOSURE_QUERY } from "../app/shopify/admin/documents";
 import { paymentsDisputeGid } from "../app/exposure/order-exposure";
-import { FakeShopify } from "../fake-shopify/server";
 import { requestedQueryCost } from "../fake-shopify/cost";
-import { refundWebhookBody } from "../fake-shopify/webhooks";
-import { TEST_APP } from "../test/support/credentials";
-import { installShop } from "../test/support/sessions";
-import { fakeShopifyAppEnv, migrate, root, row, scratchSqlite, snapshotStats, statsSince, type BenchRow, type CountedStats } from "./support";
-
-const run = promisify(execFile);
-const quiet = pino({ enabled: false });
+import { row, snapshotStats, statsSince, type BenchRow, type CountedStats } from "./support";
+import * as virtual from "./virtual-shop";
 
 const SHOP = "bench-exposure.myshopify.com";
 const DISPUTES_SCOPE = "read_shopify_payments_disputes";
@@ -70,16 +57,8 @@ const since = statsSince;
  * time is virtual, as in parts 2 and 9.
  */
 export async function benchExposure(count: number): Promise<BenchRow[]> {
-  const { stdout } = await run("node", ["--import", "tsx", "bench/exposure.ts", String(count)], {
-    cwd: root,
-    maxBuffer: 1 << 20,
-    env: { ...process.env, LOG_LEVEL: "warn" },
-  });
-  const m = JSON.parse(stdout.trim().split("\n").pop()!) as Measured;
-  const ops = (side: Side) =>
-    Object.entries(side.byOperation)
-      .map(([name, n]) => `${n} ${name}`)
-      .join(" + ");
+  const m = await virtual.measureInChild<Measured>("bench/exposure.ts", count);
+  const ops = virtual.requestsInWords;
   const statuses = (judged: Record<string, number>) =>
     Object.entries(judged)
       .map(([what, n]) => `${n} ${what}`)
@@ -104,48 +83,21 @@ export async function benchExposure(count: number): Promise<BenchRow[]> {
 }
 
 async function measure(count: number): Promise<Measured> {
-  const databaseUrl = scratchSqlite("exposure");
-  migrate(databaseUrl);
-  let virtualMs = Date.parse("2026-11-20T12:00:00Z");
-  const shopify = new FakeShopify(TEST_APP, { maximumAvailable: 1000, restoreRate: 100 });
-  shopify.now = () => new Date(virtualMs);
-  shopify.bucketNowMs = () => virtualMs;
-  const shop = shopify.addShop(SHOP);
   // The disputes' details need the approval scope; with it Shopify would send disputes/* webhooks,
   // but the fake has no webhook target here: every read below is the pass's own, none a delivery's.
-  shop.grantedScopes.add(DISPUTES_SCOPE);
-  const origin = await shopify.listen();
-  Object.assign(process.env, fakeShopifyAppEnv(databaseUrl, origin));
-  reloadConfig();
-  const db: PrismaClient = createPrismaClient(databaseUrl);
+  const world = await virtual.virtualShop("exposure", SHOP, "2026-11-20T12:00:00Z", (shop) => shop.grantedScopes.add(DISPUTES_SCOPE));
+  const { db, shop, shopify, clock } = world;
   try {
-    await installShop(db, shopify, SHOP);
-    await db.session.updateMany({ where: { shop: SHOP }, data: { scope: [...shop.grantedScopes].join(",") } });
-    const { offlineGraphql } = await import("../app/shopify.server");
-    const { ShopifyGateway } = await import("../app/shopify/admin/gateway.server");
-    const { ThrottleGate } = await import("../app/shopify/admin/throttle");
-    const { processDue, nextDueTime } = await import("../app/verification/runtime.server");
-    const { openDeliveredRefunds } = await import("../app/verification/intake.server");
-    const { openDeliveryStore } = await import("../app/webhooks/delivery-store.server");
-    const { REFUND_CREATED } = await import("../app/contracts/registry.server");
-    const { parseRefundWebhook } = await import("../app/webhooks/refund-payload");
-    const { ADMIN_API_VERSION } = await import("../app/shopify/api-version");
-    const { createWorker } = await import("../app/worker.server");
-
-    const gateway = () =>
-      new ShopifyGateway(
-        offlineGraphql,
-        () => virtualMs,
-        async (ms: number) => void (virtualMs += ms),
-      );
+    const { openDeliveryStore, createWorker } = await virtual.appModules();
+    const gateway = () => virtual.virtualGateway(world);
 
     // The refunds, one a second, delivered as Shopify sends refunds/create and VERIFIED by the
     // app's read-back (its stale read window after each), as for a shop the app follows.
     const orders: { id: bigint; gid: string }[] = [];
-    const deliveries = openDeliveryStore(databaseUrl);
+    const deliveries = openDeliveryStore(world.databaseUrl);
     let storeCredit = 0;
     for (let i = 0; i < count; i++) {
-      const createdAt = new Date(virtualMs + (i + 1) * 1000);
+      const createdAt = new Date(clock.ms + (i + 1) * 1000);
       const order = shop.createOrder({ amount: "80.00", gateway: "shopify_payments", createdAt });
       const credited = i % STORE_CREDIT_EVERY === STORE_CREDIT_EVERY / 2 - 1;
       if (credited) storeCredit++;
@@ -157,36 +109,13 @@ async function measure(count: number): Promise<Measured> {
             ? { storeCredit: "25.00", createdAt }
             : { amount: "60.00", storeCredit: "40.00", createdAt },
       );
-      const claim = parseRefundWebhook(refundWebhookBody(shop, refund));
-      await deliveries.store([
-        {
-          shop: SHOP,
-          webhookId: `w${i}`,
-          eventId: `e${i}`,
-          topic: "REFUNDS_CREATE",
-          triggeredAt: createdAt,
-          apiVersion: ADMIN_API_VERSION,
-          refundGid: claim.refundGid,
-          orderGid: claim.orderGid,
-          refundCreatedAt: new Date(claim.createdAt),
-          amount: claim.amount,
-          currency: claim.currency,
-          receivedAt: createdAt,
-        },
-      ]);
-      orders.push({ id: order.id, gid: claim.orderGid });
+      const delivery = await virtual.deliveryOf(world, refund, { index: i, triggeredAt: createdAt, receivedAt: createdAt });
+      await deliveries.store([delivery]);
+      orders.push({ id: order.id, gid: delivery.orderGid });
     }
     await deliveries.close();
-    virtualMs += (count + 1) * 1000;
-    const deps = { db, contract: REFUND_CREATED, gateway: gateway(), now: () => new Date(virtualMs), workerId: "bench", logger: quiet };
-    while (await openDeliveredRefunds({ db, now: () => new Date(virtualMs), workerId: "bench", logger: quiet }, REFUND_CREATED));
-    for (let pass = 0; ; pass++) {
-      if (pass === 10_000) throw new Error("exposure bench: the created-level verification did not settle");
-      await processDue(deps);
-      const next = await nextDueTime(db);
-      if (!next) break;
-      virtualMs = Math.max(virtualMs, next.getTime());
-    }
+    clock.ms += (count + 1) * 1000;
+    await virtual.verifyCreated(world, true, await gateway());
     const verified = await db.operation.count({ where: { status: "VERIFIED" } });
     if (verified !== count) {
       const states = await db.operation.groupBy({ by: ["status", "reason"], _count: true });
@@ -194,7 +123,7 @@ async function measure(count: number): Promise<Measured> {
     }
 
     // An hour on, chargebacks come for 5 % of the orders, after their refunds.
-    virtualMs += 3600_000;
+    clock.ms += 3600_000;
     let disputes = 0;
     for (const [i, order] of orders.entries())
       if (i % DISPUTE_EVERY === DISPUTE_EVERY - 1) {
@@ -203,7 +132,7 @@ async function measure(count: number): Promise<Measured> {
       }
 
     const api = shopify.api(SHOP);
-    const worker = createWorker({ db, now: () => new Date(virtualMs), gateway: gateway(), workerId: "bench", logger: quiet });
+    const worker = createWorker({ db, now: world.now, gateway: await gateway(), workerId: "bench", logger: virtual.quiet });
     const judgedAtLeast = (attempts: number) => db.exposure.count({ where: { attempts: { gte: attempts } } });
     const outcomes = async () =>
       Object.fromEntries(
@@ -220,26 +149,15 @@ async function measure(count: number): Promise<Measured> {
         if (opened || read) continue;
         const next = await db.exposure.findFirst({ where: { attempts: { lt: attempts }, nextDueAt: { not: null } }, orderBy: { nextDueAt: "asc" } });
         if (!next?.nextDueAt) break;
-        virtualMs = Math.max(virtualMs, next.nextDueAt.getTime());
+        clock.ms = Math.max(clock.ms, next.nextDueAt.getTime());
       }
       throw new Error(`exposure bench: ${await judgedAtLeast(attempts)} of ${count} exposures judged ${attempts} times (${JSON.stringify(await outcomes())})`);
     };
 
     // One by one, on a full bucket, waiting on the bucket the same way and retrying a THROTTLED answer:
     // each refund's order alone, then each of its disputes' details alone.
-    const graphql = await offlineGraphql(SHOP);
-    const gate = new ThrottleGate();
-    const request = async (query: string, variables: Record<string, unknown>) => {
-      const cost = requestedQueryCost(query, variables);
-      for (;;) {
-        virtualMs += gate.waitMs(cost, virtualMs);
-        const body = await graphql(query, variables);
-        gate.observe(body.extensions?.cost, virtualMs);
-        if (!body.errors?.length) return body.data as Record<string, unknown>;
-        if (body.errors.some((e) => e.extensions?.code !== "THROTTLED")) throw new Error(`exposure bench baseline: ${JSON.stringify(body.errors)}`);
-        virtualMs += 1000;
-      }
-    };
+    const send = await virtual.oneAtATime(world, "exposure");
+    const request = (query: string, variables: Record<string, unknown>) => send(query, variables, requestedQueryCost(query, variables));
     const oneByOne = async (): Promise<Side> => {
       api.fillBucket();
       const before = snapshotStats(api.stats);
@@ -271,7 +189,7 @@ async function measure(count: number): Promise<Measured> {
 
     // A day later: every open exposure is due again (the chargeback whose webhook was lost), read again.
     const latest = await db.exposure.aggregate({ _max: { nextDueAt: true } });
-    virtualMs = Math.max(virtualMs, latest._max.nextDueAt!.getTime());
+    clock.ms = Math.max(clock.ms, latest._max.nextDueAt!.getTime());
     api.fillBucket();
     before = snapshotStats(api.stats);
     const dailyPasses = await exposeUntil(2);
@@ -289,13 +207,8 @@ async function measure(count: number): Promise<Measured> {
       baseline: { first: baselineFirst, daily: baselineDaily },
     };
   } finally {
-    await db.$disconnect();
-    await shopify.close();
+    await world.close();
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const measured = await measure(Number(process.argv[2] ?? 1000));
-  process.stdout.write(`${JSON.stringify(measured)}\n`);
-  process.exit(0);
-}
+await virtual.runAsScript(import.meta.url, measure);

@@ -1,23 +1,21 @@
 // Bench part 9: contract shopify.refund.settled's reads. The measurement runs in a process of its own
 // (this file, run as a script): the app's Shopify client binds to the first database and fake
 // Shopify it is imported with, and part 2 (readback) imports it in the bench's process first.
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
-import { pathToFileURL } from "node:url";
-import type { PrismaClient } from "@prisma/client";
-import pino from "pino";
-import { createPrismaClient } from "../app/lib/db/client";
-import { reloadConfig } from "../app/lib/config/env.server";
 import { QUERY_COSTS, SETTLEMENT_TRANSACTIONS_QUERY } from "../app/shopify/admin/documents";
-import { FakeShopify } from "../fake-shopify/server";
 import type { AdminApiStats } from "../fake-shopify/admin-api";
-import { refundWebhookBody } from "../fake-shopify/webhooks";
-import { TEST_APP } from "../test/support/credentials";
-import { installShop } from "../test/support/sessions";
-import { fakeShopifyAppEnv, migrate, root, row, scratchSqlite, snapshotStats, statsSince, type BenchRow, type CountedStats } from "./support";
-
-const run = promisify(execFile);
-const quiet = pino({ enabled: false });
+import { row, snapshotStats, statsSince, type BenchRow, type CountedStats } from "./support";
+import {
+  appModules,
+  deliveryOf,
+  measureInChild,
+  oneAtATime,
+  quiet,
+  requestsInWords,
+  runAsScript,
+  verifyCreated,
+  virtualGateway,
+  virtualShop,
+} from "./virtual-shop";
 
 const SHOP = "bench-settlement.myshopify.com";
 const DAY_MS = 24 * 3600_000;
@@ -58,16 +56,8 @@ const since = (before: CountedStats, after: AdminApiStats, settled: number): Sid
  * as the fake Shopify counts them; time is virtual, as in part 2.
  */
 export async function benchSettlement(count: number): Promise<BenchRow[]> {
-  const { stdout } = await run("node", ["--import", "tsx", "bench/settlement.ts", String(count)], {
-    cwd: root,
-    maxBuffer: 1 << 20,
-    env: { ...process.env, LOG_LEVEL: "warn" },
-  });
-  const { app, baseline, passes } = JSON.parse(stdout.trim().split("\n").pop()!) as Measured;
-  const ops = (side: Side) =>
-    Object.entries(side.byOperation)
-      .map(([name, n]) => `${n} ${name}`)
-      .join(" + ");
+  const { app, baseline, passes } = await measureInChild<Measured>("bench/settlement.ts", count);
+  const ops = requestsInWords;
   const baselineName = "one nodes(ids:) and one balanceTransactions(first: 1) request per refund";
   const note =
     `${count} refunds through Shopify Payments, one shop, one a second, each VERIFIED as it came, read 4 days later with their payouts PAID; ` +
@@ -82,95 +72,41 @@ export async function benchSettlement(count: number): Promise<BenchRow[]> {
 }
 
 async function measure(count: number): Promise<Measured> {
-  const databaseUrl = scratchSqlite("settlement");
-  migrate(databaseUrl);
-  let virtualMs = Date.parse("2026-11-20T12:00:00Z");
-  const shopify = new FakeShopify(TEST_APP, { maximumAvailable: 1000, restoreRate: 100 });
-  shopify.now = () => new Date(virtualMs);
-  shopify.bucketNowMs = () => virtualMs;
-  const shop = shopify.addShop(SHOP);
-  const origin = await shopify.listen();
-  Object.assign(process.env, fakeShopifyAppEnv(databaseUrl, origin));
-  reloadConfig();
-  const db: PrismaClient = createPrismaClient(databaseUrl);
+  const world = await virtualShop("settlement", SHOP, "2026-11-20T12:00:00Z");
+  const { db, shop, shopify, clock } = world;
   try {
-    await installShop(db, shopify, SHOP);
-    // The session holds what the shop granted: the fake's shop grants the payments scopes.
-    await db.session.updateMany({ where: { shop: SHOP }, data: { scope: [...shop.grantedScopes].join(",") } });
-    const { offlineGraphql } = await import("../app/shopify.server");
-    const { ShopifyGateway } = await import("../app/shopify/admin/gateway.server");
-    const { ThrottleGate } = await import("../app/shopify/admin/throttle");
-    const { processDue, nextDueTime } = await import("../app/verification/runtime.server");
-    const { openDeliveredRefunds } = await import("../app/verification/intake.server");
-    const { openDeliveryStore } = await import("../app/webhooks/delivery-store.server");
-    const { REFUND_CREATED } = await import("../app/contracts/registry.server");
-    const { parseRefundWebhook } = await import("../app/webhooks/refund-payload");
-    const { ADMIN_API_VERSION } = await import("../app/shopify/api-version");
-    const { createWorker } = await import("../app/worker.server");
-
-    const gateway = () =>
-      new ShopifyGateway(
-        offlineGraphql,
-        () => virtualMs,
-        async (ms: number) => void (virtualMs += ms),
-      );
-    const deps = { db, contract: REFUND_CREATED, gateway: gateway(), now: () => new Date(virtualMs), workerId: "bench", logger: quiet };
-    /** Reads back every refund due by now; with `drain`, moves the clock to each next due time until none is left. */
-    const verifyDue = async (drain: boolean) => {
-      while (await openDeliveredRefunds({ db, now: () => new Date(virtualMs), workerId: "bench", logger: quiet }, REFUND_CREATED));
-      for (let pass = 0; pass < 10_000; pass++) {
-        await processDue(deps);
-        const next = await nextDueTime(db);
-        if (!next || (!drain && next.getTime() > virtualMs)) return;
-        virtualMs = Math.max(virtualMs, next.getTime());
-      }
-      throw new Error("settlement bench: the created-level verification did not settle");
-    };
+    const { openDeliveryStore, createWorker } = await appModules();
+    const gateway = () => virtualGateway(world);
+    const reading = await gateway();
 
     // The refunds, one a second on whole seconds (the baseline finds each by its processing second),
     // each VERIFIED at the created level by the app's read-back as it comes (its stale read window
     // after it): the settlements open in the order of the refunds, as for a shop the app follows.
-    const deliveries = openDeliveryStore(databaseUrl);
+    const deliveries = openDeliveryStore(world.databaseUrl);
     const refunds: { transactionGids: string[] }[] = [];
-    const firstMs = virtualMs;
+    const firstMs = clock.ms;
     for (let i = 0; i < count; i++) {
       const createdAt = new Date(firstMs + (i + 1) * 1000);
-      virtualMs = Math.max(virtualMs, createdAt.getTime());
+      clock.ms = Math.max(clock.ms, createdAt.getTime());
       const order = shop.createOrder({ amount: "80.00", gateway: "shopify_payments", createdAt });
       const refund = shop.createRefund(order.id, { amount: "25.00", createdAt });
-      const claim = parseRefundWebhook(refundWebhookBody(shop, refund));
-      await deliveries.store([
-        {
-          shop: SHOP,
-          webhookId: `w${i}`,
-          eventId: `e${i}`,
-          topic: "REFUNDS_CREATE",
-          triggeredAt: createdAt,
-          apiVersion: ADMIN_API_VERSION,
-          refundGid: claim.refundGid,
-          orderGid: claim.orderGid,
-          refundCreatedAt: new Date(claim.createdAt),
-          amount: claim.amount,
-          currency: claim.currency,
-          receivedAt: new Date(virtualMs),
-        },
-      ]);
+      await deliveries.store([await deliveryOf(world, refund, { index: i, triggeredAt: createdAt, receivedAt: world.now() })]);
       refunds.push({ transactionGids: refund.transactionIds.map((id) => `gid://shopify/OrderTransaction/${id}`) });
-      await verifyDue(false);
+      await verifyCreated(world, false, reading);
     }
     await deliveries.close();
-    await verifyDue(true);
+    await verifyCreated(world, true, reading);
     const verified = await db.operation.count({ where: { status: "VERIFIED" } });
     if (verified !== count) throw new Error(`settlement bench: ${verified} of ${count} refunds verified at the created level`);
 
     // Four days on: every refund is in the ledger, its payout PAID (after 3 days) and its ARN known (after 1).
-    virtualMs += 4 * DAY_MS;
+    clock.ms += 4 * DAY_MS;
     if (shop.payments.schedule.paidAfterMs >= 4 * DAY_MS) throw new Error("settlement bench: the fake's payouts are not paid after 4 days");
     const api = shopify.api(SHOP);
 
     // The app's way: the worker's settlement pass, on a full bucket, until it opens and reads nothing more.
     api.fillBucket();
-    const worker = createWorker({ db, now: () => new Date(virtualMs), gateway: gateway(), workerId: "bench", logger: quiet });
+    const worker = createWorker({ db, now: world.now, gateway: await gateway(), workerId: "bench", logger: quiet });
     const appBefore = snapshotStats(api.stats);
     // Each pass's reads, as the fake counted them: a pass whose transaction read sent nothing (the
     // gateway deferred it while the bucket refilled) and still read the ledger is counted apart.
@@ -186,8 +122,8 @@ async function measure(count: number): Promise<Measured> {
       if (opened || read) continue;
       // Nothing due now: on to the next due settlement (a deferred read's retry), if any.
       const next = await db.settlement.findFirst({ where: { nextDueAt: { not: null } }, orderBy: { nextDueAt: "asc" } });
-      if (!next?.nextDueAt || next.nextDueAt.getTime() > virtualMs + DAY_MS) break;
-      virtualMs = Math.max(virtualMs, next.nextDueAt.getTime());
+      if (!next?.nextDueAt || next.nextDueAt.getTime() > clock.ms + DAY_MS) break;
+      clock.ms = Math.max(clock.ms, next.nextDueAt.getTime());
     }
     const settled = await db.settlement.count({ where: { status: "VERIFIED", money: "paid", payoutStatus: "PAID" } });
     if (settled !== count) {
@@ -199,18 +135,7 @@ async function measure(count: number): Promise<Measured> {
     // One by one, on a full bucket: per refund its transactions by id, then its balance transaction
     // by its processedAt; waiting on the bucket the same way, retrying a THROTTLED answer.
     api.fillBucket();
-    const graphql = await offlineGraphql(SHOP);
-    const gate = new ThrottleGate();
-    const request = async (query: string, variables: Record<string, unknown>, cost: number) => {
-      for (;;) {
-        virtualMs += gate.waitMs(cost, virtualMs);
-        const body = await graphql(query, variables);
-        gate.observe(body.extensions?.cost, virtualMs);
-        if (!body.errors?.length) return body.data as Record<string, unknown>;
-        if (body.errors.some((e) => e.extensions?.code !== "THROTTLED")) throw new Error(`settlement bench baseline: ${JSON.stringify(body.errors)}`);
-        virtualMs += 1000;
-      }
-    };
+    const request = await oneAtATime(world, "settlement");
     const baselineBefore = snapshotStats(api.stats);
     let paid = 0;
     for (const { transactionGids } of refunds) {
@@ -241,13 +166,8 @@ async function measure(count: number): Promise<Measured> {
     if (paid !== count) throw new Error(`settlement bench baseline: ${paid} of ${count} refunds found PAID`);
     return { count, passes: pass, app, baseline: since(baselineBefore, api.stats, paid) };
   } finally {
-    await db.$disconnect();
-    await shopify.close();
+    await world.close();
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const measured = await measure(Number(process.argv[2] ?? 1000));
-  process.stdout.write(`${JSON.stringify(measured)}\n`);
-  process.exit(0);
-}
+await runAsScript(import.meta.url, measure);

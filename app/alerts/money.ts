@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { storedLedger, type StoredLedgerEntry } from "../settlement/ledger";
 import { toMinorUnits } from "../lib/money/currency";
 import { money } from "../verdicts/words";
 
@@ -93,27 +93,9 @@ export function moneySentence(alert: MoneyAlert, facts: MoneyFacts): string {
 
 const upper = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The ledger's entries as the settlement pass stored them (Settlement.observed), parsed at the door. */
-const observedLedger = z.object({
-  payments_ledger: z.object({
-    entries: z.array(
-      z.object({
-        amount: z.string(),
-        currency: z.string(),
-        balance_amount: z.string().nullable(),
-        balance_currency: z.string().nullable(),
-        payout_id: z.string().nullable(),
-        payout_status: z.string().nullable(),
-      }),
-    ),
-  }),
-});
-
-type Entry = z.infer<typeof observedLedger>["payments_ledger"]["entries"][number];
-
-function entriesOf(observed: string | null): Entry[] {
+function entriesOf(observed: string | null): StoredLedgerEntry[] {
   try {
-    const parsed = observedLedger.safeParse(observed ? JSON.parse(observed) : null);
+    const parsed = storedLedger.safeParse(observed ? JSON.parse(observed) : null);
     return parsed.success ? parsed.data.payments_ledger.entries : [];
   } catch {
     return [];

@@ -40,17 +40,30 @@ export function payoutState(status: string | null): PayoutState {
   return "pending";
 }
 
-export interface LedgerEntry {
-  order_transaction_id: string;
-  status: string;
-  amount: string;
-  currency: string;
-  balance_transaction_id: string | null;
-  balance_amount: string | null;
-  balance_currency: string | null;
-  payout_id: string | null;
-  payout_status: string | null;
-}
+const text = z.string();
+const maybe = text.nullable();
+
+/** One refund transaction of the ledger as the payments_ledger channel writes it, and a settlement stores it (Settlement.observed). */
+export const ledgerEntry = z.object({
+  order_transaction_id: text,
+  status: text,
+  amount: text,
+  currency: text,
+  balance_transaction_id: maybe,
+  balance_amount: maybe,
+  balance_currency: maybe,
+  payout_id: maybe,
+  payout_status: maybe,
+});
+export type LedgerEntry = z.infer<typeof ledgerEntry>;
+
+/**
+ * What is read back of a settlement's last read of the ledger (Settlement.observed): the amounts and
+ * the payout of each entry, all a reader needs, so a row stored before a field was added still reads.
+ */
+const storedEntry = ledgerEntry.pick({ amount: true, currency: true, balance_amount: true, balance_currency: true, payout_id: true, payout_status: true });
+export type StoredLedgerEntry = z.infer<typeof storedEntry>;
+export const storedLedger = z.object({ payments_ledger: z.object({ entries: z.array(storedEntry) }) });
 
 /** The payments_ledger channel's output: what contract shopify.refund.settled's conditions read. */
 export interface PaymentsLedger {

@@ -2,7 +2,7 @@ import { openSecret } from "../../app/lib/crypto/secret-box.server";
 import { slackUrlBoundTo } from "../../app/alerts/settings-view";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { processDue } from "../../app/verification/runtime.server";
 import { openDeliveredRefunds } from "../../app/verification/intake.server";
 import { REFUND_CREATED } from "../../app/contracts/registry.server";
@@ -12,7 +12,7 @@ import type { Mailbox } from "../support/mailbox";
 import { installShop, sealedAsV1 } from "../support/sessions";
 import type { SlackReceiver } from "../support/slack-receiver";
 import { refundGid, type VerificationHarness } from "../support/verification";
-import { startAlertsHarness, type AlertsHarness } from "../support/alerts";
+import { saveAlertSettings, useAlertsHarness, type AlertsHarness } from "../support/alerts";
 import { newDelivery, refundWebhookBody, signBody } from "../../fake-shopify/webhooks";
 import { TEST_APP } from "../support/credentials";
 import { reloadConfig } from "../../app/lib/config/env.server";
@@ -23,18 +23,14 @@ let mailbox: Mailbox;
 let slack: SlackReceiver;
 const ROUTE = "routes/app.settings.alerts";
 
-beforeAll(async () => {
-  harness = await startAlertsHarness("alerts-shop.myshopify.com", { ALERTS_FROM: "Refund Verifier <alerts@verifier.test>" });
-  ({ h, mailbox, slack } = harness);
-});
-
-afterAll(async () => harness?.close());
-
-beforeEach(() => {
-  mailbox.messages.length = 0;
-  mailbox.recipients.length = 0;
-  slack.messages.length = 0;
-});
+useAlertsHarness(
+  "alerts-shop.myshopify.com",
+  (started) => {
+    harness = started;
+    ({ h, mailbox, slack } = harness);
+  },
+  { env: { ALERTS_FROM: "Refund Verifier <alerts@verifier.test>" } },
+);
 
 /** A shop of its own per test, installed, so that settings and workflows do not leak between tests. */
 async function newShop(name: string) {
@@ -43,15 +39,6 @@ async function newShop(name: string) {
   const shop = h.app.shopify.shop(domain);
   const deliver = (refund: Parameters<typeof refundWebhookBody>[1]) => h.deliver(newDelivery("refunds/create", domain, refundWebhookBody(shop, refund)));
   return { domain, shop, deliver, asStaff: embeddedFetch(h.app.url, domain) };
-}
-
-function saveSettings(asStaff: ReturnType<typeof embeddedFetch>, fields: Record<string, string | string[]>) {
-  const form = new URLSearchParams({ intent: "save", revision: "0", delivery: "instant", digestHour: "8" });
-  for (const [key, value] of Object.entries(fields)) {
-    form.delete(key);
-    for (const v of [value].flat()) form.append(key, v);
-  }
-  return asStaff(dataPath("/app/settings/alerts", ROUTE), { method: "POST", body: form });
 }
 
 /** A refund and `count` more of the same amount on its order inside the window: the first VERIFIED, the `count` after it CONTRADICTED as its duplicates. */
@@ -189,7 +176,7 @@ describe("Shopify Flow triggers", () => {
 describe("email and Slack alerts", () => {
   it("refuses a Slack URL that is not Slack's and an invalid email address, with words on the field; nothing is saved", async () => {
     const shop = await newShop("bad-settings");
-    const response = await saveSettings(shop.asStaff, {
+    const response = await saveAlertSettings(shop.asStaff, {
       emailRecipients: "ops@shop.test, not-an-address",
       slackUrl: "https://hooks.evil.example/services/T/B/x",
       verdicts: ["CONTRADICTED"],
@@ -203,7 +190,9 @@ describe("email and Slack alerts", () => {
 
   it("stores the Slack URL sealed, shows only its last four characters, and a stale form is a 409", async () => {
     const shop = await newShop("sealed-slack");
-    expect((await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] })).status).toBe(200);
+    expect((await saveAlertSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] })).status).toBe(
+      200,
+    );
     const row = await h.db.alertSettings.findUniqueOrThrow({ where: { shop: shop.domain } });
     expect(JSON.stringify(row)).not.toContain("abcdefghijklmnopqrstuvwx");
     expect(row.slackUrlSealed).toMatch(/^v2:/);
@@ -216,7 +205,7 @@ describe("email and Slack alerts", () => {
       emailRecipients: ["ops@shop.test"],
       revision: 1,
     });
-    const stale = await saveSettings(shop.asStaff, { emailRecipients: "someone@shop.test", verdicts: ["FAILED"] });
+    const stale = await saveAlertSettings(shop.asStaff, { emailRecipients: "someone@shop.test", verdicts: ["FAILED"] });
     expect(stale.status).toBe(409);
     expect((await h.db.alertSettings.findUniqueOrThrow({ where: { shop: shop.domain } })).emailRecipients).toBe("ops@shop.test");
   });
@@ -224,8 +213,10 @@ describe("email and Slack alerts", () => {
   it("a Slack URL copied from one shop's settings row into another's sends that shop nothing: it is sealed for its own shop", async () => {
     const owner = await newShop("slack-owner");
     const other = await newShop("slack-copied");
-    expect((await saveSettings(owner.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] })).status).toBe(200);
-    expect((await saveSettings(other.asStaff, { emailRecipients: "ops@other.test", verdicts: ["CONTRADICTED"] })).status).toBe(200);
+    expect((await saveAlertSettings(owner.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] })).status).toBe(
+      200,
+    );
+    expect((await saveAlertSettings(other.asStaff, { emailRecipients: "ops@other.test", verdicts: ["CONTRADICTED"] })).status).toBe(200);
     // Someone with write access to the database copies the owner's sealed URL into the other shop's row.
     const sealed = await h.db.alertSettings.findUniqueOrThrow({ where: { shop: owner.domain } });
     await h.db.alertSettings.update({
@@ -245,7 +236,9 @@ describe("email and Slack alerts", () => {
 
   it("a Slack URL sealed before secrets were bound to their row (v1) still sends, and is sealed again, bound, at its first send", async () => {
     const shop = await newShop("slack-v1");
-    expect((await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] })).status).toBe(200);
+    expect((await saveAlertSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] })).status).toBe(
+      200,
+    );
     const legacy = sealedAsV1(slack.webhookUrl, harness.secretKey);
     await h.db.alertSettings.update({ where: { shop: shop.domain }, data: { slackUrlSealed: legacy } });
     await duplicates(shop, 1);
@@ -262,7 +255,7 @@ describe("email and Slack alerts", () => {
     const shop = await newShop("burst");
     expect(
       (
-        await saveSettings(shop.asStaff, {
+        await saveAlertSettings(shop.asStaff, {
           emailRecipients: "ops@shop.test, Owner@Shop.test",
           slackUrl: slack.webhookUrl,
           verdicts: ["CONTRADICTED", "FAILED", "UNVERIFIABLE"],
@@ -299,7 +292,9 @@ describe("email and Slack alerts", () => {
 
   it("a wrong amount's email and Slack message say both amounts, in the evidence page's own sentence", async () => {
     const shop = await newShop("wrong-amount-words");
-    expect((await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] })).status).toBe(200);
+    expect((await saveAlertSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] })).status).toBe(
+      200,
+    );
     const order = shop.shop.createOrder({ amount: "50.00" });
     expect((await shop.deliver(shop.shop.createRefund(order.id, { amount: "20.57", recordedAmount: "21.00" }))).status).toBe(200);
     await h.settle();
@@ -318,7 +313,7 @@ describe("email and Slack alerts", () => {
 
   it("an unreachable mail server and a Slack 503 are tried again later; a Slack 404 is not delivered, with why, and a person can send it again", async () => {
     const shop = await newShop("faults");
-    await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] });
+    await saveAlertSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] });
     const smtpUrl = process.env.SMTP_URL;
     process.env.SMTP_URL = "smtp://127.0.0.1:9";
     reloadConfig();
@@ -370,7 +365,7 @@ describe("the daily digest", () => {
     const offset = ((((2 - new Date().getUTCHours()) % 24) + 36) % 24) - 12;
     const zone = offset === 0 ? "Etc/GMT" : `Etc/GMT${offset > 0 ? "-" : "+"}${Math.abs(offset)}`;
     shop.shop.ianaTimezone = zone;
-    await saveSettings(shop.asStaff, {
+    await saveAlertSettings(shop.asStaff, {
       emailRecipients: "owner@shop.test",
       verdicts: ["CONTRADICTED", "FAILED", "UNVERIFIABLE"],
       delivery: "digest",
@@ -413,7 +408,7 @@ describe("the daily digest", () => {
 describe("at most once", () => {
   it("a verdict whose alert pass never ran is owed: two workers later send one alert", async () => {
     const shop = await newShop("owed");
-    await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", verdicts: ["CONTRADICTED"] });
+    await saveAlertSettings(shop.asStaff, { emailRecipients: "ops@shop.test", verdicts: ["CONTRADICTED"] });
     const { refunds } = await duplicates(shop, 2);
     // Verification alone, as a worker killed right after its verdicts leaves things.
     await openDeliveredRefunds({ db: h.db, now: () => h.clock.now(), workerId: "test", logger: h.worker.deps.logger }, REFUND_CREATED);
@@ -437,7 +432,7 @@ describe("at most once", () => {
 
   it("a mail server that drops the connection after the message is handed over: uncertain, never sent again on its own", async () => {
     const shop = await newShop("dropped");
-    await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", verdicts: ["CONTRADICTED"] });
+    await saveAlertSettings(shop.asStaff, { emailRecipients: "ops@shop.test", verdicts: ["CONTRADICTED"] });
     const dropping = await startDroppingSmtp();
     const smtpUrl = process.env.SMTP_URL;
     process.env.SMTP_URL = dropping.url;
@@ -466,7 +461,7 @@ describe("at most once", () => {
 
   it("a send whose worker died mid-way becomes uncertain when its claim runs out; a group left half-written is finished", async () => {
     const shop = await newShop("half-done");
-    await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", verdicts: ["CONTRADICTED"] });
+    await saveAlertSettings(shop.asStaff, { emailRecipients: "ops@shop.test", verdicts: ["CONTRADICTED"] });
     await duplicates(shop, 2);
     await h.settle();
     // As a worker leaves them when killed: its events taken into a group with no message yet, and another send claimed.
@@ -505,7 +500,7 @@ describe("at most once", () => {
 
   it("app/uninstalled while verdicts wait to be grouped: nothing is sent", async () => {
     const shop = await newShop("leaving");
-    await saveSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] });
+    await saveAlertSettings(shop.asStaff, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: ["CONTRADICTED"] });
     h.app.shopify.webhookTarget = { appUrl: h.app.url };
     await h.app.shopify.setFlowWorkflow(shop.domain, "refund-contradicted", true);
     await duplicates(shop, 2);

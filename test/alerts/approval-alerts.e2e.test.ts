@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatInstant } from "../../app/lib/time/format";
-import { startAlertsHarness, type AlertsHarness } from "../support/alerts";
+import { saveAlertSettings, useAlertsHarness, type AlertsHarness } from "../support/alerts";
 import { TEST_APP } from "../support/credentials";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import type { Mailbox } from "../support/mailbox";
@@ -26,19 +26,14 @@ const NO_EMAIL = "66";
 const ZONE = "America/New_York";
 const DAY = 24 * 3600_000;
 
-beforeAll(async () => {
-  harness = await startAlertsHarness("approval-alerts.myshopify.com");
-  ({ h, mailbox, slack } = harness);
-  h.app.shopify.webhookTarget = { appUrl: h.app.url };
-});
-
-afterAll(async () => harness?.close());
-
-beforeEach(() => {
-  mailbox.messages.length = 0;
-  mailbox.recipients.length = 0;
-  slack.messages.length = 0;
-});
+useAlertsHarness(
+  "approval-alerts.myshopify.com",
+  (started) => {
+    harness = started;
+    ({ h, mailbox, slack } = harness);
+  },
+  { webhooks: true },
+);
 
 type Shop = Awaited<ReturnType<typeof newShop>>;
 
@@ -70,15 +65,6 @@ async function saveLimits(shop: Pick<Shop, "as">, fields: Record<string, string>
   const body = new URLSearchParams({ revision: String(page.revision), people: approvers.join(","), ...fields });
   for (const id of approvers) body.set(`approver.${id}`, "on");
   expect((await shop.as(OWNER)(LIMITS_PATH, { method: "POST", body })).status).toBe(200);
-}
-
-function saveAlertSettings(shop: Shop, fields: Record<string, string | string[]>) {
-  const form = new URLSearchParams({ intent: "save", revision: "0", delivery: "instant", digestHour: "8" });
-  for (const [key, value] of Object.entries(fields)) {
-    form.delete(key);
-    for (const v of [value].flat()) form.append(key, v);
-  }
-  return shop.as(OWNER)(dataPath("/app/settings/alerts", "routes/app.settings.alerts"), { method: "POST", body: form });
 }
 
 /** Sam asks for a refund of `amount` on a new order of $300.00, over the shop's $100.00: it waits for approval. */
@@ -117,7 +103,7 @@ describe("a refund waiting for approval", () => {
   it("is mailed to each approver at their own address and posted once to the shop's Slack: who asked, how much, which order, the limit in words, when it expires, the link; never to the person who asked, however many passes and workers", async () => {
     const shop = await newShop("ask-approvers");
     // No verdict ticked: a request for approval is not an alert a shop silences.
-    expect((await saveAlertSettings(shop, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: [] })).status).toBe(200);
+    expect((await saveAlertSettings(shop.as(OWNER), { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: [] })).status).toBe(200);
     const { order, request } = await heldRequest(shop, "180.00", "Arrived broken");
 
     await Promise.all([h.worker.runAlerts(), h.newWorker().runAlerts()]);
@@ -155,7 +141,7 @@ describe("a refund waiting for approval", () => {
 
   it("a pass that stopped before it marked the request (a crash) sends nothing again", async () => {
     const shop = await newShop("ask-crash");
-    await saveAlertSettings(shop, { slackUrl: slack.webhookUrl, verdicts: [] });
+    await saveAlertSettings(shop.as(OWNER), { slackUrl: slack.webhookUrl, verdicts: [] });
     const { request } = await heldRequest(shop);
     await h.worker.runAlerts();
     expect(mailsOf(shop)).toHaveLength(2);
@@ -184,7 +170,7 @@ describe("a refund waiting for approval", () => {
 
   it("a request decided before the pass reached it tells the approvers nothing; a message still waiting to be sent when it was decided is not sent", async () => {
     const shop = await newShop("ask-decided");
-    await saveAlertSettings(shop, { slackUrl: slack.webhookUrl, verdicts: [] });
+    await saveAlertSettings(shop.as(OWNER), { slackUrl: slack.webhookUrl, verdicts: [] });
     const early = await heldRequest(shop);
     expect((await approve(shop, early.request.id)).status).toBe(200);
     await h.worker.runAlerts();

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { digestSummary } from "../../app/alerts/digest.server";
 import { requestBackfill } from "../../app/backfill/request.server";
 import { REFUND_CREATED } from "../../app/contracts/registry.server";
 import { formatInstant } from "../../app/lib/time/format";
 import { dayIn } from "../../app/lib/time/days";
 import type { FakeDispute } from "../../fake-shopify/disputes";
-import type { FakeRefund } from "../../fake-shopify/shop";
-import { disputeWebhookBody, newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
-import { startAlertsHarness, type AlertsHarness } from "../support/alerts";
+import { disputeWebhookBody, newDelivery } from "../../fake-shopify/webhooks";
+import { newAlertsShop, saveAlertSettings, useAlertsHarness, type AlertsHarness } from "../support/alerts";
 import { TEST_APP } from "../support/credentials";
-import { dataPath, embeddedFetch } from "../support/embedded";
+import { dataPath } from "../support/embedded";
 import type { Mailbox } from "../support/mailbox";
-import { installShop, staffSignedIn } from "../support/sessions";
 import type { SlackReceiver } from "../support/slack-receiver";
 import { refundGid, type VerificationHarness } from "../support/verification";
 
@@ -29,42 +27,20 @@ const DAY = 24 * 3600_000;
 const DETAILS = "read_shopify_payments_disputes";
 const ZONE = "America/New_York";
 
-beforeAll(async () => {
-  harness = await startAlertsHarness("exposure-alerts.myshopify.com");
-  ({ h, mailbox, slack } = harness);
-  h.app.shopify.webhookTarget = { appUrl: h.app.url };
-});
-
-afterAll(async () => harness?.close());
-
-beforeEach(() => {
-  mailbox.messages.length = 0;
-  mailbox.recipients.length = 0;
-  slack.messages.length = 0;
-});
+useAlertsHarness(
+  "exposure-alerts.myshopify.com",
+  (started) => {
+    harness = started;
+    ({ h, mailbox, slack } = harness);
+  },
+  { webhooks: true },
+);
 
 type Shop = Awaited<ReturnType<typeof newShop>>;
 
-/** A shop of its own per test (settings, workflows and refunds do not leak between tests), in a known time zone. */
-async function newShop(name: string) {
-  const domain = `${name}.myshopify.com`;
-  await installShop(h.db, h.app.shopify, domain);
-  // Its staff member 42 uses the app already: their requests (asStaff) exchange no token, which would write the offline session anew.
-  await staffSignedIn(h.db, h.app.shopify, domain);
-  await h.db.shopState.upsert({ where: { shop: domain }, create: { shop: domain, ianaTimezone: ZONE }, update: { ianaTimezone: ZONE } });
-  const shop = h.app.shopify.shop(domain);
-  const deliver = (refund: FakeRefund) => h.deliver(newDelivery("refunds/create", domain, refundWebhookBody(shop, refund), h.clock.now()));
-  return { name, domain, shop, deliver, asStaff: embeddedFetch(h.app.url, domain) };
-}
-
-function saveSettings(shop: Shop, fields: Record<string, string | string[]>) {
-  const form = new URLSearchParams({ intent: "save", revision: "0", delivery: "instant", digestHour: "8" });
-  for (const [key, value] of Object.entries(fields)) {
-    form.delete(key);
-    for (const v of [value].flat()) form.append(key, v);
-  }
-  return shop.asStaff(dataPath("/app/settings/alerts", ROUTE), { method: "POST", body: form });
-}
+/** A shop of its own per test, in a known time zone. */
+const newShop = (name: string) => newAlertsShop(h, name, { timeZone: ZONE });
+const saveSettings = (shop: Shop, fields: Record<string, string | string[]>) => saveAlertSettings(shop.asStaff, fields);
 
 const EVERY_CHOICE = ["CONTRADICTED", "FAILED", "UNVERIFIABLE", "MONEY", "AT_RISK_TWICE", "OVER_LIMIT"];
 

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { digestSummary } from "../../app/alerts/digest.server";
 import { digestMessage } from "../../app/alerts/messages";
 import { REFUND_CREATED } from "../../app/contracts/registry.server";
 import { dayIn } from "../../app/lib/time/days";
 import { newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
-import { startAlertsHarness, type AlertsHarness } from "../support/alerts";
+import { saveAlertSettings, useAlertsHarness, type AlertsHarness } from "../support/alerts";
 import { TEST_APP } from "../support/credentials";
 import { dataPath, embeddedFetch } from "../support/embedded";
 import type { Mailbox } from "../support/mailbox";
@@ -29,17 +29,9 @@ const DAY = 24 * 3600_000;
 const LIMITS_PATH = dataPath("/app/settings/limits", "routes/app.settings.limits");
 const EVERY_CHOICE = ["CONTRADICTED", "FAILED", "UNVERIFIABLE", "MONEY", "AT_RISK_TWICE", "OVER_LIMIT"];
 
-beforeAll(async () => {
-  harness = await startAlertsHarness("over-limit-alerts.myshopify.com");
+useAlertsHarness("over-limit-alerts.myshopify.com", (started) => {
+  harness = started;
   ({ h, mailbox, slack } = harness);
-});
-
-afterAll(async () => harness?.close());
-
-beforeEach(() => {
-  mailbox.messages.length = 0;
-  mailbox.recipients.length = 0;
-  slack.messages.length = 0;
 });
 
 type Shop = Awaited<ReturnType<typeof newShop>>;
@@ -56,15 +48,6 @@ async function newShop(name: string) {
   const limits = new URLSearchParams({ revision: String(page.revision), people: "", perRefund: "100", dailyPerStaff: "150" });
   expect((await as(OWNER)(LIMITS_PATH, { method: "POST", body: limits })).status).toBe(200);
   return { name, domain, shop: h.app.shopify.shop(domain), as };
-}
-
-function saveAlertSettings(shop: Shop, fields: Record<string, string | string[]>) {
-  const form = new URLSearchParams({ intent: "save", revision: "0", delivery: "instant", digestHour: "8" });
-  for (const [key, value] of Object.entries(fields)) {
-    form.delete(key);
-    for (const v of [value].flat()) form.append(key, v);
-  }
-  return shop.as(OWNER)(dataPath("/app/settings/alerts", "routes/app.settings.alerts"), { method: "POST", body: form });
 }
 
 /** A refund of `amount` made in Shopify admin by `staffUserId` (none: an app), delivered by its webhook and verified. */
@@ -94,7 +77,9 @@ const evidenceUrl = (shop: Shop, operationId: string) => `https://admin.shopify.
 describe("a refund made outside the app over a limit", () => {
   it("is one email and one Slack message naming who made it and the limits in words, with the evidence link, however many workers run the passes; the digest of its day lists it", async () => {
     const shop = await newShop("over-limit");
-    expect((await saveAlertSettings(shop, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: EVERY_CHOICE })).status).toBe(200);
+    expect((await saveAlertSettings(shop.as(OWNER), { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: EVERY_CHOICE })).status).toBe(
+      200,
+    );
     const { order, op } = await refundMadeInAdmin(shop, "180.00", CLERK);
     expect(op.limitBreach).toMatchObject({ staffUserId: CLERK });
 
@@ -127,7 +112,7 @@ describe("a refund made outside the app over a limit", () => {
 
   it("made by a staff member who never opened the app, or by no person (an app): said so, the shop's per-refund limit in words", async () => {
     const shop = await newShop("over-limit-who");
-    await saveAlertSettings(shop, { emailRecipients: "ops@shop.test", verdicts: EVERY_CHOICE });
+    await saveAlertSettings(shop.as(OWNER), { emailRecipients: "ops@shop.test", verdicts: EVERY_CHOICE });
     const stranger = await refundMadeInAdmin(shop, "120.00", STRANGER);
     const nobody = await refundMadeInAdmin(shop, "130.00");
     await alertPasses();
@@ -153,10 +138,10 @@ describe("the alert settings", () => {
     await h.db.alertSettings.create({
       data: { shop: before.domain, emailRecipients: "ops@shop.test", verdicts: "CONTRADICTED,FAILED,UNVERIFIABLE,MONEY,AT_RISK_TWICE", revision: 1 },
     });
-    expect((await saveAlertSettings(unticked, { emailRecipients: "ops@shop.test", verdicts: EVERY_CHOICE.filter((c) => c !== "OVER_LIMIT") })).status).toBe(
-      200,
-    );
-    expect((await saveAlertSettings(only, { emailRecipients: "ops@shop.test", verdicts: ["OVER_LIMIT"] })).status).toBe(200);
+    expect(
+      (await saveAlertSettings(unticked.as(OWNER), { emailRecipients: "ops@shop.test", verdicts: EVERY_CHOICE.filter((c) => c !== "OVER_LIMIT") })).status,
+    ).toBe(200);
+    expect((await saveAlertSettings(only.as(OWNER), { emailRecipients: "ops@shop.test", verdicts: ["OVER_LIMIT"] })).status).toBe(200);
     const chosen = async (shop: Shop) =>
       (await (await shop.as(OWNER)(dataPath("/app/settings/alerts", "routes/app.settings.alerts"))).json()).settings.verdicts;
     expect(await chosen(before)).toEqual(EVERY_CHOICE);

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { digestSummary } from "../../app/alerts/digest.server";
 import { requestBackfill } from "../../app/backfill/request.server";
 import { REFUND_CREATED } from "../../app/contracts/registry.server";
 import { dayIn } from "../../app/lib/time/days";
 import type { FakeRefund } from "../../fake-shopify/shop";
-import { newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
-import { startAlertsHarness, type AlertsHarness } from "../support/alerts";
+import { newAlertsShop, saveAlertSettings, useAlertsHarness, type AlertsHarness } from "../support/alerts";
 import { TEST_APP } from "../support/credentials";
-import { dataPath, embeddedFetch } from "../support/embedded";
+import { dataPath } from "../support/embedded";
 import type { Mailbox } from "../support/mailbox";
-import { installShop, staffSignedIn } from "../support/sessions";
 import type { SlackReceiver } from "../support/slack-receiver";
 import { refundGid, type VerificationHarness } from "../support/verification";
 
@@ -25,42 +23,20 @@ const ROUTE = "routes/app.settings.alerts";
 const DAY = 24 * 3600_000;
 const WITH_PAYOUTS = "read_orders,write_orders,read_shopify_payments_accounts,read_shopify_payments_payouts";
 
-beforeAll(async () => {
-  harness = await startAlertsHarness("settlement-alerts.myshopify.com");
-  ({ h, mailbox, slack } = harness);
-  h.app.shopify.webhookTarget = { appUrl: h.app.url };
-});
-
-afterAll(async () => harness?.close());
-
-beforeEach(() => {
-  mailbox.messages.length = 0;
-  mailbox.recipients.length = 0;
-  slack.messages.length = 0;
-});
+useAlertsHarness(
+  "settlement-alerts.myshopify.com",
+  (started) => {
+    harness = started;
+    ({ h, mailbox, slack } = harness);
+  },
+  { webhooks: true },
+);
 
 type Shop = Awaited<ReturnType<typeof newShop>>;
 
-/** A shop of its own per test that lets the app read its payouts, so that settings, workflows and settlements do not leak between tests. */
-async function newShop(name: string) {
-  const domain = `${name}.myshopify.com`;
-  await installShop(h.db, h.app.shopify, domain);
-  // Its staff member 42 uses the app already: their requests (asStaff) exchange no token, which would write the offline session anew.
-  await staffSignedIn(h.db, h.app.shopify, domain);
-  await h.db.session.updateMany({ where: { shop: domain }, data: { scope: WITH_PAYOUTS } });
-  const shop = h.app.shopify.shop(domain);
-  const deliver = (refund: FakeRefund) => h.deliver(newDelivery("refunds/create", domain, refundWebhookBody(shop, refund), h.clock.now()));
-  return { name, domain, shop, deliver, asStaff: embeddedFetch(h.app.url, domain) };
-}
-
-function saveSettings(shop: Shop, fields: Record<string, string | string[]>) {
-  const form = new URLSearchParams({ intent: "save", revision: "0", delivery: "instant", digestHour: "8" });
-  for (const [key, value] of Object.entries(fields)) {
-    form.delete(key);
-    for (const v of [value].flat()) form.append(key, v);
-  }
-  return shop.asStaff(dataPath("/app/settings/alerts", ROUTE), { method: "POST", body: form });
-}
+/** A shop of its own per test that lets the app read its payouts. */
+const newShop = (name: string) => newAlertsShop(h, name, { scope: WITH_PAYOUTS });
+const saveSettings = (shop: Shop, fields: Record<string, string | string[]>) => saveAlertSettings(shop.asStaff, fields);
 
 const EVERY_CHOICE = ["CONTRADICTED", "FAILED", "UNVERIFIABLE", "MONEY", "AT_RISK_TWICE", "OVER_LIMIT"];
 

@@ -1,4 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { createPrismaClient } from "../../app/lib/db/client";
+import { createTestDatabase } from "./database";
 import { REFUND_CREATED } from "../../app/contracts/registry.server";
 
 /**
@@ -31,4 +34,26 @@ export function operationRows(db: PrismaClient, startedAt: Date) {
     }
     return ids;
   };
+}
+
+/**
+ * A database of its own for one test file of the job library, handed to `started` (a client and its
+ * URL, for a second connection) before its tests
+ * and dropped after them. Each test starts with nothing due: what one left is parked.
+ */
+export function useQueueDatabase(started: (db: PrismaClient, url: string) => void) {
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+  let db: PrismaClient | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = createPrismaClient(database.url);
+    started(db, database.url);
+  });
+  afterEach(async () => {
+    await db?.operation.updateMany({ data: { nextDueAt: null, claimedBy: null, claimedUntil: null } });
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await database?.drop();
+  });
 }

@@ -1,23 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PrismaClient } from "@prisma/client";
 import { createPrismaClient } from "../../app/lib/db/client";
 import { backoffMs, claim, release, retryLater, fail } from "../../app/work/claims.server";
-import { createTestDatabase } from "../support/database";
-import { operationRows } from "../support/operation-rows";
+import { operationRows, useQueueDatabase } from "../support/operation-rows";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: PrismaClient;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createPrismaClient(database.url);
-});
-// Each test starts with nothing due: what one left is parked.
-afterEach(async () => {
-  await db.operation.updateMany({ data: { nextDueAt: null, claimedBy: null, claimedUntil: null } });
-});
-afterAll(async () => {
-  await db.$disconnect();
-  await database.drop();
+let databaseUrl: string;
+useQueueDatabase((started, url) => {
+  db = started;
+  databaseUrl = url;
 });
 
 const T0 = new Date("2026-12-03T12:00:00.000Z");
@@ -39,7 +30,7 @@ describe("claim", () => {
     const ids = await operations(60, at(10_000));
     const now = at(10_000);
     // Two clients: on PostgreSQL two connections racing for the same rows.
-    const other = createPrismaClient(database.url);
+    const other = createPrismaClient(databaseUrl);
     try {
       const results = await Promise.all(
         Array.from({ length: 8 }, (_, i) => claim(i % 2 ? other : db, "operations", { workerId: `w${i}`, now, limit: 15, leaseMs: 5000 })),

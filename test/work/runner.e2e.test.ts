@@ -1,29 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import pino from "pino";
 import { Writable } from "node:stream";
 import type { PrismaClient } from "@prisma/client";
-import { createPrismaClient } from "../../app/lib/db/client";
 import { REFUND_CREATED } from "../../app/contracts/registry.server";
 import { ShopifyGateway } from "../../app/shopify/admin/gateway.server";
 import { backoffMs } from "../../app/work/claims.server";
 import { outcome, runRowWork, type Helpers, type ShopByShopWork } from "../../app/work/runner.server";
 import { processDue } from "../../app/verification/runtime.server";
-import { createTestDatabase } from "../support/database";
-import { operationRows } from "../support/operation-rows";
+import { operationRows, useQueueDatabase } from "../support/operation-rows";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: PrismaClient;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createPrismaClient(database.url);
-});
-// Each test starts with nothing due: what one left is parked.
-afterEach(async () => {
-  await db.operation.updateMany({ data: { nextDueAt: null, claimedBy: null, claimedUntil: null } });
-});
-afterAll(async () => {
-  await db.$disconnect();
-  await database.drop();
+useQueueDatabase((started) => {
+  db = started;
 });
 
 const T0 = new Date("2026-12-04T12:00:00.000Z");
