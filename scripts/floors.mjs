@@ -5,11 +5,13 @@
 // - no module imports one on a higher floor (the import is named: file, line, and both floors);
 // - no two folders (or top-level files) import each other in a circle, on one floor or across floors;
 // - no two files import each other in a circle (scripts/import-graph.mjs).
-// Exit 1 with every breach listed. Usage: node scripts/floors.mjs [--print]   (--print: the floors as read, and exit).
+// Exit 1 with every breach listed. Usage: node scripts/floors.mjs [--print] [--root DIR]   (--print: the floors as read, and exit).
 import { readFileSync } from "node:fs";
 import { importGraph, stronglyConnected } from "./import-graph.mjs";
 
-process.chdir(new URL("..", import.meta.url).pathname);
+// --root DIR: another project's tree (the check's own tests plant imports in one); the project's root by default.
+const rootAt = process.argv.indexOf("--root");
+process.chdir(rootAt > 0 ? process.argv[rootAt + 1] : new URL("..", import.meta.url).pathname);
 const DECLARATION = "docs/architecture.md";
 
 /** The table under the "## The floors" heading: `| n | name | `a/`, `b.ts` | what it holds |`, the ground first. */
@@ -67,14 +69,37 @@ for (const [file, targets] of graph) {
   }
 }
 
-// Folders (and top-level files) in a circle: of every circle, the imports that tie it.
+// Folders (and top-level files) in a circle: of every circle, its members and one way round it,
+// each step with the import that takes it (the rest of the ties are found the same way once one is cut).
+const exampleImport = new Map();
+for (const [file, targets] of graph)
+  for (const { file: target, line } of targets) {
+    const key = `${unitOf(file)} -> ${unitOf(target)}`;
+    if (!exampleImport.has(key)) exampleImport.set(key, `${file}:${line} -> ${target}`);
+  }
+/** The shortest way from `start` back to it through `members`, as the list of units on the way. */
+function wayRound(start, members) {
+  const cameFrom = new Map();
+  const queue = [start];
+  while (queue.length) {
+    const unit = queue.shift();
+    for (const next of unitGraph.get(unit) ?? []) {
+      if (!members.has(next) || cameFrom.has(next)) continue;
+      cameFrom.set(next, unit);
+      if (next === start) {
+        const way = [start];
+        for (let at = unit; at !== start; at = cameFrom.get(at)) way.unshift(at);
+        return [start, ...way];
+      }
+      queue.push(next);
+    }
+  }
+  return [start];
+}
 for (const circle of stronglyConnected(unitGraph)) {
-  const members = new Set(circle);
-  const ties = [];
-  for (const [file, targets] of graph)
-    for (const { file: target, line } of targets)
-      if (members.has(unitOf(file)) && members.has(unitOf(target)) && unitOf(file) !== unitOf(target)) ties.push(`    ${file}:${line} -> ${target}`);
-  problems.push(`folders in a circle: ${circle.join(", ")}, tied by\n${ties.join("\n")}`);
+  const way = wayRound(circle[0], new Set(circle));
+  const steps = way.slice(1).map((to, i) => `    ${exampleImport.get(`${way[i]} -> ${to}`)}`);
+  problems.push(`folders in a circle (${circle.length}): ${circle.join(", ")}; one way round it:\n${steps.join("\n")}`);
 }
 
 // Files in a circle.

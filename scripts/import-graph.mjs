@@ -1,5 +1,5 @@
 // The import graph of a folder's TypeScript files, type-only imports included (a file that imports its types back from
-// the module that imports it still ties the two together), and its circles. Every `import … from`, `export … from` and
+// the module that imports it still ties the two together), and its circles. Every `import … from`, `export … from`, `import "…"` and
 // `import("…")` whose specifier is relative or `~/` (app/), resolved to a .ts/.tsx file or a folder's index; folders
 // named types/ and .d.ts files (generated) are left out. Paths are from the project's root.
 import { readdirSync, readFileSync } from "node:fs";
@@ -16,7 +16,9 @@ function walk(dir, out = []) {
   return out;
 }
 
-const IMPORT = /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+// `import … from "x"` and `export … from "x"` (within one statement: no semicolon between), `import("x")`, and
+// `import "x"` for its effects alone.
+const IMPORT = /(?:import|export)\s[^'";]*?from\s+['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
 
 /** file -> the files it imports, each with the line of its first import of it. */
 export function importGraph(root) {
@@ -36,8 +38,9 @@ export function importGraph(root) {
     const text = readFileSync(file, "utf8");
     const targets = new Map();
     for (const match of text.matchAll(IMPORT)) {
-      const target = resolve(file, match[1] ?? match[2]);
-      if (target && target !== file && !targets.has(target)) targets.set(target, text.slice(0, match.index).split("\n").length);
+      const target = resolve(file, match[1] ?? match[2] ?? match[3]);
+      // The line of the specifier: an import over several lines is named where it says what it imports.
+      if (target && target !== file && !targets.has(target)) targets.set(target, text.slice(0, match.index + match[0].length).split("\n").length);
     }
     graph.set(
       file,
