@@ -23,7 +23,7 @@ export { config as appConfig } from "./lib/config/env.server";
 export { startInAppWorker };
 
 // A new shop's history is verified once, on install (shopify.server.ts imports no capability: it is handed the step here).
-whenInstalled((shop, now) => firstBackfillOnInstall(db, shop, now));
+whenInstalled("history backfill", (shop, now) => firstBackfillOnInstall(db, shop, now));
 
 export const streamTimeout = 5000;
 

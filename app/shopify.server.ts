@@ -16,9 +16,10 @@ import { config } from "./lib/config/env.server";
  * capability (decision 036). Each step decides for itself whether this is a first install.
  */
 type InstallStep = (shop: string, now: Date) => Promise<unknown>;
-const installSteps: InstallStep[] = [];
-export function whenInstalled(step: InstallStep): void {
-  if (!installSteps.includes(step)) installSteps.push(step);
+const installSteps = new Map<string, InstallStep>();
+/** Runs `step` after every install; a name registered again (the entry loaded anew in development) replaces its step. */
+export function whenInstalled(name: string, step: InstallStep): void {
+  installSteps.set(name, step);
 }
 
 const env = config();
@@ -41,7 +42,7 @@ const shopify = shopifyApp({
     // A reinstall after app/uninstalled: observing starts again for the shop.
     afterAuth: async ({ session }) => {
       await prisma.shopState.updateMany({ where: { shop: session.shop }, data: { uninstalledAt: null } });
-      for (const step of installSteps) await step(session.shop, new Date());
+      for (const step of installSteps.values()) await step(session.shop, new Date());
     },
   },
   future: {

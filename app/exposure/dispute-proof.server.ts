@@ -10,7 +10,7 @@ import { readGrantedScopes } from "../shops/scopes.server";
 import { shopTimeZone } from "../shops/profile.server";
 import { formatInstant } from "../lib/time/format";
 import { money } from "../verdicts/words";
-import { reasonFacts } from "../verdicts/rows.server";
+import { noSuchRefund, reasonFacts } from "../verdicts/rows.server";
 import { DISPUTE_PROOF_SCOPES, missingProofScopes, proofText, refundProofFacts, refusalWords, withProof, type DisputeProofView } from "./dispute-proof";
 import { OPEN_DISPUTE, paymentsDisputeGid } from "./order-exposure";
 import { storedExposure } from "./view";
@@ -73,8 +73,6 @@ async function proofTextOf(db: PrismaClient, gateway: ShopifyGateway, shop: stri
   return proofText(proof, { [proof.refundedAt]: formatInstant(proof.refundedAt, timeZone) });
 }
 
-const notFound = () => new Response("No such refund in this shop", { status: 404 });
-
 /** Why a second request sends nothing: the proof is on its way, or Shopify answered. */
 const alreadyWords = (row: { proofAddedAt: Date | null; proofAnswer: string | null }) =>
   row.proofAddedAt
@@ -106,7 +104,7 @@ function refusal(row: Exposure, proof: ProofAsked, now: Date): AddProofOutcome |
  */
 export async function addRefundProof(db: PrismaClient, gateway: ShopifyGateway, proof: ProofAsked, now: Date): Promise<AddProofOutcome> {
   const row = await db.exposure.findFirst({ where: { shop: proof.shop, operationId: proof.operationId }, select: { id: true } });
-  if (!row) throw notFound();
+  if (!row) throw noSuchRefund();
   // No wait: the holder is adding the proof now. A holder that died lets go when a send would lapse.
   const lock = disputeProofLock(proof.shop, row.id);
   const locked = await withLock(db, lock, () => sendProofOnce(db, gateway, proof, now), { holdMs: SEND_LAPSES_MS, waitMs: 0, clock: () => now });
@@ -119,12 +117,12 @@ export async function addRefundProof(db: PrismaClient, gateway: ShopifyGateway, 
 async function sendProofOnce(db: PrismaClient, gateway: ShopifyGateway, proof: ProofAsked, now: Date): Promise<AddProofOutcome> {
   const { shop, operationId, dispute, revision } = proof;
   const row = await db.exposure.findFirst({ where: { shop, operationId } });
-  if (!row) throw notFound();
+  if (!row) throw noSuchRefund();
   const refused = refusal(row, proof, now);
   if (refused) return refused;
 
   const text = await proofTextOf(db, gateway, shop, operationId, now);
-  if (!text) throw notFound();
+  if (!text) throw noSuchRefund();
 
   // Recorded first, for the page; only at the revision the page showed.
   const marked = await db.exposure.updateMany({

@@ -60,7 +60,7 @@ export type DisputeProofView =
   | { kind: "sendable"; disputeId: string; revision: number }
   /** The shop has not granted what sending needs: copy it instead. */
   | { kind: "not_granted"; missing: string[] }
-  /** One request claimed the sending and has no answer yet. */
+  /** One request holds the sending (its lock) and has no answer yet. */
   | { kind: "sending"; since: string }
   | { kind: "added"; at: string }
   /** Shopify's userErrors, in words: kept, not tried again. */
@@ -84,7 +84,7 @@ export function refundProofFacts(
   };
 }
 
-/** The instant the page shows for the proof's state (when it was added, refused or claimed), formatted with the page's other times. */
+/** The instant the page shows for the proof's state (when it was added, refused or taken to be sent), formatted with the page's other times. */
 export function disputeProofAt(view: DisputeProofView | null): string | null {
   if (!view) return null;
   return view.kind === "added" || view.kind === "refused" ? view.at : view.kind === "sending" ? view.since : null;

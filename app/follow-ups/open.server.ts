@@ -4,7 +4,7 @@ import { leaseMs } from "../work/claims.server";
 import type { FollowUp, VerifiedRefund } from "./follow-up";
 
 /** Verified refunds given their row a shop and pass: the rest wait for the next pass. */
-export const OPEN_BATCH = 200;
+const OPEN_BATCH = 200;
 
 /**
  * Gives every refund of the shop VERIFIED since the follow-up's cursor (and within its contract's

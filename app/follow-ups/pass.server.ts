@@ -2,11 +2,15 @@ import { noteTotal, runRowWork, runShopWork, type Helpers, type ShopByShopWork, 
 import type { FollowUp, FollowUpOptions, FollowUpQueue } from "./follow-up";
 import { openFollowUps } from "./open.server";
 
-/** What one pass of a follow-up came to: rows opened, rows read, verdicts it reached (a row still PENDING adds no note). */
+/**
+ * What one pass of a follow-up came to: rows opened for refunds newly verified, rows due read and
+ * judged, and the judgements it noted (what its judge writes to the log and hands `afterPass`: a
+ * settlement's verdict reached; a refund newly at risk twice).
+ */
 export interface FollowUpPassResult {
   opened: number;
   read: number;
-  decided: number;
+  noted: number;
 }
 
 /** The opener as work of the job library: the shops it looks at, each opened for by its cursor. It claims nothing: a row is created once (unique refund). */
@@ -23,7 +27,7 @@ function openingWork(followUp: FollowUp, options: FollowUpOptions): ShopWork {
 }
 
 /** The judging as work of the job library: a shop's due rows read and judged together, shop by shop. */
-export function judgingWork<Q extends FollowUpQueue>(followUp: FollowUp<Q>, options: FollowUpOptions): ShopByShopWork<Q> {
+function judgingWork<Q extends FollowUpQueue>(followUp: FollowUp<Q>, options: FollowUpOptions): ShopByShopWork<Q> {
   const { batch, maxShops, concurrency, judge } = followUp.judging;
   return {
     name: followUp.name,
@@ -44,6 +48,6 @@ export function followUpPass<Q extends FollowUpQueue>(followUp: FollowUp<Q>, opt
     const { notes } = await runShopWork(opening, helpers);
     const pass = await runRowWork(judging, helpers);
     await followUp.afterPass?.(pass.notes, helpers.db);
-    return { opened: noteTotal(notes, "opened"), read: pass.claimed, decided: pass.notes.length };
+    return { opened: noteTotal(notes, "opened"), read: pass.claimed, noted: pass.notes.length };
   };
 }

@@ -12,7 +12,7 @@ export async function verdictsByRef(db: PrismaClient, shop: string, refs: string
  * The refunds issued from the app on one order, as the database has them (no Shopify read): each
  * record with what Shopify answered, its verdict and its request for approval, newest first, and
  * when they were read. The form's side card shows them; the page's data, the action's answer and
- * the light read while one is checked (`refundAttemptsAt`) each carry them, and the newest read wins.
+ * the light read while one is checked (the attempts route) each carry them, and the newest read wins.
  */
 export async function refundAttempts(db: PrismaClient, shop: string, orderGid: string, now: Date) {
   const readAt = now.toISOString();

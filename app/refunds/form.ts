@@ -3,6 +3,7 @@ import { fieldErrors as fieldErrorsOf } from "../lib/forms/field-errors";
 import { FORM_EXPIRED, FORM_UNREADABLE, readForm } from "../lib/forms/read-form";
 import { formatMoney, toMinorUnits } from "../lib/money/currency";
 import { parseAmount } from "../lib/money/typed-amount";
+import { numberOfGid } from "../shopify/ids";
 import { RISK_CODES } from "./risk";
 
 /**
@@ -96,7 +97,7 @@ export function safeBackPath(back: string | null | undefined): string {
 
 /** The link to the refund form from another screen of the app: the order's numeric id, and where to come back to. */
 export function refundFormPath(orderId: string, back?: string): string {
-  const numeric = orderId.replace(/^gid:\/\/shopify\/Order\//, "");
+  const numeric = numberOfGid(orderId);
   const target = safeBackPath(back);
   return `/app/orders/${numeric}/refund${target === "/app" ? "" : `?back=${encodeURIComponent(target)}`}`;
 }

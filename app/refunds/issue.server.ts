@@ -28,7 +28,7 @@ export interface IssueRequest {
 }
 
 /**
- * Issues a refund a person asked for: refused while another attempt on the order is unsettled;
+ * Issues a refund a person asked for: refused while another attempt on the order is open;
  * the order's capacity is checked with Shopify before any mutation; the record is minted (status
  * created, with the exact RefundInput) before Shopify is called; then refundCreate with the
  * record's id as its idempotency key (see docs/decisions/008).

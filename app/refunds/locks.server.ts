@@ -4,11 +4,11 @@ import { lockName, type LockTimes } from "../lib/db/locks";
  * How long the order's lock holds when its holder dies mid-issue. An issue is one read of the order
  * and at most three refundCreate calls (0.5 s and 1.5 s apart), each bounded by the request timeout
  * (10 s): well under a minute. Past this, the order is open again; a record the dead holder minted
- * still blocks it as unsettled until it is settled.
+ * still blocks it as an open attempt until it is closed.
  */
 export const ORDER_LOCK_MS = 120_000;
 /** How long a request waits for another holder of the order to finish before it gives up. */
-export const ORDER_LOCK_WAIT_MS = 20_000;
+const ORDER_LOCK_WAIT_MS = 20_000;
 
 /**
  * The order's lock and the shop's limits' lock hold and wait alike: a double click's second request

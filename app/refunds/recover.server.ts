@@ -13,7 +13,7 @@ import { isOpenAttempt, RevisionConflict, rewriteRecord } from "./records.server
 const UNANSWERED_GRACE_MS = 30_000;
 
 /** Records whose call has no known outcome, left alone long enough that no call of ours is still in flight (all shops', or one's). */
-export const openAttemptsWhere = (now: Date, shop?: string) => ({
+export const unansweredCallsWhere = (now: Date, shop?: string) => ({
   shopifyOutcome: "unknown",
   calls: { lt: AUTOMATIC_CALLS_PER_RECORD },
   updatedAt: { lt: new Date(now.getTime() - UNANSWERED_GRACE_MS) },
@@ -94,18 +94,18 @@ export async function abandonUnsentRecords(db: PrismaClient, now: Date, shop: st
 }
 
 /** The worker's pass over unanswered calls; a record another writer moved meanwhile is left for the next pass. */
-export async function recoverOpenAttempts(context: RefundContext, shop: string): Promise<number> {
-  let settled = 0;
-  const unsettled = await context.db.refundRecord.findMany({ where: openAttemptsWhere(context.now, shop), orderBy: { createdAt: "asc" }, take: 50 });
-  for (const record of unsettled) {
+export async function recoverUnansweredCalls(context: RefundContext, shop: string): Promise<number> {
+  let answered = 0;
+  const unanswered = await context.db.refundRecord.findMany({ where: unansweredCallsWhere(context.now, shop), orderBy: { createdAt: "asc" }, take: 50 });
+  for (const record of unanswered) {
     try {
       const result = await recoverRecord(context, record);
-      if (result.ok || result.record?.shopifyOutcome !== "unknown") settled++;
+      if (result.ok || result.record?.shopifyOutcome !== "unknown") answered++;
     } catch (error) {
       if (!(error instanceof RevisionConflict)) throw error;
     }
   }
-  return settled;
+  return answered;
 }
 
 /** One of the shop's refund records, at the revision the person's page showed. */
@@ -137,8 +137,8 @@ export async function resendRefund(context: RefundContext, attempt: RecordShown)
 }
 
 /**
- * A person checked the order in Shopify admin and found no refund for an unsettled attempt (or
- * settles a key conflict): the record fails with their words, and the order is open to refunds again.
+ * A person checked the order in Shopify admin and found no refund for an open attempt (or
+ * resolves a key conflict): the record fails with their words, and the order is open to refunds again.
  */
 export async function closeWithoutRefund(db: PrismaClient, attempt: RecordShown & { actor: string }, now: Date): Promise<IssueResult> {
   const { shop, recordId, revision, actor } = attempt;

@@ -35,7 +35,7 @@ export function answerOf(record: RefundRecord): IssueResult {
 /**
  * Sends the record's RefundInput with its key, up to `calls` times while the outcome stays
  * unknown (no answer, or Shopify still running the first request). A GraphQL error means Shopify
- * ran nothing: it settles a record that was never sent before, and settles nothing after a call
+ * ran nothing: it closes a record that was never sent before, and closes nothing after a call
  * whose outcome is unknown.
  */
 export async function callShopify(context: RefundContext, record: RefundRecord, calls: number, limit = AUTOMATIC_CALLS_PER_RECORD): Promise<IssueResult> {

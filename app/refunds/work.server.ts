@@ -3,7 +3,7 @@ import type { LoadedContract } from "../contracts/load";
 import type { ShopifyGateway } from "../shopify/admin/gateway.server";
 import { readRefunds, type ReadbackBody } from "../shopify/admin/refund-readback.server";
 import type { ShopWork } from "../work/runner.server";
-import { abandonUnsentRecords, recoverOpenAttempts, unsentWhere, openAttemptsWhere } from "./recover.server";
+import { abandonUnsentRecords, recoverUnansweredCalls, unsentWhere, unansweredCallsWhere } from "./recover.server";
 import { syncRecordStatus } from "./sync.server";
 import { heldWhere, closeRequests } from "./approval.server";
 
@@ -38,7 +38,7 @@ export function issuedRefundsWork(options: IssuedRefundsOptions): ShopWork {
       const at = now();
       following = at.getTime() - lastFollowedAt >= FOLLOW_PENDING_MS;
       if (following) lastFollowedAt = at.getTime();
-      const where = [unsentWhere(at), openAttemptsWhere(at), heldWhere(at), ...(following ? [pendingTransactionsWhere(at)] : [])];
+      const where = [unsentWhere(at), unansweredCallsWhere(at), heldWhere(at), ...(following ? [pendingTransactionsWhere(at)] : [])];
       const [rows, expiring] = await Promise.all([
         db.refundRecord.findMany({ where: { OR: where }, select: { shop: true }, distinct: ["shop"], take: 100 }),
         db.refundApproval.findMany({ where: { state: "waiting", expiresAt: { lte: at } }, select: { shop: true }, distinct: ["shop"], take: 100 }),
@@ -49,7 +49,7 @@ export function issuedRefundsWork(options: IssuedRefundsOptions): ShopWork {
       const at = now();
       const { expired, closed } = await closeRequests(db, shop, at);
       const abandoned = await abandonUnsentRecords(db, at, shop);
-      const recovered = await recoverOpenAttempts({ db, contract: options.contract, gateway: options.gateway, now: at }, shop);
+      const recovered = await recoverUnansweredCalls({ db, contract: options.contract, gateway: options.gateway, now: at }, shop);
       const followed = following ? await followPendingTransactions(db, options.gateway, shop, at) : 0;
       return abandoned || recovered || followed || expired || closed ? { abandoned, recovered, followed, expired, closed } : undefined;
     },

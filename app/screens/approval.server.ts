@@ -1,7 +1,6 @@
 import type { PrismaClient, RefundApproval, RefundRecord } from "@prisma/client";
 import { z } from "zod";
 import { REFUND_CREATED } from "../contracts/registry.server";
-import { parseStored, storedCaptions } from "../lib/db/stored-json";
 import { FORM_EXPIRED, readForm } from "../lib/forms/read-form";
 import { httpStatus } from "../lib/http/status";
 import { breachesSentence, limitBreaches } from "../guardrails/limits";
@@ -12,11 +11,10 @@ import { staffNames } from "../staff/identity.server";
 import { approversInWords, approversOf, mayNotDecide } from "../guardrails/approvers.server";
 import { approveRequest, declineRequest, MAX_REASON_LENGTH } from "../refunds/approval.server";
 import { fail, ISSUE_STATUS, type IssueResult } from "../refunds/outcomes";
+import { orderNameOf } from "../refunds/pipeline.server";
 import { RISK_CODES } from "../refunds/risk";
+import { numberOfGid } from "../shopify/ids";
 import type { ScreenContext } from "./context.server";
-
-const orderNameOf = (record: RefundRecord) => parseStored(storedCaptions, record.refCaptions, "RefundRecord.refCaptions")[0]?.caption ?? "the order";
-const legacyOrderId = (gid: string) => gid.replace(/^gid:\/\/shopify\/Order\//, "");
 
 /** One request as people see it: the audit trail every screen tells (guardrails/audit.server.ts), with its refund: how much, which order. */
 function requestView(request: RefundApproval, record: RefundRecord, names: Map<string, string>, now: Date) {
@@ -28,7 +26,7 @@ function requestView(request: RefundApproval, record: RefundRecord, names: Map<s
     amount: formatMoney(record.amountMinor, record.currency),
     currency: record.currency,
     orderName: orderNameOf(record),
-    orderId: legacyOrderId(record.orderId),
+    orderId: numberOfGid(record.orderId),
     note: record.note,
     askedBy: audit.askedBy,
     askedByUserId: request.askedBy,
@@ -116,7 +114,7 @@ export interface DecisionAnswer {
 }
 
 /** The request page's approve or decline, parsed at the door; the decision itself is refunds/approval.server's. */
-async function decide(context: ScreenContext, form: FormData | null): Promise<IssueResult> {
+async function decideFromForm(context: ScreenContext, form: FormData | null): Promise<IssueResult> {
   const parsed = readForm(form, decisionSchema, "intent");
   if (!parsed.ok) return fail("INVALID_FORM", parsed.message, undefined, parsed.fieldErrors);
   const input = parsed.data;
@@ -139,7 +137,7 @@ async function decide(context: ScreenContext, form: FormData | null): Promise<Is
 export async function act(context: ScreenContext): Promise<DecisionAnswer> {
   const form = await context.form();
   const intent = String(form?.get("intent") ?? "");
-  const result = await decide(context, form);
+  const result = await decideFromForm(context, form);
   const status = httpStatus(result, ISSUE_STATUS);
   if (!result.ok) return { ok: false, status, intent, code: result.code, message: result.message, ...(result.risks ? { risks: result.risks } : {}) };
   const message =

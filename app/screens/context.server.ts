@@ -41,15 +41,18 @@ export interface ScreenContext {
   form(): Promise<FormData | null>;
 }
 
-/** The staff member a request acts for; a session token that names no user is a 401. */
-function requireStaff(auth: Parameters<typeof staffOf>[0]): StaffMember {
+/**
+ * The staff member a request acts for; a session token that names no user is a 401, with the
+ * admin's CORS headers so that an extension (the order block) reads the refusal, not a network error.
+ */
+function requireStaff(auth: Parameters<typeof staffOf>[0] & { cors: (response: Response) => Response }): StaffMember {
   const staff = staffOf(auth);
-  if (!staff) throw new Response("Unauthorized: the session token names no staff member.", { status: 401 });
+  if (!staff) throw auth.cors(new Response("Unauthorized: the session token names no staff member.", { status: 401 }));
   return staff;
 }
 
 /** Authenticates the request with Shopify (the admin's session token, exchanged for the shop's and the person's tokens) and builds its context. */
-export async function screenContext({ request, params }: LoaderFunctionArgs | ActionFunctionArgs): Promise<ScreenContext> {
+async function screenContext({ request, params }: LoaderFunctionArgs | ActionFunctionArgs): Promise<ScreenContext> {
   const auth = await authenticateAdmin(request);
   const staff = requireStaff(auth);
   const shop = auth.session.shop;

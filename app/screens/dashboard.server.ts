@@ -11,7 +11,7 @@ import { listRefunds } from "../verdicts/rows.server";
 import type { ScreenContext } from "./context.server";
 
 /** How often the worker sweeps for lost webhooks, and how far back a shop's first sweep reads. */
-export function sweepSchedule() {
+function sweepSchedule() {
   return {
     intervalMs: config().VERIFIER_SWEEP_INTERVAL_MS,
     firstLookBackMs: config().VERIFIER_FIRST_SWEEP_LOOKBACK_MS,

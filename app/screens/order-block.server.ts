@@ -20,7 +20,7 @@ export async function load({ db, shop, params, cors }: ScreenContext): Promise<R
 }
 
 /** One order's refunds and verdicts (`order` is its gid, read at the door); an unknown or foreign order has none. */
-export async function orderRefunds(db: PrismaClient, shop: string, order: string): Promise<OrderRefundsResponse> {
+async function orderRefunds(db: PrismaClient, shop: string, order: string): Promise<OrderRefundsResponse> {
   const operations = await db.operation.findMany({ where: { shop, orderGid: order }, orderBy: { startedAt: "asc" }, take: 64, include: { reasonRows: true } });
   const contract = REFUND_CREATED.contract;
   const atRisk = await atRiskTwiceOf(

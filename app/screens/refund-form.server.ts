@@ -127,7 +127,7 @@ async function runRefundAction(context: ScreenContext, orderGid: string): Promis
 
 /** The form's action; another writer that moved the record meanwhile (the worker settling it, another tab) is a 409, not a 500. */
 async function refundFormAction(context: ScreenContext): Promise<IssueResult> {
-  // Before the form, and before anything is keyed on the order: its claim, attempts and recent refunds go by this spelling.
+  // Before the form, and before anything is keyed on the order: its lock, attempts and recent refunds go by this spelling.
   const orderGid = orderGidInAddress(context.params.orderId ?? "");
   if (!orderGid) return fail("ORDER_NOT_FOUND", NOT_AN_ORDER_ADDRESS);
   try {

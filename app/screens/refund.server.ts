@@ -8,10 +8,9 @@ import { formatMoney } from "../lib/money/currency";
 import { formatInstant } from "../lib/time/format";
 import { duplicateGroupsIn } from "../review/review.server";
 import { customerSentenceIn } from "../settlement/view";
+import { noSuchRefund } from "../verdicts/rows.server";
 import type { ScreenContext } from "./context.server";
 import { act as reviewAct, type RefundActionOutcome } from "./review-queue.server";
-
-const notFound = () => new Response("No such refund in this shop", { status: 404 });
 
 /** The other refunds of its duplicate pair still in the queue: resolving this one resolves them too. */
 async function pairedWith({ db, shop }: ScreenContext, id: string, orderGid: string) {
@@ -34,7 +33,7 @@ export async function load(context: ScreenContext) {
   const now = context.now();
   // The shop's time zone; UTC when Shopify cannot say (the page says so), never an error page.
   const [found, timeZone] = await Promise.all([loadRefundDetail(db, gateway, REFUND_CREATED, { shop, id, now }), context.timeZone()]);
-  if (!found) throw notFound();
+  if (!found) throw noSuchRefund();
   const detail = { ...found, pairedWith: await pairedWith(context, id, found.refund.orderGid) };
   // Every instant on the page, formatted here once so the server's and the browser's text agree.
   const instants = [

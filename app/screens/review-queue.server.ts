@@ -10,7 +10,7 @@ import { byMade, type PairCandidate } from "../review/pairs";
 import { duplicateGroupsIn, requestRecheck, resolutions, resolveReview, REVIEW_STATUS, type GroupMember, type Resolution } from "../review/review.server";
 import { withMakers } from "../verdicts/made.server";
 import { ORIGINS, parseFilters, type DashboardFilters } from "../verdicts/filters";
-import { listRefunds, rowFilter, sortOf, toRow, type RefundRow } from "../verdicts/rows.server";
+import { listRefunds, noSuchRefund, rowFilter, sortOf, toRow, type RefundRow } from "../verdicts/rows.server";
 import { waitingRequests } from "./approval.server";
 import type { ScreenContext } from "./context.server";
 
@@ -216,8 +216,6 @@ export async function load(context: ScreenContext) {
   return { view, items, waiting, pageInfo: page.pageInfo, total: total - folded, counts, filters, now: now.toISOString(), timeZone };
 }
 
-const notFound = () => new Response("No such refund in this shop", { status: 404 });
-
 /** What the evidence page and the review queue can post: resolve with a note, or re-check, each with the revision shown. */
 const refundActionSchema = z.discriminatedUnion(
   "intent",
@@ -271,7 +269,7 @@ export async function act(context: ScreenContext, id = context.params.id): Promi
       ? await resolveReview(db, { shop, id: refundId, revision: input.revision, note: input.note, actor: staff.userId }, context.now())
       : await requestRecheck(db, { shop, id: refundId, revision: input.revision, actor: staff.userId }, context.now());
   if (!outcome.ok) {
-    if (outcome.code === "NOT_FOUND") throw notFound();
+    if (outcome.code === "NOT_FOUND") throw noSuchRefund();
     // Everything the outcome says (a lost race names who won) passes through, with the status its code maps to.
     return { ...NOBODY, ...outcome, ok: false, status: httpStatus(outcome, REVIEW_STATUS) as 409 | 422 };
   }

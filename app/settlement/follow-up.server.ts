@@ -24,7 +24,7 @@ const recordedTransactions = z.object({
 });
 
 /** The transactions the created verdict rested on (a stored JSON column, parsed at the door); null when there is no readable record of them. */
-export function transactionsOf(data: string | null) {
+function transactionsOf(data: string | null) {
   const parsed = recordedTransactions.safeParse(data ? JSON.parse(data) : null);
   return parsed.success && parsed.data.data.refund ? parsed.data.data.refund.transactions.nodes : null;
 }

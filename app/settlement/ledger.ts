@@ -44,7 +44,7 @@ const text = z.string();
 const maybe = text.nullable();
 
 /** One refund transaction of the ledger as the payments_ledger channel writes it, and a settlement stores it (Settlement.observed). */
-export const ledgerEntry = z.object({
+const ledgerEntry = z.object({
   order_transaction_id: text,
   status: text,
   amount: text,

@@ -3,7 +3,7 @@ import { z } from "zod";
 /**
  * A Shopify id that comes from outside (an address of the app, a webhook's body), read once, at
  * the door. Shopify writes a resource's number one way: digits, no leading zeros, never 0. Any
- * other spelling is refused, not read as the number it could mean: the app keys an order's claim,
+ * other spelling is refused, not read as the number it could mean: the app keys an order's lock,
  * its attempt count and its recent refunds, and a refund's deliveries, on the id as text, so "0123"
  * beside "123" would be a second order to each of them (one refund at a time per order, passed by
  * spelling the order differently). Pure: the refund form's schema and the extension may import it.

@@ -192,3 +192,6 @@ export function toRow(contract: Contract, op: Operation): RefundRow {
     revision: op.revision,
   };
 }
+
+/** The answer to an address that names no refund of this shop (another shop's, or none): the same 404 either way. */
+export const noSuchRefund = () => new Response("No such refund in this shop", { status: 404 });

@@ -165,6 +165,17 @@ describe("the refund form's action", () => {
     });
   const calls = () => h.app.shopify.api(h.domain).stats.refundCreateCalls;
 
+  it("the side card the form reads again every few seconds is never kept by a browser or a proxy", async () => {
+    const order = h.shop.createOrder({ amount: "60.00" });
+    const path = `/app/orders/${order.id}/refund/attempts`;
+    // As the form's poll asks for it (single fetch), and as anything else that fetches its address.
+    for (const url of [dataPath(path, "routes/app.orders.$orderId.refund.attempts"), path]) {
+      const response = await asShop(url);
+      expect(response.status).toBe(200);
+      expect([url, response.headers.get("cache-control")]).toEqual([url, "no-store"]);
+    }
+  });
+
   it("answers a field error in words with 422, and malformed input is never a 500", async () => {
     const order = h.shop.createOrder({ amount: "60.00" });
     const before = calls();

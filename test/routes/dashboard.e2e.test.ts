@@ -340,6 +340,17 @@ describe("the order-page block's backend", () => {
     expect(await respelled.text()).toMatch(/does not name an order: an order's number is written in digits, without leading zeros/);
   });
 
+  it("refuses an ID token that names no staff member with a 401 the block can read (CORS), and no verdicts", async () => {
+    const op = await h.db.operation.findFirstOrThrow({ where: { refundGid: ids.wrong } });
+    const nobody = mintSessionToken({ shop: h.domain, apiKey: TEST_APP.apiKey, secret: TEST_APP.secret, overrides: { sub: undefined } });
+    const answer = await fetch(`${h.app.url}/app/api/orders/${op.orderGid.split("/").pop()}/refunds`, {
+      headers: { Origin: "https://extensions.shopifycdn.com", Authorization: `Bearer ${nobody}`, "User-Agent": CHROME_UA },
+    });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await answer.text()).not.toContain(op.id);
+  });
+
   it("answers the block as the admin's extension sandbox asks, from another origin: a CORS preflight, then the GET", async () => {
     // The block's fetch runs in a worker on Shopify's extension origin; the Authorization header the admin adds makes
     // the browser ask first (OPTIONS, no token), and read the answer only with Access-Control-Allow-Origin.
