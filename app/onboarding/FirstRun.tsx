@@ -1,4 +1,5 @@
-import { BlockStack, Box, Button, Card, InlineStack, List, Text } from "@shopify/polaris";
+import { BlockStack, Box, Button, InlineStack, List, Text } from "@shopify/polaris";
+import { SectionCard } from "../components/SectionCard";
 import { VerdictBadge } from "../components/ui";
 import { nextSteps, VERDICT_MEANINGS, WHAT_IT_DOES } from "./content";
 
@@ -10,48 +11,33 @@ export interface FirstRunProps {
 export function FirstRun({ sweep }: FirstRunProps) {
   return (
     <BlockStack gap="400">
-      <Card>
-        <BlockStack gap="200">
-          <Text as="h2" variant="headingMd">
-            Watching this shop's refunds
-          </Text>
-          <Text as="p">{WHAT_IT_DOES}</Text>
-          <Text as="p" tone="subdued">
-            No refund has been made in this shop since the app was installed. There is nothing for you to set up.
-          </Text>
+      <SectionCard title="Watching this shop's refunds" gap="200">
+        <Text as="p">{WHAT_IT_DOES}</Text>
+        <Text as="p" tone="subdued">
+          No refund has been made in this shop since the app was installed. There is nothing for you to set up.
+        </Text>
+      </SectionCard>
+      <SectionCard title="What happens next">
+        <List type="number">
+          {nextSteps(sweep).map((step) => (
+            <List.Item key={step}>{step}</List.Item>
+          ))}
+        </List>
+      </SectionCard>
+      <SectionCard title="What each verdict means">
+        <BlockStack gap="300" as="ul">
+          {VERDICT_MEANINGS.map(({ status, meaning }) => (
+            <Box as="li" key={status} data-verdict-meaning={status}>
+              <InlineStack gap="200" blockAlign="start" wrap={false}>
+                <Box minWidth="110px">
+                  <VerdictBadge status={status} />
+                </Box>
+                <Text as="span">{meaning}</Text>
+              </InlineStack>
+            </Box>
+          ))}
         </BlockStack>
-      </Card>
-      <Card>
-        <BlockStack gap="300">
-          <Text as="h2" variant="headingMd">
-            What happens next
-          </Text>
-          <List type="number">
-            {nextSteps(sweep).map((step) => (
-              <List.Item key={step}>{step}</List.Item>
-            ))}
-          </List>
-        </BlockStack>
-      </Card>
-      <Card>
-        <BlockStack gap="300">
-          <Text as="h2" variant="headingMd">
-            What each verdict means
-          </Text>
-          <BlockStack gap="300" as="ul">
-            {VERDICT_MEANINGS.map(({ status, meaning }) => (
-              <Box as="li" key={status} data-verdict-meaning={status}>
-                <InlineStack gap="200" blockAlign="start" wrap={false}>
-                  <Box minWidth="110px">
-                    <VerdictBadge status={status} />
-                  </Box>
-                  <Text as="span">{meaning}</Text>
-                </InlineStack>
-              </Box>
-            ))}
-          </BlockStack>
-        </BlockStack>
-      </Card>
+      </SectionCard>
       <InlineStack gap="200">
         <Button url="/app/review">Open the review queue</Button>
       </InlineStack>

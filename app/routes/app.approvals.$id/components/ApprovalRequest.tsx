@@ -1,6 +1,7 @@
 import { Form, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Button, Card, InlineStack, Text, TextField } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Button, InlineStack, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
+import { SectionCard } from "../../../components/SectionCard";
 import { Instant, adminOrderUrl } from "../../../components/ui";
 import { useNarrowScreen } from "../../../components/useNarrowScreen";
 import type { ApprovalLoaderData, DecisionAnswer } from "../types";
@@ -53,60 +54,55 @@ function Decide({ data, answer }: { data: ApprovalLoaderData; answer: DecisionAn
   const buttonRow = narrow ? undefined : ("start" as const);
   return (
     <div data-decide="">
-      <Card>
-        <BlockStack gap="500">
-          <Text as="h2" variant="headingMd">
-            Your decision
-          </Text>
-          <Form method="post" aria-label="Approve">
-            <input type="hidden" name="intent" value="approve" />
-            <input type="hidden" name="limitsRevision" value={data.limitsNow.revision} />
-            {confirm.another && <input type="hidden" name="confirmAnother" value="yes" />}
-            {confirm.risks.length > 0 && <input type="hidden" name="confirmRisk" value={confirm.risks.join(",")} />}
-            <BlockStack gap="200">
-              <TextField
-                label="Note (optional)"
-                name="note"
-                value={note}
-                onChange={setNote}
-                autoComplete="off"
-                maxLength={500}
-                helpText="Kept with the refund's evidence, for whoever looks at it later."
-              />
-              <InlineStack align={buttonRow}>
-                <Button submit variant="primary" size="large" fullWidth={narrow} loading={posting === "approve"} disabled={Boolean(posting)}>
-                  {confirm.another
-                    ? "Yes, another refund: approve"
-                    : confirm.risks.length
-                      ? "Yes, refund anyway: approve"
-                      : `Approve and refund ${data.request.amount} ${data.request.currency}`}
-                </Button>
-              </InlineStack>
-            </BlockStack>
-          </Form>
-          <Form method="post" aria-label="Decline">
-            <input type="hidden" name="intent" value="decline" />
-            <BlockStack gap="200">
-              <TextField
-                label="Reason to decline"
-                name="reason"
-                value={reason}
-                onChange={setReason}
-                autoComplete="off"
-                multiline={2}
-                maxLength={500}
-                helpText="Needed to decline: the person who asked reads it. Nothing is refunded."
-                error={declineError}
-              />
-              <InlineStack align={buttonRow}>
-                <Button submit tone="critical" size="large" fullWidth={narrow} loading={posting === "decline"} disabled={Boolean(posting)}>
-                  Decline
-                </Button>
-              </InlineStack>
-            </BlockStack>
-          </Form>
-        </BlockStack>
-      </Card>
+      <SectionCard title="Your decision" gap="500">
+        <Form method="post" aria-label="Approve">
+          <input type="hidden" name="intent" value="approve" />
+          <input type="hidden" name="limitsRevision" value={data.limitsNow.revision} />
+          {confirm.another && <input type="hidden" name="confirmAnother" value="yes" />}
+          {confirm.risks.length > 0 && <input type="hidden" name="confirmRisk" value={confirm.risks.join(",")} />}
+          <BlockStack gap="200">
+            <TextField
+              label="Note (optional)"
+              name="note"
+              value={note}
+              onChange={setNote}
+              autoComplete="off"
+              maxLength={500}
+              helpText="Kept with the refund's evidence, for whoever looks at it later."
+            />
+            <InlineStack align={buttonRow}>
+              <Button submit variant="primary" size="large" fullWidth={narrow} loading={posting === "approve"} disabled={Boolean(posting)}>
+                {confirm.another
+                  ? "Yes, another refund: approve"
+                  : confirm.risks.length
+                    ? "Yes, refund anyway: approve"
+                    : `Approve and refund ${data.request.amount} ${data.request.currency}`}
+              </Button>
+            </InlineStack>
+          </BlockStack>
+        </Form>
+        <Form method="post" aria-label="Decline">
+          <input type="hidden" name="intent" value="decline" />
+          <BlockStack gap="200">
+            <TextField
+              label="Reason to decline"
+              name="reason"
+              value={reason}
+              onChange={setReason}
+              autoComplete="off"
+              multiline={2}
+              maxLength={500}
+              helpText="Needed to decline: the person who asked reads it. Nothing is refunded."
+              error={declineError}
+            />
+            <InlineStack align={buttonRow}>
+              <Button submit tone="critical" size="large" fullWidth={narrow} loading={posting === "decline"} disabled={Boolean(posting)}>
+                Decline
+              </Button>
+            </InlineStack>
+          </BlockStack>
+        </Form>
+      </SectionCard>
     </div>
   );
 }
@@ -134,51 +130,50 @@ export function ApprovalRequest({ data, answer }: { data: ApprovalLoaderData; an
     <BlockStack gap="400">
       {answer && <AnswerBanner answer={answer} />}
       <div data-request-summary="">
-        <Card>
-          <BlockStack gap="300">
-            <InlineStack gap="200" blockAlign="center" wrap>
-              <Text as="h2" variant="headingMd">
-                {request.amount} {request.currency} on {request.orderName}
-              </Text>
-              <Badge tone={badge.tone}>{badge.label}</Badge>
-            </InlineStack>
-            <Text as="p">{request.limits}</Text>
-            <dl style={{ margin: 0, display: "grid", gap: "var(--p-space-200)" }}>
-              <Line label="Asked by">
-                {`${request.askedBy}, `}
-                {at(request.askedAt)}
+        <SectionCard
+          title={
+            <>
+              {request.amount} {request.currency} on {request.orderName}
+            </>
+          }
+          badge={<Badge tone={badge.tone}>{badge.label}</Badge>}
+        >
+          <Text as="p">{request.limits}</Text>
+          <dl style={{ margin: 0, display: "grid", gap: "var(--p-space-200)" }}>
+            <Line label="Asked by">
+              {`${request.askedBy}, `}
+              {at(request.askedAt)}
+            </Line>
+            <Line label="Order">
+              <a href={adminOrderUrl(request.orderId)} target="_top">
+                {request.orderName} in Shopify admin
+              </a>
+            </Line>
+            {request.note && <Line label="Note to the customer's refund">{request.note}</Line>}
+            {request.state === "waiting" && (
+              <Line label="Expires">
+                {at(request.expiresAt)}
+                {": nothing is refunded unless someone approves it by then."}
               </Line>
-              <Line label="Order">
-                <a href={adminOrderUrl(request.orderId)} target="_top">
-                  {request.orderName} in Shopify admin
-                </a>
+            )}
+            {request.state === "expired" && !request.decidedBy && (
+              <Line label="Expired">
+                {at(request.expiresAt)}
+                {": nobody approved it within a day. Nothing was refunded; the person who asked can ask again."}
               </Line>
-              {request.note && <Line label="Note to the customer's refund">{request.note}</Line>}
-              {request.state === "waiting" && (
-                <Line label="Expires">
-                  {at(request.expiresAt)}
-                  {": nothing is refunded unless someone approves it by then."}
-                </Line>
-              )}
-              {request.state === "expired" && !request.decidedBy && (
-                <Line label="Expired">
-                  {at(request.expiresAt)}
-                  {": nobody approved it within a day. Nothing was refunded; the person who asked can ask again."}
-                </Line>
-              )}
-              {request.decidedBy && request.decidedAt && (
-                <Line label={request.state === "approved" ? "Approved by" : "Declined by"}>
-                  {`${request.decidedBy}, `}
-                  {at(request.decidedAt)}
-                  {request.decisionNote ? `: ${request.decisionNote}` : ""}
-                </Line>
-              )}
-              {request.limitsWhenDecided && <Line label="Limits when decided">{request.limitsWhenDecided}</Line>}
-              {/* Approved and not sent: the app stopped between the two (decision 030). Declined and expired are said above, in the shop's time. */}
-              {request.state === "approved" && request.refund.failureReason && <Line label="Refund">{request.refund.failureReason}</Line>}
-            </dl>
-          </BlockStack>
-        </Card>
+            )}
+            {request.decidedBy && request.decidedAt && (
+              <Line label={request.state === "approved" ? "Approved by" : "Declined by"}>
+                {`${request.decidedBy}, `}
+                {at(request.decidedAt)}
+                {request.decisionNote ? `: ${request.decisionNote}` : ""}
+              </Line>
+            )}
+            {request.limitsWhenDecided && <Line label="Limits when decided">{request.limitsWhenDecided}</Line>}
+            {/* Approved and not sent: the app stopped between the two (decision 030). Declined and expired are said above, in the shop's time. */}
+            {request.state === "approved" && request.refund.failureReason && <Line label="Refund">{request.refund.failureReason}</Line>}
+          </dl>
+        </SectionCard>
       </div>
       {request.state === "waiting" && limitsNow.changed && (
         <Banner tone="info" title="The shop's limits changed since it was asked for">

@@ -1,5 +1,6 @@
 import { Form, Link as RemixLink, useLoaderData } from "@remix-run/react";
-import { Badge, BlockStack, Button, Card, InlineStack, Text } from "@shopify/polaris";
+import { Badge, BlockStack, Button, InlineStack, Text } from "@shopify/polaris";
+import { SectionCard } from "../../../components/SectionCard";
 import { VerdictBadge, adminOrderUrl } from "../../../components/ui";
 import type { Loader, Order, RefundFormData } from "../types";
 import { ApprovalOfRecord, approvalBadgeOf } from "./ApprovalOfRecord";
@@ -25,64 +26,59 @@ export function RefundAttempts({ order, records, busy }: { order: Order; records
   // The shop's time zone, for the times a request says: the page's own data (the records may be newer, read again while one is checked).
   const { timeZone } = useLoaderData<Loader>();
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          Refunds issued from the app
+    <SectionCard title="Refunds issued from the app">
+      <a href={adminOrderUrl(order.legacyId)} target="_top">
+        Open the order in Shopify admin
+      </a>
+      {records.length === 0 ? (
+        <Text as="p" tone="subdued">
+          None yet.
         </Text>
-        <a href={adminOrderUrl(order.legacyId)} target="_top">
-          Open the order in Shopify admin
-        </a>
-        {records.length === 0 ? (
-          <Text as="p" tone="subdued">
-            None yet.
-          </Text>
-        ) : null}
-        {records.map((record) => (
-          <BlockStack key={record.id} gap="100">
-            <div data-refund-record={record.sysId}>
-              <InlineStack gap="200" blockAlign="center">
-                <Text as="span" fontWeight="semibold">
-                  {record.sysId}
+      ) : null}
+      {records.map((record) => (
+        <BlockStack key={record.id} gap="100">
+          <div data-refund-record={record.sysId}>
+            <InlineStack gap="200" blockAlign="center">
+              <Text as="span" fontWeight="semibold">
+                {record.sysId}
+              </Text>
+              <Text as="span">{`${record.amount} ${record.currency}`}</Text>
+              {record.shopAmount && record.shopCurrency !== record.currency ? (
+                <Text as="span" tone="subdued">{`(${record.shopAmount} ${record.shopCurrency})`}</Text>
+              ) : null}
+              <RecordBadge record={record} />
+              {record.verdict && record.verdict.status !== "PENDING" ? <VerdictBadge status={record.verdict.status} /> : null}
+              {/* Accepted and not judged yet: pending, or its check not opened yet (the worker opens it within seconds). */}
+              {record.shopifyOutcome === "created" && (!record.verdict || record.verdict.status === "PENDING") ? (
+                <Text as="span" tone="subdued">
+                  Being checked…
                 </Text>
-                <Text as="span">{`${record.amount} ${record.currency}`}</Text>
-                {record.shopAmount && record.shopCurrency !== record.currency ? (
-                  <Text as="span" tone="subdued">{`(${record.shopAmount} ${record.shopCurrency})`}</Text>
-                ) : null}
-                <RecordBadge record={record} />
-                {record.verdict && record.verdict.status !== "PENDING" ? <VerdictBadge status={record.verdict.status} /> : null}
-                {/* Accepted and not judged yet: pending, or its check not opened yet (the worker opens it within seconds). */}
-                {record.shopifyOutcome === "created" && (!record.verdict || record.verdict.status === "PENDING") ? (
-                  <Text as="span" tone="subdued">
-                    Being checked…
-                  </Text>
-                ) : null}
-              </InlineStack>
-            </div>
-            {record.failureReason && !saidByItsRequest(record) ? (
-              <Text as="p" variant="bodySm" tone="subdued">
-                {record.failureReason}
-              </Text>
-            ) : null}
-            <ApprovalOfRecord record={record} timeZone={timeZone} />
-            {record.operationId ? <RemixLink to={`/app/refunds/${record.operationId}`}>Evidence</RemixLink> : null}
-            {record.outcomeDetail && record.shopifyOutcome !== "refused" && !saidByItsRequest(record) ? (
-              <Text as="p" variant="bodySm" tone="subdued">
-                {record.outcomeDetail}
-              </Text>
-            ) : null}
-            {record.shopifyOutcome === "unknown" || record.shopifyOutcome === "key_conflict" ? (
-              <InlineStack gap="200">
-                {record.shopifyOutcome === "unknown" ? (
-                  <RecordAction record={record} intent="resend" label={`Ask Shopify again about ${record.sysId}`} busy={busy} />
-                ) : null}
-                <RecordAction record={record} intent="settle" label={`Shopify admin shows no refund for ${record.sysId}`} busy={busy} />
-              </InlineStack>
-            ) : null}
-          </BlockStack>
-        ))}
-      </BlockStack>
-    </Card>
+              ) : null}
+            </InlineStack>
+          </div>
+          {record.failureReason && !saidByItsRequest(record) ? (
+            <Text as="p" variant="bodySm" tone="subdued">
+              {record.failureReason}
+            </Text>
+          ) : null}
+          <ApprovalOfRecord record={record} timeZone={timeZone} />
+          {record.operationId ? <RemixLink to={`/app/refunds/${record.operationId}`}>Evidence</RemixLink> : null}
+          {record.outcomeDetail && record.shopifyOutcome !== "refused" && !saidByItsRequest(record) ? (
+            <Text as="p" variant="bodySm" tone="subdued">
+              {record.outcomeDetail}
+            </Text>
+          ) : null}
+          {record.shopifyOutcome === "unknown" || record.shopifyOutcome === "key_conflict" ? (
+            <InlineStack gap="200">
+              {record.shopifyOutcome === "unknown" ? (
+                <RecordAction record={record} intent="resend" label={`Ask Shopify again about ${record.sysId}`} busy={busy} />
+              ) : null}
+              <RecordAction record={record} intent="settle" label={`Shopify admin shows no refund for ${record.sysId}`} busy={busy} />
+            </InlineStack>
+          ) : null}
+        </BlockStack>
+      ))}
+    </SectionCard>
   );
 }
 

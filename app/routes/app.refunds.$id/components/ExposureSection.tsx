@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Form, useNavigation } from "@remix-run/react";
-import { Badge, BlockStack, Box, Button, Card, InlineStack, Text } from "@shopify/polaris";
+import { Badge, BlockStack, Box, Button, InlineStack, Text } from "@shopify/polaris";
+import { SectionCard } from "../../../components/SectionCard";
 import type { ExposureSection as ExposureSectionData } from "../../../exposure/page.server";
 import { ADD_PROOF_INTENT, proofText, type DisputeProofView } from "../../../exposure/dispute-proof";
 import { CopyButton } from "./CopyButton";
@@ -91,69 +92,61 @@ export function ExposureSection({ exposure, times }: { exposure: ExposureSection
   const proofLines = proofText(proof, times);
   return (
     <div data-exposure-section="">
-      <Card>
-        <BlockStack gap="300">
-          <InlineStack gap="200" blockAlign="center" wrap>
-            <Text as="h2" variant="headingMd">
-              Money at risk twice
-            </Text>
-            <Badge tone={tone}>{title}</Badge>
-          </InlineStack>
-          {atRisk ? <Text as="p" fontWeight="semibold">{`${atRisk} could be paid twice.`}</Text> : null}
-          {reasons.map((reason) => (
-            <Text as="p" key={reason}>
-              {reason}
-            </Text>
-          ))}
-          {disputes.length ? (
-            <Fact label={disputes.length > 1 ? "Disputes on this order" : "Dispute on this order"}>
-              <BlockStack gap="100">
-                {disputes.map((d) => (
-                  <Text as="p" key={d.id}>
-                    {[d.status, d.amount, d.reason, d.open && d.evidenceDueBy ? `answer by ${times[d.evidenceDueBy] ?? d.evidenceDueBy}` : null]
-                      .filter(Boolean)
-                      .join(" · ")}
-                  </Text>
-                ))}
-              </BlockStack>
-            </Fact>
-          ) : null}
-          {disputes.length && !detailsGranted ? (
-            <Text as="p" tone="subdued">
-              Shopify shows the app a dispute&apos;s amount, reason and due date only with the read_shopify_payments_disputes permission.
-            </Text>
-          ) : null}
-          {(state === "at_risk" && disputes.some((d) => d.open)) || disputeProof?.kind === "added" || disputeProof?.kind === "refused" ? (
-            <Box background="bg-surface-secondary" padding="300" borderRadius="200">
-              <BlockStack gap="200">
-                <Text as="h3" variant="headingSm">
-                  The refund&apos;s proof, for the dispute
+      <SectionCard title="Money at risk twice" badge={<Badge tone={tone}>{title}</Badge>}>
+        {atRisk ? <Text as="p" fontWeight="semibold">{`${atRisk} could be paid twice.`}</Text> : null}
+        {reasons.map((reason) => (
+          <Text as="p" key={reason}>
+            {reason}
+          </Text>
+        ))}
+        {disputes.length ? (
+          <Fact label={disputes.length > 1 ? "Disputes on this order" : "Dispute on this order"}>
+            <BlockStack gap="100">
+              {disputes.map((d) => (
+                <Text as="p" key={d.id}>
+                  {[d.status, d.amount, d.reason, d.open && d.evidenceDueBy ? `answer by ${times[d.evidenceDueBy] ?? d.evidenceDueBy}` : null]
+                    .filter(Boolean)
+                    .join(" · ")}
                 </Text>
-                <Text as="p">
-                  <span style={{ whiteSpace: "pre-line" }} data-proof="">
-                    {proofLines}
-                  </span>
+              ))}
+            </BlockStack>
+          </Fact>
+        ) : null}
+        {disputes.length && !detailsGranted ? (
+          <Text as="p" tone="subdued">
+            Shopify shows the app a dispute&apos;s amount, reason and due date only with the read_shopify_payments_disputes permission.
+          </Text>
+        ) : null}
+        {(state === "at_risk" && disputes.some((d) => d.open)) || disputeProof?.kind === "added" || disputeProof?.kind === "refused" ? (
+          <Box background="bg-surface-secondary" padding="300" borderRadius="200">
+            <BlockStack gap="200">
+              <Text as="h3" variant="headingSm">
+                The refund&apos;s proof, for the dispute
+              </Text>
+              <Text as="p">
+                <span style={{ whiteSpace: "pre-line" }} data-proof="">
+                  {proofLines}
+                </span>
+              </Text>
+              <InlineStack>
+                <CopyButton text={proofLines} label="Copy the proof" accessibilityLabel="Copy the proof of this refund for the dispute" />
+              </InlineStack>
+              {disputeProof ? (
+                <SendProof view={disputeProof} times={times} />
+              ) : (
+                <Text as="p" tone="subdued">
+                  Add it to the dispute&apos;s evidence in Shopify admin (Orders, the order, the chargeback).
                 </Text>
-                <InlineStack>
-                  <CopyButton text={proofLines} label="Copy the proof" accessibilityLabel="Copy the proof of this refund for the dispute" />
-                </InlineStack>
-                {disputeProof ? (
-                  <SendProof view={disputeProof} times={times} />
-                ) : (
-                  <Text as="p" tone="subdued">
-                    Add it to the dispute&apos;s evidence in Shopify admin (Orders, the order, the chargeback).
-                  </Text>
-                )}
-              </BlockStack>
-            </Box>
-          ) : null}
-          {state === "clear" && proof.refundedAt ? (
-            <Text as="p" tone="subdued">
-              Refunded on <Instant iso={proof.refundedAt} times={times} />; the app looks again when a chargeback comes.
-            </Text>
-          ) : null}
-        </BlockStack>
-      </Card>
+              )}
+            </BlockStack>
+          </Box>
+        ) : null}
+        {state === "clear" && proof.refundedAt ? (
+          <Text as="p" tone="subdued">
+            Refunded on <Instant iso={proof.refundedAt} times={times} />; the app looks again when a chargeback comes.
+          </Text>
+        ) : null}
+      </SectionCard>
     </div>
   );
 }

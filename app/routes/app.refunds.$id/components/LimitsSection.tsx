@@ -1,4 +1,5 @@
-import { Badge, BlockStack, Card, InlineStack, Link, Text } from "@shopify/polaris";
+import { Badge, BlockStack, Link, Text } from "@shopify/polaris";
+import { SectionCard } from "../../../components/SectionCard";
 import type { LimitsAudit } from "../../../guardrails/audit.server";
 import { Fact } from "./Fact";
 import { Instant } from "./Instant";
@@ -21,53 +22,52 @@ export function LimitsSection({ limits, times }: { limits: LimitsAudit; times: R
   const at = (iso: string) => <Instant iso={iso} times={times} />;
   return (
     <div data-limits-section="">
-      <Card>
-        <BlockStack gap="300">
-          <InlineStack gap="200" blockAlign="center" wrap>
-            <Text as="h2" variant="headingMd">
-              Refund limits
-            </Text>
+      <SectionCard
+        title="Refund limits"
+        badge={
+          <>
             {approval ? <Badge tone={DECIDED_BADGE[approval.state].tone}>{DECIDED_BADGE[approval.state].label}</Badge> : null}
             {overLimit ? <Badge tone="warning">Over a limit</Badge> : null}
-          </InlineStack>
-          {overLimit ? <Text as="p">{overLimit.sentence}</Text> : null}
-          {approval ? (
-            <BlockStack gap="300">
-              <Text as="p">It went over the shop's limits, so it waited for an approver before it was sent to Shopify.</Text>
-              <Fact label="Asked by">
+          </>
+        }
+      >
+        {overLimit ? <Text as="p">{overLimit.sentence}</Text> : null}
+        {approval ? (
+          <BlockStack gap="300">
+            <Text as="p">It went over the shop's limits, so it waited for an approver before it was sent to Shopify.</Text>
+            <Fact label="Asked by">
+              <Text as="span">
+                {`${approval.askedBy}, `}
+                {at(approval.askedAt)}
+              </Text>
+            </Fact>
+            <Fact label="Limits it went over">
+              <Text as="span">{approval.over}</Text>
+            </Fact>
+            {approval.decidedBy && approval.decidedAt ? (
+              <Fact label={approval.state === "declined" ? "Declined by" : "Approved by"}>
                 <Text as="span">
-                  {`${approval.askedBy}, `}
-                  {at(approval.askedAt)}
+                  {`${approval.decidedBy}, `}
+                  {at(approval.decidedAt)}
                 </Text>
               </Fact>
-              <Fact label="Limits it went over">
-                <Text as="span">{approval.over}</Text>
+            ) : null}
+            {approval.decidedBy ? (
+              <Fact label={approval.state === "declined" ? "Their reason" : "Their note"}>
+                <Text as="span" tone={approval.note ? undefined : "subdued"}>
+                  {approval.note ?? "None given."}
+                </Text>
               </Fact>
-              {approval.decidedBy && approval.decidedAt ? (
-                <Fact label={approval.state === "declined" ? "Declined by" : "Approved by"}>
-                  <Text as="span">
-                    {`${approval.decidedBy}, `}
-                    {at(approval.decidedAt)}
-                  </Text>
-                </Fact>
-              ) : null}
-              {approval.decidedBy ? (
-                <Fact label={approval.state === "declined" ? "Their reason" : "Their note"}>
-                  <Text as="span" tone={approval.note ? undefined : "subdued"}>
-                    {approval.note ?? "None given."}
-                  </Text>
-                </Fact>
-              ) : null}
-              {approval.limitsWhenDecided ? (
-                <Fact label="Limits in force when it was approved">
-                  <Text as="span">{approval.limitsWhenDecided}</Text>
-                </Fact>
-              ) : null}
-              <Link url={`/app/approvals/${approval.requestId}`}>The request for approval</Link>
-            </BlockStack>
-          ) : null}
-        </BlockStack>
-      </Card>
+            ) : null}
+            {approval.limitsWhenDecided ? (
+              <Fact label="Limits in force when it was approved">
+                <Text as="span">{approval.limitsWhenDecided}</Text>
+              </Fact>
+            ) : null}
+            <Link url={`/app/approvals/${approval.requestId}`}>The request for approval</Link>
+          </BlockStack>
+        ) : null}
+      </SectionCard>
     </div>
   );
 }

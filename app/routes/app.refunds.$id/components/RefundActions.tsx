@@ -1,5 +1,6 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { BlockStack, Box, Button, Card, InlineStack, Link, Text, TextField } from "@shopify/polaris";
+import { BlockStack, Box, Button, InlineStack, Link, Text, TextField } from "@shopify/polaris";
+import { SectionCard } from "../../../components/SectionCard";
 import { ReviewBadge, adminOrderUrl } from "../../../components/ui";
 import { orderLabel } from "../../../verdicts/words";
 import type { Detail } from "../types";
@@ -15,31 +16,26 @@ export function RefundActions(props: { detail: Detail; doNotRetry: boolean; note
   const { refund } = detail;
   const navigation = useNavigation();
   return (
-    <Card>
-      <BlockStack gap="200">
-        <Text as="h2" variant="headingMd">
-          Actions
-        </Text>
-        <Link url={adminOrderUrl(refund.orderId)} target="_top">
-          Open the order in Shopify admin
-        </Link>
-        {doNotRetry ? null : <Link url={`/app/orders/${refund.orderId}/refund`}>{`Issue a refund on ${orderLabel(refund)}`}</Link>}
-        {refund.status === "PENDING" || refund.status === "UNVERIFIABLE" ? (
-          <Form method="post">
-            <input type="hidden" name="intent" value="recheck" />
-            <input type="hidden" name="revision" value={refund.revision} />
-            <Button submit loading={navigation.state === "submitting"}>
-              Re-check now
-            </Button>
-          </Form>
-        ) : null}
-        <InlineStack gap="200" blockAlign="center">
-          <Text as="span">Review:</Text>
-          <ReviewBadge state={refund.reviewState} />
-        </InlineStack>
-        {refund.reviewState === "open" ? <ResolveForm {...props} /> : null}
-      </BlockStack>
-    </Card>
+    <SectionCard title="Actions" gap="200">
+      <Link url={adminOrderUrl(refund.orderId)} target="_top">
+        Open the order in Shopify admin
+      </Link>
+      {doNotRetry ? null : <Link url={`/app/orders/${refund.orderId}/refund`}>{`Issue a refund on ${orderLabel(refund)}`}</Link>}
+      {refund.status === "PENDING" || refund.status === "UNVERIFIABLE" ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="recheck" />
+          <input type="hidden" name="revision" value={refund.revision} />
+          <Button submit loading={navigation.state === "submitting"}>
+            Re-check now
+          </Button>
+        </Form>
+      ) : null}
+      <InlineStack gap="200" blockAlign="center">
+        <Text as="span">Review:</Text>
+        <ReviewBadge state={refund.reviewState} />
+      </InlineStack>
+      {refund.reviewState === "open" ? <ResolveForm {...props} /> : null}
+    </SectionCard>
   );
 }
 

@@ -1,4 +1,5 @@
-import { Badge, BlockStack, Card, InlineStack, Text } from "@shopify/polaris";
+import { Badge, BlockStack, InlineStack, Text } from "@shopify/polaris";
+import { SectionCard } from "../../../components/SectionCard";
 import type { Detail } from "../types";
 import { Instant } from "./Instant";
 import { KeepWhole } from "./KeepWhole";
@@ -9,34 +10,29 @@ const STEP_LABELS = { webhook: "Shopify", observation: "Shopify", evaluation: "V
 /** The refund's story in time order, with the duplicate deliveries Shopify sent counted once. */
 export function Timeline({ detail }: { detail: Detail }) {
   return (
-    <Card>
+    <SectionCard title="Timeline">
+      {detail.duplicatesDropped ? (
+        <Text
+          as="p"
+          tone="subdued"
+        >{`${detail.duplicatesDropped} duplicate webhook deliver${detail.duplicatesDropped === 1 ? "y was" : "ies were"} dropped.`}</Text>
+      ) : null}
       <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          Timeline
-        </Text>
-        {detail.duplicatesDropped ? (
-          <Text
-            as="p"
-            tone="subdued"
-          >{`${detail.duplicatesDropped} duplicate webhook deliver${detail.duplicatesDropped === 1 ? "y was" : "ies were"} dropped.`}</Text>
-        ) : null}
-        <BlockStack gap="300">
-          {detail.timeline.map((entry, i) => (
-            <BlockStack key={i} gap="050">
-              <InlineStack gap="200" blockAlign="center">
-                <Text as="span" fontWeight="semibold">
-                  {entry.title}
-                </Text>
-                {entry.tone ? <Badge tone={entry.tone}>{STEP_LABELS[entry.kind]}</Badge> : <Badge>{STEP_LABELS[entry.kind]}</Badge>}
-              </InlineStack>
-              <Text as="span" variant="bodySm" tone="subdued">
-                <Instant iso={entry.at} times={detail.times} />
-                {entry.detail ? <KeepWhole text={` · ${entry.detail}`} /> : null}
+        {detail.timeline.map((entry, i) => (
+          <BlockStack key={i} gap="050">
+            <InlineStack gap="200" blockAlign="center">
+              <Text as="span" fontWeight="semibold">
+                {entry.title}
               </Text>
-            </BlockStack>
-          ))}
-        </BlockStack>
+              {entry.tone ? <Badge tone={entry.tone}>{STEP_LABELS[entry.kind]}</Badge> : <Badge>{STEP_LABELS[entry.kind]}</Badge>}
+            </InlineStack>
+            <Text as="span" variant="bodySm" tone="subdued">
+              <Instant iso={entry.at} times={detail.times} />
+              {entry.detail ? <KeepWhole text={` · ${entry.detail}`} /> : null}
+            </Text>
+          </BlockStack>
+        ))}
       </BlockStack>
-    </Card>
+    </SectionCard>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Form, useNavigation, useSubmit } from "@remix-run/react";
-import { BlockStack, Box, Button, Card, Checkbox, ChoiceList, InlineStack, Select, Text, TextField } from "@shopify/polaris";
+import { BlockStack, Box, Button, Checkbox, ChoiceList, InlineStack, Select, TextField } from "@shopify/polaris";
+import { SectionCard } from "../../../components/SectionCard";
 import type { AlertSettingsView } from "../../../alerts/settings.server";
 import type { AlertsActionResult } from "../../../screens/alert-settings.server";
 import type { FieldErrors } from "../../../alerts/settings-form";
@@ -81,62 +82,45 @@ export function AlertSettingsForm({
       <input type="hidden" name="digestHour" value={digestHour} />
       {removeSlack && <input type="hidden" name="removeSlack" value="on" />}
       <BlockStack gap="400">
-        <Card>
-          <BlockStack gap="400">
-            <Text as="h2" variant="headingMd">
-              Where alerts go
-            </Text>
-            <TextField
-              label="Email addresses"
-              name="emailRecipients"
-              value={emailRecipients}
-              onChange={setEmailRecipients}
-              multiline={2}
-              autoComplete="email"
-              helpText="Separate addresses with commas."
-              error={errors.emailRecipients}
-            />
-            <TextField
-              label="Slack incoming-webhook URL"
-              name="slackUrl"
-              value={slackUrl}
-              onChange={setSlackUrl}
-              autoComplete="off"
-              placeholder={`${slackOrigin}/services/…`}
-              helpText={
-                settings.slackConfigured
-                  ? `Saved: ${settings.slackHint}. Leave empty to keep it. The URL is stored encrypted and never shown again.`
-                  : "From your Slack app's Incoming Webhooks page. It is stored encrypted and never shown again."
-              }
-              error={errors.slackUrl}
-            />
-            {settings.slackConfigured && <Checkbox label="Stop sending to Slack" checked={removeSlack} onChange={setRemoveSlack} />}
-          </BlockStack>
-        </Card>
-        <Card>
-          <BlockStack gap="400">
-            <Text as="h2" variant="headingMd">
-              What is sent, and when
-            </Text>
-            <ChoiceList
-              allowMultiple
-              title="Verdicts that alert"
-              choices={VERDICT_CHOICES}
-              selected={verdicts}
-              onChange={setVerdicts}
-              error={errors.verdicts}
-            />
-            <ChoiceList title="Delivery" choices={DELIVERY_CHOICES} selected={delivery} onChange={setDelivery} error={errors.delivery} />
-            <Select
-              label="Daily digest at (your shop's time)"
-              options={HOURS}
-              value={digestHour}
-              onChange={setDigestHour}
-              disabled={delivery[0] === "instant"}
-              error={errors.digestHour}
-            />
-          </BlockStack>
-        </Card>
+        <SectionCard title="Where alerts go" gap="400">
+          <TextField
+            label="Email addresses"
+            name="emailRecipients"
+            value={emailRecipients}
+            onChange={setEmailRecipients}
+            multiline={2}
+            autoComplete="email"
+            helpText="Separate addresses with commas."
+            error={errors.emailRecipients}
+          />
+          <TextField
+            label="Slack incoming-webhook URL"
+            name="slackUrl"
+            value={slackUrl}
+            onChange={setSlackUrl}
+            autoComplete="off"
+            placeholder={`${slackOrigin}/services/…`}
+            helpText={
+              settings.slackConfigured
+                ? `Saved: ${settings.slackHint}. Leave empty to keep it. The URL is stored encrypted and never shown again.`
+                : "From your Slack app's Incoming Webhooks page. It is stored encrypted and never shown again."
+            }
+            error={errors.slackUrl}
+          />
+          {settings.slackConfigured && <Checkbox label="Stop sending to Slack" checked={removeSlack} onChange={setRemoveSlack} />}
+        </SectionCard>
+        <SectionCard title="What is sent, and when" gap="400">
+          <ChoiceList allowMultiple title="Verdicts that alert" choices={VERDICT_CHOICES} selected={verdicts} onChange={setVerdicts} error={errors.verdicts} />
+          <ChoiceList title="Delivery" choices={DELIVERY_CHOICES} selected={delivery} onChange={setDelivery} error={errors.delivery} />
+          <Select
+            label="Daily digest at (your shop's time)"
+            options={HOURS}
+            value={digestHour}
+            onChange={setDigestHour}
+            disabled={delivery[0] === "instant"}
+            error={errors.digestHour}
+          />
+        </SectionCard>
         <FormButtons settings={settings} result={result} />
       </BlockStack>
     </Form>

@@ -1,7 +1,8 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Box, Button, Card, Checkbox, InlineGrid, InlineStack, Text, TextField } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Box, Button, Checkbox, InlineGrid, InlineStack, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import type { LimitsSaveResult } from "../../../guardrails/settings.server";
+import { SectionCard } from "../../../components/SectionCard";
 import { useNarrowScreen } from "../../../components/useNarrowScreen";
 import type { LimitsLoaderData } from "../types";
 import { personLimitMeaning, shopLimitMeaning, type ShopField } from "./limit-meaning";
@@ -136,31 +137,26 @@ type SectionProps = { data: LimitsLoaderData; fields: Values; errors: Errors; re
 /** The shop's own limits: per refund, per person a day, the shop's hour and day. */
 function ShopLimits({ data, fields: { values, set }, errors, readOnly }: SectionProps) {
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          Limits
-        </Text>
-        <Text as="p" tone="subdued">
-          {`A refund asked for in this app that goes over a limit is not sent to Shopify: it waits for an approver, who sees why. Leave a field empty for no limit; none is on until you set it. Amounts are in ${data.currency ?? "the shop's currency"}. Refunds made in Shopify admin, on POS or in other apps cannot be stopped: those over a limit are shown to you in the review queue and alerts.`}
-        </Text>
-        <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
-          {SHOP_FIELDS.map((field) => (
-            <Field
-              key={field.name}
-              name={field.name}
-              label={field.label}
-              help={shopLimitMeaning(field.name, values[field.name] ?? "", data.currency)}
-              value={values[field.name] ?? ""}
-              onChange={set(field.name)}
-              currency={field.kind === "amount" ? data.currency : null}
-              readOnly={readOnly}
-              error={errors[field.name]}
-            />
-          ))}
-        </InlineGrid>
-      </BlockStack>
-    </Card>
+    <SectionCard title="Limits">
+      <Text as="p" tone="subdued">
+        {`A refund asked for in this app that goes over a limit is not sent to Shopify: it waits for an approver, who sees why. Leave a field empty for no limit; none is on until you set it. Amounts are in ${data.currency ?? "the shop's currency"}. Refunds made in Shopify admin, on POS or in other apps cannot be stopped: those over a limit are shown to you in the review queue and alerts.`}
+      </Text>
+      <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
+        {SHOP_FIELDS.map((field) => (
+          <Field
+            key={field.name}
+            name={field.name}
+            label={field.label}
+            help={shopLimitMeaning(field.name, values[field.name] ?? "", data.currency)}
+            value={values[field.name] ?? ""}
+            onChange={set(field.name)}
+            currency={field.kind === "amount" ? data.currency : null}
+            readOnly={readOnly}
+            error={errors[field.name]}
+          />
+        ))}
+      </InlineGrid>
+    </SectionCard>
   );
 }
 
@@ -168,41 +164,36 @@ function ShopLimits({ data, fields: { values, set }, errors, readOnly }: Section
 function People({ data, fields, errors, readOnly }: SectionProps) {
   const ownerEdits = data.viewer.accountOwner;
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          People
-        </Text>
-        <Text as="p" tone="subdued">
-          Staff appear here once they have opened the app. The account owner always approves and sets limits. An approver never approves their own refund.
-          {ownerEdits ? "" : " Only the account owner names who changes limits."}
-        </Text>
-        {data.people.map((person) => (
-          <Box key={person.userId} paddingBlockStart="300" borderBlockStartWidth="025" borderColor="border">
-            <div data-person={person.userId}>
-              <BlockStack gap="300">
-                <InlineStack gap="200" blockAlign="center">
-                  <Text as="h3" variant="headingSm">
-                    {person.name}
-                  </Text>
-                  {person.accountOwner && <Badge>Account owner</Badge>}
+    <SectionCard title="People">
+      <Text as="p" tone="subdued">
+        Staff appear here once they have opened the app. The account owner always approves and sets limits. An approver never approves their own refund.
+        {ownerEdits ? "" : " Only the account owner names who changes limits."}
+      </Text>
+      {data.people.map((person) => (
+        <Box key={person.userId} paddingBlockStart="300" borderBlockStartWidth="025" borderColor="border">
+          <div data-person={person.userId}>
+            <BlockStack gap="300">
+              <InlineStack gap="200" blockAlign="center">
+                <Text as="h3" variant="headingSm">
+                  {person.name}
+                </Text>
+                {person.accountOwner && <Badge>Account owner</Badge>}
+              </InlineStack>
+              <PersonLimits person={person} currency={data.currency} fields={fields} errors={errors} readOnly={readOnly} />
+              {!person.accountOwner && readOnly && <RolesInWords approver={person.approver} setsLimits={person.setsLimits} />}
+              {!person.accountOwner && !readOnly && (
+                <InlineStack gap="400">
+                  <Toggle label="Approves refunds" name={`approver.${person.userId}`} initial={person.approver} />
+                  <Toggle label="Changes limits" name={`setsLimits.${person.userId}`} initial={person.setsLimits} disabled={!ownerEdits} />
+                  {/* A disabled checkbox is not posted: what the owner set is posted unchanged. */}
+                  {!ownerEdits && person.setsLimits && <input type="hidden" name={`setsLimits.${person.userId}`} value="on" />}
                 </InlineStack>
-                <PersonLimits person={person} currency={data.currency} fields={fields} errors={errors} readOnly={readOnly} />
-                {!person.accountOwner && readOnly && <RolesInWords approver={person.approver} setsLimits={person.setsLimits} />}
-                {!person.accountOwner && !readOnly && (
-                  <InlineStack gap="400">
-                    <Toggle label="Approves refunds" name={`approver.${person.userId}`} initial={person.approver} />
-                    <Toggle label="Changes limits" name={`setsLimits.${person.userId}`} initial={person.setsLimits} disabled={!ownerEdits} />
-                    {/* A disabled checkbox is not posted: what the owner set is posted unchanged. */}
-                    {!ownerEdits && person.setsLimits && <input type="hidden" name={`setsLimits.${person.userId}`} value="on" />}
-                  </InlineStack>
-                )}
-              </BlockStack>
-            </div>
-          </Box>
-        ))}
-      </BlockStack>
-    </Card>
+              )}
+            </BlockStack>
+          </div>
+        </Box>
+      ))}
+    </SectionCard>
   );
 }
 
