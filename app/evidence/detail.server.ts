@@ -2,7 +2,7 @@ import type { Observation, Operation, PrismaClient } from "@prisma/client";
 import type { LoadedContract } from "../contracts/load";
 import { contractByVersion } from "../contracts/registry.server";
 import type { Contract } from "../contracts/schema";
-import { exposureSection } from "../exposure/page.server";
+import { exposureSection } from "../exposure/shown.server";
 import { limitsAuditOf } from "../guardrails/audit.server";
 import { parseStored, storedStrings } from "../lib/db/stored-json";
 import { moneySection } from "../settlement/money.server";

@@ -3,7 +3,7 @@ import { contractOf, REFUND_CREATED } from "../contracts/registry.server";
 import { reasonFacts, toRow } from "../verdicts/rows.server";
 import { DUPLICATE_REASONS, reasonInWords } from "../verdicts/words";
 import type { OrderRefundsResponse } from "../verdicts/order-block";
-import { atRiskTwiceOf, type AtRiskTwice } from "../exposure/page.server";
+import { atRiskTwiceOf, type AtRiskTwice } from "../exposure/shown.server";
 import { withMakers } from "../verdicts/made.server";
 import { NOT_AN_ORDER_ADDRESS, orderGidInAddress } from "../shopify/ids";
 import type { ScreenContext } from "./context.server";

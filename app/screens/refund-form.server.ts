@@ -76,7 +76,7 @@ export async function load(context: ScreenContext) {
   const order = answer.data;
   if (!order) throw new Response("No such order in this shop", { status: 404 });
   const now = context.now();
-  const [attemptsNow, unsettled, recent, risks, timeZone, duplicate] = await Promise.all([
+  const [attemptsNow, openAttempt, recent, risks, timeZone, duplicate] = await Promise.all([
     refundAttempts(db, shop, order.id, now),
     openAttemptOn(db, shop, order.id),
     recentRefund(db, shop, order.id, now),
@@ -89,7 +89,7 @@ export async function load(context: ScreenContext) {
     order: orderView(order, context.params.orderId ?? ""),
     ...attemptsNow,
     timeZone,
-    unsettledSysId: unsettled?.sysId ?? null,
+    openAttemptSysId: openAttempt?.sysId ?? null,
     // One per rendering of the form: submitting it twice (a double click, a retry) is one refund.
     formToken: randomUUID(),
     sources: sourcesOf(order, presentmentCurrency(order)),

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import { REFUND_CREATED } from "../contracts/registry.server";
-import { atRiskTwiceOf } from "../exposure/page.server";
+import { atRiskTwiceOf } from "../exposure/shown.server";
 import { overLimitsOf } from "../guardrails/audit.server";
 import { readInSlices } from "../lib/db/slices";
 import { httpStatus } from "../lib/http/status";

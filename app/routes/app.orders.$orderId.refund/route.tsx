@@ -23,7 +23,7 @@ export const shouldRevalidate = afterEveryAction;
 export const action = screenAction(act);
 
 export default function IssueRefund() {
-  const { order, records: loaded, readAt, duplicateOnOrder, unsettledSysId, sources, recentRefund, risks, back, formToken } = useLoaderData<typeof loader>();
+  const { order, records: loaded, readAt, duplicateOnOrder, openAttemptSysId, sources, recentRefund, risks, back, formToken } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const form = useRefundForm(order, result, formToken, risks);
@@ -44,12 +44,12 @@ export default function IssueRefund() {
               result={result}
               records={records}
               review={form.review}
-              unsettledSysId={unsettledSysId}
+              openAttemptSysId={openAttemptSysId}
               duplicateOnOrder={duplicateOnOrder}
               recentRefund={recentRefund}
             />
             <RiskBanners risks={risks} risk={form.risk} />
-            <RefundForm order={order} form={form} busy={busy} unsettledSysId={unsettledSysId} />
+            <RefundForm order={order} form={form} busy={busy} openAttemptSysId={openAttemptSysId} />
           </BlockStack>
         </Layout.Section>
         <Layout.Section variant="oneThird">

@@ -8,13 +8,13 @@ interface Props {
   /** The side card's records, the newest read: the request's record is on them as soon as the action answers. */
   records: RefundFormData["records"];
   review: Review | null;
-  unsettledSysId: RefundFormData["unsettledSysId"];
+  openAttemptSysId: RefundFormData["openAttemptSysId"];
   duplicateOnOrder: RefundFormData["duplicateOnOrder"];
   recentRefund: RefundFormData["recentRefund"];
 }
 
 /** The action's answer (unless its field or the confirmation shows it) and what stands in the way of a new refund. */
-export function RefundBanners({ result, records, review, unsettledSysId, duplicateOnOrder, recentRefund }: Props) {
+export function RefundBanners({ result, records, review, openAttemptSysId, duplicateOnOrder, recentRefund }: Props) {
   const fieldErrorShown = Boolean(result && !result.ok && "fieldErrors" in result && result.fieldErrors?.amount);
   // A refund waiting for a second yes is answered in its confirmation while that is open.
   const askedInConfirmation = result?.ok === false && (result.code === "RECENT_REFUND" || isRiskCode(result.code)) && review;
@@ -35,9 +35,9 @@ export function RefundBanners({ result, records, review, unsettledSysId, duplica
           title={banner.message}
         />
       ) : null}
-      {unsettledSysId ? (
-        <Banner tone="warning" title={`${unsettledSysId} has no answer from Shopify yet`}>
-          <p>A new refund on this order waits until {unsettledSysId} is settled, so that a customer is never refunded twice.</p>
+      {openAttemptSysId ? (
+        <Banner tone="warning" title={`${openAttemptSysId} has no answer from Shopify yet`}>
+          <p>A new refund on this order waits until {openAttemptSysId} is settled, so that a customer is never refunded twice.</p>
         </Banner>
       ) : null}
       {duplicateOnOrder ? (
@@ -45,7 +45,7 @@ export function RefundBanners({ result, records, review, unsettledSysId, duplica
           <p>Shopify holds two refunds of the same amount on this order, made minutes apart. Check it in Shopify admin before refunding again.</p>
         </Banner>
       ) : null}
-      {recentRefund && !unsettledSysId ? (
+      {recentRefund && !openAttemptSysId ? (
         <Banner tone="warning" title="This order was refunded minutes ago">
           <p>{recentRefund.message} Another refund needs your explicit confirmation.</p>
         </Banner>

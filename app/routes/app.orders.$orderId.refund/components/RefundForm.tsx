@@ -7,12 +7,12 @@ export function RefundForm({
   order,
   form,
   busy,
-  unsettledSysId,
+  openAttemptSysId,
 }: {
   order: Order;
   form: RefundFormState;
   busy: boolean;
-  unsettledSysId: RefundFormData["unsettledSysId"];
+  openAttemptSysId: RefundFormData["openAttemptSysId"];
 }) {
   const { amount, setAmount, amountError, setAmountError, note, setNote, notify, setNotify, openReview } = form;
   return (
@@ -35,7 +35,7 @@ export function RefundForm({
           <TextField label="Note (optional)" name="note" value={note} onChange={setNote} autoComplete="off" multiline={2} />
           <Checkbox label="Notify the customer" name="notify" checked={notify} onChange={setNotify} />
           <InlineStack gap="200">
-            <Button submit variant="primary" loading={busy} disabled={busy || Boolean(unsettledSysId)}>
+            <Button submit variant="primary" loading={busy} disabled={busy || Boolean(openAttemptSysId)}>
               Refund
             </Button>
           </InlineStack>

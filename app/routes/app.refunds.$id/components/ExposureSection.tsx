@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Form, useNavigation } from "@remix-run/react";
 import { Badge, BlockStack, Box, Button, InlineStack, Text } from "@shopify/polaris";
 import { SectionCard } from "../../../components/SectionCard";
-import type { ExposureSection as ExposureSectionData } from "../../../exposure/page.server";
+import type { ExposureSection as ExposureSectionData } from "../../../exposure/shown.server";
 import { ADD_PROOF_INTENT, proofText, type DisputeProofView } from "../../../exposure/dispute-proof";
 import { CopyButton } from "./CopyButton";
 import { Instant } from "./Instant";

@@ -1,3 +1,4 @@
+// What the pages show of a refund's exposure: the evidence page's section, and the lists' "at risk twice" mark.
 import type { PrismaClient } from "@prisma/client";
 import { readStored, storedStrings } from "../lib/db/stored-json";
 import { readInSlices } from "../lib/db/slices";
