@@ -6,80 +6,57 @@ import { formatInstant } from "../../app/lib/time/format";
 import { dayIn } from "../../app/lib/time/days";
 import type { FakeDispute } from "../../fake-shopify/disputes";
 import { disputeWebhookBody, newDelivery } from "../../fake-shopify/webhooks";
-import { newAlertsShop, saveAlertSettings, useAlertsHarness, type AlertsHarness } from "../support/alerts";
+import { EVERY_ALERT_CHOICE, newAlertsShop, saveAlertSettings, useAlertsHarness } from "../support/alerts";
 import { TEST_APP } from "../support/credentials";
 import { dataPath } from "../support/embedded";
-import type { Mailbox } from "../support/mailbox";
-import type { SlackReceiver } from "../support/slack-receiver";
-import { refundGid, type VerificationHarness } from "../support/verification";
+import { backfillToEnd, refundGid } from "../support/verification";
 
 // Alerts for money at risk twice (contract shopify.refund.exposure, decision 028), through the app
 // against the fake Shopify: a VERIFIED refund whose order has a chargeback open or lost, or gave the
 // customer more back than they paid, is one AlertEvent per refund and kind, ever, sent by email,
 // Slack, the digest and Flow's "Refund on a disputed order" like the other alerts (issue 43).
 
-let harness: AlertsHarness;
-let h: VerificationHarness;
-let mailbox: Mailbox;
-let slack: SlackReceiver;
 const ROUTE = "routes/app.settings.alerts";
 const DAY = 24 * 3600_000;
 const DETAILS = "read_shopify_payments_disputes";
 const ZONE = "America/New_York";
 
-useAlertsHarness(
-  "exposure-alerts.myshopify.com",
-  (started) => {
-    harness = started;
-    ({ h, mailbox, slack } = harness);
-  },
-  { webhooks: true },
-);
+const alerts = useAlertsHarness("exposure-alerts.myshopify.com", { webhooks: true });
 
 type Shop = Awaited<ReturnType<typeof newShop>>;
 
 /** A shop of its own per test, in a known time zone. */
-const newShop = (name: string) => newAlertsShop(h, name, { timeZone: ZONE });
+const newShop = (name: string) => newAlertsShop(alerts.h, name, { timeZone: ZONE });
 const saveSettings = (shop: Shop, fields: Record<string, string | string[]>) => saveAlertSettings(shop.asStaff, fields);
-
-const EVERY_CHOICE = ["CONTRADICTED", "FAILED", "UNVERIFIABLE", "MONEY", "AT_RISK_TWICE", "OVER_LIMIT"];
 
 /** A refund of `amount` on a new order of 100.00, delivered, VERIFIED, its exposure judged clear. */
 async function verifiedRefund(shop: Shop, amount: string) {
   const order = shop.shop.createOrder({ amount: "100.00" });
   const refund = shop.shop.createRefund(order.id, { amount });
   expect((await shop.deliver(refund)).status).toBe(200);
-  await h.settle();
-  await h.worker.runExposures();
-  const op = await h.db.operation.findFirstOrThrow({ where: { shop: shop.domain, refundGid: refundGid(refund.id) } });
+  await alerts.h.settle();
+  await alerts.h.worker.runExposures();
+  const op = await alerts.h.db.operation.findFirstOrThrow({ where: { shop: shop.domain, refundGid: refundGid(refund.id) } });
   expect(op.status).toBe("VERIFIED");
   expect(await exposureOf(op.id)).toMatchObject({ status: "VERIFIED" });
   return { order, refund, op };
 }
 
-const exposureOf = (operationId: string) => h.db.exposure.findUniqueOrThrow({ where: { operationId } });
+const exposureOf = (operationId: string) => alerts.h.db.exposure.findUniqueOrThrow({ where: { operationId } });
 
 /** Shopify tells the app of the dispute (disputes/create or disputes/update), and the exposure pass reads the order again. */
 async function disputeDelivered(shop: Shop, topic: "disputes/create" | "disputes/update", dispute: FakeDispute) {
-  const response = await h.deliver(newDelivery(topic, shop.domain, disputeWebhookBody(shop.shop, dispute), h.clock.now()));
+  const response = await alerts.h.deliver(newDelivery(topic, shop.domain, disputeWebhookBody(shop.shop, dispute), alerts.h.clock.now()));
   expect(response.status).toBe(200);
-  await h.worker.runExposures();
+  await alerts.h.worker.runExposures();
 }
 
-/** The alert passes once the group of events decided close together has closed (30 s of quiet). */
-async function alertPasses() {
-  h.clock.advance(31_000);
-  await h.worker.runAlerts();
-}
-
-const mailsOf = (shop: Shop) => mailbox.messages.filter((m) => m.subject?.includes(`· ${shop.name}:`));
-const slackOf = (shop: Shop) => slack.messages.filter((m) => m.body.text?.includes(`· ${shop.name}:`));
-const flowCallsOf = (shop: Shop, from: number) => h.app.shopify.flow.calls.slice(from).filter((c) => c.shop === shop.domain);
+const flowCallsOf = (shop: Shop, from: number) => alerts.h.app.shopify.flow.calls.slice(from).filter((c) => c.shop === shop.domain);
 /** The refund's day as the alert names it for its proof, in the shop's time zone. */
 const madeOn = (at: Date) => new Intl.DateTimeFormat("en-GB", { timeZone: ZONE, day: "numeric", month: "short", year: "numeric" }).format(at);
 
 const eventsOf = (shop: Shop) =>
-  h.db.alertEvent.findMany({
+  alerts.h.db.alertEvent.findMany({
     where: { shop: shop.domain },
     orderBy: [{ createdAt: "asc" }, { verdict: "asc" }],
     select: { operationId: true, verdict: true, instantStatus: true },
@@ -90,24 +67,19 @@ const disputeGid = (dispute: FakeDispute) => `gid://shopify/ShopifyPaymentsDispu
 describe("a chargeback on a refunded order", () => {
   it("is one email and one Slack message saying to answer it with the refund's proof by its due date, naming the order, the money at risk and the evidence, however many workers run the pass", async () => {
     const shop = await newShop("chargeback-open");
-    expect((await saveSettings(shop, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: EVERY_CHOICE })).status).toBe(200);
+    expect((await saveSettings(shop, { emailRecipients: "ops@shop.test", slackUrl: alerts.slack.webhookUrl, verdicts: EVERY_ALERT_CHOICE })).status).toBe(200);
     shop.shop.grantedScopes.add(DETAILS);
     const { order, op } = await verifiedRefund(shop, "40.00");
-    h.clock.ms += DAY;
+    alerts.h.clock.ms += DAY;
     const dispute = shop.shop.createDispute(order.id, { amount: "100.00", reason: "CREDIT_NOT_PROCESSED" });
     await disputeDelivered(shop, "disputes/create", dispute);
     expect(await exposureOf(op.id)).toMatchObject({ status: "CONTRADICTED", reason: "dispute_says_credit_not_processed", atRisk: "100.00", currency: "USD" });
 
     // Two workers at once turn the exposure into its event, then two at once group and send it; more passes add nothing.
-    await Promise.all([h.worker.runAlerts(), h.newWorker().runAlerts()]);
-    h.clock.advance(31_000);
-    await Promise.all([h.worker.runAlerts(), h.newWorker().runAlerts()]);
-    await h.worker.runAlerts();
-    h.clock.advance(3600_000);
-    await h.newWorker().runAlerts();
+    await alerts.racedPasses();
 
     const due = formatInstant(dispute.evidenceDueBy!.toISOString(), ZONE);
-    const mails = mailsOf(shop);
+    const mails = alerts.mailsOf(shop);
     expect(mails).toHaveLength(1);
     const [mail] = mails;
     expect(mail.subject).toBe(
@@ -119,7 +91,7 @@ describe("a chargeback on a refunded order", () => {
     );
     expect(mail.text).toContain(`Evidence: ${evidenceUrl(shop, op.id)}`);
     expect(mail.html).toContain(`href="${evidenceUrl(shop, op.id)}"`);
-    const slackMessages = slackOf(shop);
+    const slackMessages = alerts.slackOf(shop);
     expect(slackMessages).toHaveLength(1);
     expect(slackMessages[0].body.text).toBe(mail.subject);
     expect(JSON.stringify(slackMessages[0].body)).toContain(evidenceUrl(shop, op.id));
@@ -130,32 +102,32 @@ describe("a chargeback on a refunded order", () => {
 
   it("opened, then lost: 'chargeback open' then 'paid twice', once each; the same state read again sends nothing new, a dispute won un-sends nothing", async () => {
     const shop = await newShop("chargeback-lost");
-    await saveSettings(shop, { emailRecipients: "ops@shop.test", verdicts: EVERY_CHOICE });
+    await saveSettings(shop, { emailRecipients: "ops@shop.test", verdicts: EVERY_ALERT_CHOICE });
     const lost = await verifiedRefund(shop, "50.00");
     const won = await verifiedRefund(shop, "20.00");
-    h.clock.ms += DAY;
+    alerts.h.clock.ms += DAY;
     const [a, b] = [shop.shop.createDispute(lost.order.id, { amount: "100.00" }), shop.shop.createDispute(won.order.id, { amount: "100.00" })];
     await disputeDelivered(shop, "disputes/create", a);
     await disputeDelivered(shop, "disputes/create", b);
-    await alertPasses();
-    await alertPasses();
+    await alerts.passes();
+    await alerts.passes();
     // Without the disputes' details the money at stake is the refund's own, and no due date is known.
-    expect(mailsOf(shop).map((m) => m.subject)).toEqual(["Refund Verifier · chargeback-lost: 2 refunds need a look ($70.00)"]);
-    expect(mailsOf(shop)[0].text).toContain(`• Chargeback open: answer the dispute with the refund's proof: $50.00 on ${lost.order.name}`);
-    expect(mailsOf(shop)[0].text).toContain(
+    expect(alerts.mailsOf(shop).map((m) => m.subject)).toEqual(["Refund Verifier · chargeback-lost: 2 refunds need a look ($70.00)"]);
+    expect(alerts.mailsOf(shop)[0].text).toContain(`• Chargeback open: answer the dispute with the refund's proof: $50.00 on ${lost.order.name}`);
+    expect(alerts.mailsOf(shop)[0].text).toContain(
       `A chargeback is open on ${lost.order.name}, which you refunded $50.00: if it is lost, the customer is paid twice. Answer it with this refund's proof: refunded $50.00 on ${madeOn(lost.op.startedAt)} (the card reference is on the evidence page once Shopify shows it).`,
     );
 
-    h.clock.ms += 5 * DAY;
+    alerts.h.clock.ms += 5 * DAY;
     shop.shop.updateDispute(a.id, { status: "LOST" });
     shop.shop.updateDispute(b.id, { status: "WON" });
     await disputeDelivered(shop, "disputes/update", shop.shop.disputes.get(a.id)!);
     await disputeDelivered(shop, "disputes/update", shop.shop.disputes.get(b.id)!);
     expect(await exposureOf(lost.op.id)).toMatchObject({ status: "CONTRADICTED", reason: "chargeback_lost_after_refund" });
     expect(await exposureOf(won.op.id)).toMatchObject({ status: "VERIFIED" });
-    await alertPasses();
-    await alertPasses();
-    const mails = mailsOf(shop);
+    await alerts.passes();
+    await alerts.passes();
+    const mails = alerts.mailsOf(shop);
     expect(mails.map((m) => m.subject)).toEqual([expect.any(String), `Refund Verifier · chargeback-lost: Paid twice, $50.00 on ${lost.order.name}`]);
     expect(mails[1].text).toContain(
       `A chargeback on ${lost.order.name} was lost after you refunded $50.00 on it: the customer got $50.00 back twice, from you and from their bank.`,
@@ -163,11 +135,11 @@ describe("a chargeback on a refunded order", () => {
 
     // Read again every day for a week: the same judgement, nothing new.
     for (let day = 0; day < 7; day++) {
-      h.clock.ms += DAY + 1000;
-      await h.worker.runExposures();
-      await alertPasses();
+      alerts.h.clock.ms += DAY + 1000;
+      await alerts.h.worker.runExposures();
+      await alerts.passes();
     }
-    expect(mailsOf(shop)).toHaveLength(2);
+    expect(alerts.mailsOf(shop)).toHaveLength(2);
     expect((await eventsOf(shop)).map((e) => [e.operationId, e.verdict]).sort()).toEqual(
       [
         [lost.op.id, "CHARGEBACK_OPEN"],
@@ -181,7 +153,7 @@ describe("a chargeback on a refunded order", () => {
     // The digest of the day the chargeback was lost counts it.
     const lostOn = dayIn((await exposureOf(lost.op.id)).decidedAt!, "UTC");
     const tomorrow = dayIn(new Date(Date.parse(`${lostOn}T12:00:00Z`) + DAY), "UTC");
-    const summary = await digestSummary(h.db, REFUND_CREATED.contract, shop.domain, tomorrow, "UTC");
+    const summary = await digestSummary(alerts.h.db, REFUND_CREATED.contract, shop.domain, tomorrow, "UTC");
     expect(summary.atRiskTwice).toEqual([{ headline: "Paid twice", count: 1 }]);
   });
 });
@@ -190,17 +162,17 @@ describe("the Flow trigger 'Refund on a disputed order'", () => {
   it("starts the shop's workflow once per refund, when a dispute first puts it at risk, with the amounts and the dispute's status; not again when it is lost; a shop without a workflow gets no call", async () => {
     const withFlow = await newShop("disputed-flow-on");
     const without = await newShop("disputed-flow-off");
-    expect(await (await h.app.shopify.setFlowWorkflow(withFlow.domain, "refund-on-disputed-order", true)).text()).toBe("recorded");
+    expect(await (await alerts.h.app.shopify.setFlowWorkflow(withFlow.domain, "refund-on-disputed-order", true)).text()).toBe("recorded");
     withFlow.shop.grantedScopes.add(DETAILS);
-    const before = h.app.shopify.flow.calls.length;
+    const before = alerts.h.app.shopify.flow.calls.length;
     const ours = await verifiedRefund(withFlow, "25.50");
     const theirs = await verifiedRefund(without, "25.50");
-    h.clock.ms += DAY;
+    alerts.h.clock.ms += DAY;
     const dispute = withFlow.shop.createDispute(ours.order.id, { amount: "100.00", reason: "PRODUCT_NOT_RECEIVED" });
     await disputeDelivered(withFlow, "disputes/create", dispute);
     await disputeDelivered(without, "disputes/create", without.shop.createDispute(theirs.order.id, { amount: "100.00" }));
-    await Promise.all([h.worker.runAlerts(), h.newWorker().runAlerts()]);
-    await h.worker.runAlerts();
+    await Promise.all([alerts.h.worker.runAlerts(), alerts.h.newWorker().runAlerts()]);
+    await alerts.h.worker.runAlerts();
 
     const calls = flowCallsOf(withFlow, before);
     expect(calls.map((c) => [c.handle, c.ranWorkflows])).toEqual([["refund-on-disputed-order", true]]);
@@ -225,14 +197,14 @@ describe("the Flow trigger 'Refund on a disputed order'", () => {
     expect(flowCallsOf(without, before)).toEqual([]);
 
     // Lost: the shop hears 'paid twice' by its channels, but the workflow started once for this refund.
-    h.clock.ms += DAY;
+    alerts.h.clock.ms += DAY;
     withFlow.shop.updateDispute(dispute.id, { status: "LOST" });
     await disputeDelivered(withFlow, "disputes/update", withFlow.shop.disputes.get(dispute.id)!);
-    await alertPasses();
-    await h.newWorker().runAlerts();
+    await alerts.passes();
+    await alerts.h.newWorker().runAlerts();
     expect((await eventsOf(withFlow)).map((e) => e.verdict)).toEqual(["CHARGEBACK_OPEN", "PAID_TWICE"]);
     expect(flowCallsOf(withFlow, before)).toHaveLength(1);
-    const log = await h.db.alertDelivery.findMany({ where: { shop: withFlow.domain, channel: "flow" } });
+    const log = await alerts.h.db.alertDelivery.findMany({ where: { shop: withFlow.domain, channel: "flow" } });
     expect(log.map((d) => [d.target, d.status, d.subject])).toEqual([
       ["refund-on-disputed-order", "delivered", `Refund on a disputed order: $100.00 on ${ours.order.name}`],
     ]);
@@ -246,24 +218,24 @@ describe("the Flow trigger 'Refund on a disputed order'", () => {
 describe("more back than was paid", () => {
   it("store credit, then cash past what was paid: the refund that took the order past it is one 'more back than paid' alert (two classes, one kind), the store credit before it none; no Flow call without a dispute", async () => {
     const shop = await newShop("more-back");
-    await saveSettings(shop, { emailRecipients: "ops@shop.test", verdicts: EVERY_CHOICE });
-    await h.app.shopify.setFlowWorkflow(shop.domain, "refund-on-disputed-order", true);
-    const before = h.app.shopify.flow.calls.length;
+    await saveSettings(shop, { emailRecipients: "ops@shop.test", verdicts: EVERY_ALERT_CHOICE });
+    await alerts.h.app.shopify.setFlowWorkflow(shop.domain, "refund-on-disputed-order", true);
+    const before = alerts.h.app.shopify.flow.calls.length;
     const order = shop.shop.createOrder({ amount: "60.00" });
     const credit = shop.shop.createRefund(order.id, { storeCredit: "60.00" });
-    h.clock.ms += 2 * DAY;
+    alerts.h.clock.ms += 2 * DAY;
     const cash = shop.shop.createRefund(order.id, { amount: "60.00" });
     for (const refund of [credit, cash]) expect((await shop.deliver(refund)).status).toBe(200);
-    await h.settle();
-    await h.worker.runExposures();
-    const cashOp = await h.db.operation.findFirstOrThrow({ where: { shop: shop.domain, refundGid: refundGid(cash.id) } });
+    await alerts.h.settle();
+    await alerts.h.worker.runExposures();
+    const cashOp = await alerts.h.db.operation.findFirstOrThrow({ where: { shop: shop.domain, refundGid: refundGid(cash.id) } });
     expect(await exposureOf(cashOp.id)).toMatchObject({ status: "CONTRADICTED", classes: JSON.stringify(["more back than paid", "store credit and cash"]) });
-    await alertPasses();
-    await alertPasses();
+    await alerts.passes();
+    await alerts.passes();
 
     const events = await eventsOf(shop);
     expect(events.map((e) => [e.verdict, e.operationId])).toEqual([["MORE_BACK_THAN_PAID", cashOp.id]]);
-    const mails = mailsOf(shop);
+    const mails = alerts.mailsOf(shop);
     expect(mails).toHaveLength(1);
     expect(mails[0].text).toContain(`• More back than paid: $60.00 on ${order.name}`);
     expect(mails[0].text).toContain(`${order.name} was refunded to store credit and to the customer's payment: together, $60.00 more than the customer paid.`);
@@ -277,7 +249,7 @@ describe("the alert settings", () => {
     const unticked = await newShop("twice-unticked");
     const onlyTwice = await newShop("twice-only");
     // As a row saved before "Money at risk twice" was a choice holds it.
-    await h.db.alertSettings.create({
+    await alerts.h.db.alertSettings.create({
       data: { shop: before.domain, emailRecipients: "ops@shop.test", verdicts: "CONTRADICTED,FAILED,UNVERIFIABLE,MONEY", revision: 1 },
     });
     expect((await saveSettings(unticked, { emailRecipients: "ops@shop.test", verdicts: ["CONTRADICTED", "FAILED", "UNVERIFIABLE", "MONEY"] })).status).toBe(
@@ -285,20 +257,20 @@ describe("the alert settings", () => {
     );
     expect((await saveSettings(onlyTwice, { emailRecipients: "ops@shop.test", verdicts: ["AT_RISK_TWICE"] })).status).toBe(200);
     const page = async (shop: Shop) => (await (await shop.asStaff(dataPath("/app/settings/alerts", ROUTE))).json()).settings.verdicts;
-    expect(await page(before)).toEqual(EVERY_CHOICE);
+    expect(await page(before)).toEqual(EVERY_ALERT_CHOICE);
     expect(await page(unticked)).toEqual(["CONTRADICTED", "FAILED", "UNVERIFIABLE", "MONEY"]);
     expect(await page(onlyTwice)).toEqual(["AT_RISK_TWICE"]);
 
     for (const shop of [before, unticked, onlyTwice]) {
       const { order } = await verifiedRefund(shop, "14.00");
-      h.clock.ms += DAY;
+      alerts.h.clock.ms += DAY;
       await disputeDelivered(shop, "disputes/create", shop.shop.createDispute(order.id, { amount: "100.00" }));
     }
-    await alertPasses();
-    await alertPasses();
-    expect(mailsOf(before)).toHaveLength(1);
-    expect(mailsOf(onlyTwice)).toHaveLength(1);
-    expect(mailsOf(unticked)).toHaveLength(0);
+    await alerts.passes();
+    await alerts.passes();
+    expect(alerts.mailsOf(before)).toHaveLength(1);
+    expect(alerts.mailsOf(onlyTwice)).toHaveLength(1);
+    expect(alerts.mailsOf(unticked)).toHaveLength(0);
     // Recorded all the same, for the digest.
     expect((await eventsOf(unticked)).map((e) => [e.verdict, e.instantStatus])).toEqual([["CHARGEBACK_OPEN", "not_wanted"]]);
   });
@@ -307,43 +279,37 @@ describe("the alert settings", () => {
 describe("refunds of the shop's history", () => {
   it("a chargeback open on one is news (it has a due date ahead); one lost before the app first read the order is the digest's; one lost later is news", async () => {
     const shop = await newShop("twice-history");
-    await saveSettings(shop, { emailRecipients: "ops@shop.test", verdicts: EVERY_CHOICE });
+    await saveSettings(shop, { emailRecipients: "ops@shop.test", verdicts: EVERY_ALERT_CHOICE });
     const history = [20, 15, 10].map((daysAgo, i) => {
-      const order = shop.shop.createOrder({ amount: "100.00", createdAt: new Date(h.clock.ms - (daysAgo + 1) * DAY) });
-      const refund = shop.shop.createRefund(order.id, { amount: `${30 + i}.00`, createdAt: new Date(h.clock.ms - daysAgo * DAY) });
+      const order = shop.shop.createOrder({ amount: "100.00", createdAt: new Date(alerts.h.clock.ms - (daysAgo + 1) * DAY) });
+      const refund = shop.shop.createRefund(order.id, { amount: `${30 + i}.00`, createdAt: new Date(alerts.h.clock.ms - daysAgo * DAY) });
       return { order, refund };
     });
     shop.shop.createDispute(history[0].order.id, { amount: "100.00" });
     shop.shop.createDispute(history[1].order.id, { amount: "100.00", status: "LOST" });
-    await requestBackfill(h.db, shop.domain, 60, "dashboard", h.clock.now());
-    for (let i = 0; i < 200; i++) {
-      await h.worker.runBackfills();
-      const backfill = await h.db.backfill.findFirstOrThrow({ where: { shop: shop.domain } });
-      if (backfill.state === "done") break;
-      expect(backfill.state).not.toBe("failed");
-      h.clock.advance(10_000);
-    }
-    const ops = await h.db.operation.findMany({ where: { shop: shop.domain }, orderBy: { amount: "asc" } });
+    await requestBackfill(alerts.h.db, shop.domain, 60, "dashboard", alerts.h.clock.now());
+    expect(await backfillToEnd(alerts.h, shop.domain)).toMatchObject({ state: "done" });
+    const ops = await alerts.h.db.operation.findMany({ where: { shop: shop.domain }, orderBy: { amount: "asc" } });
     expect(ops.map((op) => [op.amount, op.status, op.origin])).toEqual(history.map((_, i) => [`${30 + i}.00`, "VERIFIED", "backfill"]));
-    await h.worker.runExposures();
-    await alertPasses();
-    await alertPasses();
+    await alerts.h.worker.runExposures();
+    await alerts.passes();
+    await alerts.passes();
     expect((await eventsOf(shop)).map((e) => [e.operationId, e.verdict, e.instantStatus]).sort()).toEqual(
       [
         [ops[0].id, "CHARGEBACK_OPEN", "grouped"],
         [ops[1].id, "PAID_TWICE", "not_wanted"],
       ].sort(),
     );
-    expect(mailsOf(shop).map((m) => m.subject)).toEqual([
+    expect(alerts.mailsOf(shop).map((m) => m.subject)).toEqual([
       `Refund Verifier · twice-history: Chargeback open: answer the dispute with the refund's proof, $30.00 on ${history[0].order.name}`,
     ]);
 
     // Days later a chargeback on the third is lost: news.
-    h.clock.ms += 3 * DAY;
+    alerts.h.clock.ms += 3 * DAY;
     await disputeDelivered(shop, "disputes/create", shop.shop.createDispute(history[2].order.id, { amount: "100.00", status: "LOST" }));
-    await alertPasses();
-    await alertPasses();
-    expect(mailsOf(shop).map((m) => m.subject)).toEqual([
+    await alerts.passes();
+    await alerts.passes();
+    expect(alerts.mailsOf(shop).map((m) => m.subject)).toEqual([
       expect.any(String),
       `Refund Verifier · twice-history: Paid twice, $32.00 on ${history[2].order.name}`,
     ]);

@@ -4,80 +4,57 @@ import { requestBackfill } from "../../app/backfill/request.server";
 import { REFUND_CREATED } from "../../app/contracts/registry.server";
 import { dayIn } from "../../app/lib/time/days";
 import type { FakeRefund } from "../../fake-shopify/shop";
-import { newAlertsShop, saveAlertSettings, useAlertsHarness, type AlertsHarness } from "../support/alerts";
+import { EVERY_ALERT_CHOICE, newAlertsShop, saveAlertSettings, useAlertsHarness } from "../support/alerts";
 import { TEST_APP } from "../support/credentials";
 import { dataPath } from "../support/embedded";
-import type { Mailbox } from "../support/mailbox";
-import type { SlackReceiver } from "../support/slack-receiver";
-import { refundGid, type VerificationHarness } from "../support/verification";
+import { backfillToEnd, refundGid } from "../support/verification";
 
 // Alerts for where a verified refund's money went (contract shopify.refund.settled), through the
 // app against the fake Shopify: a settlement that needs a person is an AlertEvent the grouping,
 // email, Slack, digest and Flow machinery sends once, in a merchant's words (issue 28).
 
-let harness: AlertsHarness;
-let h: VerificationHarness;
-let mailbox: Mailbox;
-let slack: SlackReceiver;
 const ROUTE = "routes/app.settings.alerts";
 const DAY = 24 * 3600_000;
 const WITH_PAYOUTS = "read_orders,write_orders,read_shopify_payments_accounts,read_shopify_payments_payouts";
 
-useAlertsHarness(
-  "settlement-alerts.myshopify.com",
-  (started) => {
-    harness = started;
-    ({ h, mailbox, slack } = harness);
-  },
-  { webhooks: true },
-);
+const alerts = useAlertsHarness("settlement-alerts.myshopify.com", { webhooks: true });
 
 type Shop = Awaited<ReturnType<typeof newShop>>;
 
 /** A shop of its own per test that lets the app read its payouts. */
-const newShop = (name: string) => newAlertsShop(h, name, { scope: WITH_PAYOUTS });
+const newShop = (name: string) => newAlertsShop(alerts.h, name, { scope: WITH_PAYOUTS });
 const saveSettings = (shop: Shop, fields: Record<string, string | string[]>) => saveAlertSettings(shop.asStaff, fields);
-
-const EVERY_CHOICE = ["CONTRADICTED", "FAILED", "UNVERIFIABLE", "MONEY", "AT_RISK_TWICE", "OVER_LIMIT"];
 
 /** A refund of `amount` on a new order paid through `gateway`, delivered and VERIFIED at the created level. */
 async function verifiedRefund(shop: Shop, amount: string, gateway = "shopify_payments") {
   const order = shop.shop.createOrder({ amount: "100.00", gateway });
   const refund = shop.shop.createRefund(order.id, { amount });
   expect((await shop.deliver(refund)).status).toBe(200);
-  await h.settle();
-  const op = await h.db.operation.findFirstOrThrow({ where: { shop: shop.domain, refundGid: refundGid(refund.id) } });
+  await alerts.h.settle();
+  const op = await alerts.h.db.operation.findFirstOrThrow({ where: { shop: shop.domain, refundGid: refundGid(refund.id) } });
   expect(op.status).toBe("VERIFIED");
   return { order, refund, op };
 }
 
-const settlementOf = (shop: Shop, refund: FakeRefund) => h.db.settlement.findFirst({ where: { shop: shop.domain, refundGid: refundGid(refund.id) } });
+const settlementOf = (shop: Shop, refund: FakeRefund) => alerts.h.db.settlement.findFirst({ where: { shop: shop.domain, refundGid: refundGid(refund.id) } });
 const decided = (s: { status: string }) => s.status !== "PENDING";
 
 /** Runs settlement passes, moving the clock to each next due read, until the refund's settlement is decided or 55 days have passed (the contract gives up at 50). */
 async function followMoney(shop: Shop, refund: FakeRefund) {
-  const end = h.clock.ms + 55 * DAY;
+  const end = alerts.h.clock.ms + 55 * DAY;
   for (let pass = 0; pass < 500; pass++) {
-    await h.worker.runSettlements();
+    await alerts.h.worker.runSettlements();
     const settlement = await settlementOf(shop, refund);
     if (settlement && decided(settlement)) return settlement;
     if (!settlement?.nextDueAt || settlement.nextDueAt.getTime() > end) return settlement;
-    if (settlement.nextDueAt.getTime() > h.clock.ms) h.clock.ms = settlement.nextDueAt.getTime();
+    if (settlement.nextDueAt.getTime() > alerts.h.clock.ms) alerts.h.clock.ms = settlement.nextDueAt.getTime();
   }
   throw new Error("followMoney: too many passes");
 }
 
-/** The alert passes once the group of verdicts decided close together has closed (30 s of quiet). */
-async function alertPasses() {
-  h.clock.advance(31_000);
-  await h.worker.runAlerts();
-}
-
-const mailsOf = (shop: Shop) => mailbox.messages.filter((m) => m.subject?.includes(`· ${shop.name}:`));
-const slackOf = (shop: Shop) => slack.messages.filter((m) => m.body.text?.includes(`· ${shop.name}:`));
 /** The refunds of the shop's Flow calls since the `from`th call. */
 const flowCallsOf = (shop: Shop, from: number) =>
-  h.app.shopify.flow.calls
+  alerts.h.app.shopify.flow.calls
     .slice(from)
     .filter((c) => c.shop === shop.domain)
     .map((c) => c.payload["refund id"]);
@@ -86,20 +63,15 @@ const evidenceUrl = (shop: Shop, operationId: string) => `https://admin.shopify.
 describe("a refund whose payout failed", () => {
   it("is one email and one Slack message naming the refund and its failed payout, with the evidence link, however often and by however many workers the alert pass runs", async () => {
     const shop = await newShop("payout-failed");
-    expect((await saveSettings(shop, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: EVERY_CHOICE })).status).toBe(200);
+    expect((await saveSettings(shop, { emailRecipients: "ops@shop.test", slackUrl: alerts.slack.webhookUrl, verdicts: EVERY_ALERT_CHOICE })).status).toBe(200);
     const { order, refund, op } = await verifiedRefund(shop, "40.00");
     shop.shop.payments.failPayout(refund.transactionIds[0], "FAILED");
     expect(await followMoney(shop, refund)).toMatchObject({ status: "CONTRADICTED", reason: "payout_failed", payoutStatus: "FAILED", alertedVerdict: null });
 
     // Two workers at once turn the settlement into its event, then two at once group and send it.
-    await Promise.all([h.worker.runAlerts(), h.newWorker().runAlerts()]);
-    h.clock.advance(31_000);
-    await Promise.all([h.worker.runAlerts(), h.newWorker().runAlerts()]);
-    await h.worker.runAlerts();
-    h.clock.advance(3600_000);
-    await h.newWorker().runAlerts();
+    await alerts.racedPasses();
 
-    const mails = mailsOf(shop);
+    const mails = alerts.mailsOf(shop);
     expect(mails).toHaveLength(1);
     const [mail] = mails;
     expect(mail.subject).toBe(`Refund Verifier · payout-failed: Payout failed, $40.00 on ${order.name}`);
@@ -108,16 +80,16 @@ describe("a refund whose payout failed", () => {
     expect(mail.text).toContain(`The payout that carried the $40.00 refund on ${order.name} failed at your bank: the money is not settled.`);
     expect(mail.text).toContain(`Evidence: ${evidenceUrl(shop, op.id)}`);
     expect(mail.html).toContain(`href="${evidenceUrl(shop, op.id)}"`);
-    const slackMessages = slackOf(shop);
+    const slackMessages = alerts.slackOf(shop);
     expect(slackMessages).toHaveLength(1);
     expect(slackMessages[0].body.text).toBe(mail.subject);
     expect(JSON.stringify(slackMessages[0].body)).toContain(`The payout that carried the $40.00 refund on ${order.name} failed at your bank`);
 
-    expect(await h.db.alertEvent.findMany({ where: { shop: shop.domain }, select: { operationId: true, verdict: true, instantStatus: true } })).toEqual([
+    expect(await alerts.h.db.alertEvent.findMany({ where: { shop: shop.domain }, select: { operationId: true, verdict: true, instantStatus: true } })).toEqual([
       { operationId: op.id, verdict: "PAYOUT_FAILED", instantStatus: "grouped" },
     ]);
     expect(await settlementOf(shop, refund)).toMatchObject({ alertedVerdict: "CONTRADICTED" });
-    const log = await h.db.alertDelivery.findMany({ where: { shop: shop.domain } });
+    const log = await alerts.h.db.alertDelivery.findMany({ where: { shop: shop.domain } });
     expect(log.map((d) => [d.channel, d.status, d.eventCount]).sort()).toEqual([
       ["email", "delivered", 1],
       ["slack", "delivered", 1],
@@ -126,15 +98,15 @@ describe("a refund whose payout failed", () => {
     // The digest of the day counts it among the refunds whose money did not settle.
     const settledOn = dayIn((await settlementOf(shop, refund))!.decidedAt!, "UTC");
     const tomorrow = dayIn(new Date(Date.parse(`${settledOn}T12:00:00Z`) + DAY), "UTC");
-    const summary = await digestSummary(h.db, REFUND_CREATED.contract, shop.domain, tomorrow, "UTC");
+    const summary = await digestSummary(alerts.h.db, REFUND_CREATED.contract, shop.domain, tomorrow, "UTC");
     expect(summary.moneyProblems).toEqual([{ headline: "Payout failed", count: 1 }]);
   });
 
   it("starts the shop's Flow workflow on 'Refund payout failed' once, with the payout's id and status; a shop without one gets no call", async () => {
     const withFlow = await newShop("payout-flow-on");
     const without = await newShop("payout-flow-off");
-    expect(await (await h.app.shopify.setFlowWorkflow(withFlow.domain, "refund-payout-failed", true)).text()).toBe("recorded");
-    const before = h.app.shopify.flow.calls.length;
+    expect(await (await alerts.h.app.shopify.setFlowWorkflow(withFlow.domain, "refund-payout-failed", true)).text()).toBe("recorded");
+    const before = alerts.h.app.shopify.flow.calls.length;
     const failing = await verifiedRefund(withFlow, "25.50");
     const other = await verifiedRefund(without, "25.50");
     withFlow.shop.payments.failPayout(failing.refund.transactionIds[0], "CANCELED");
@@ -142,10 +114,10 @@ describe("a refund whose payout failed", () => {
     const settlement = await followMoney(withFlow, failing.refund);
     expect(settlement).toMatchObject({ status: "CONTRADICTED", reason: "payout_failed", payoutStatus: "CANCELED" });
     expect(await followMoney(without, other.refund)).toMatchObject({ status: "CONTRADICTED", reason: "payout_failed" });
-    await Promise.all([h.worker.runAlerts(), h.newWorker().runAlerts()]);
-    await h.worker.runAlerts();
+    await Promise.all([alerts.h.worker.runAlerts(), alerts.h.newWorker().runAlerts()]);
+    await alerts.h.worker.runAlerts();
 
-    const calls = h.app.shopify.flow.calls.slice(before);
+    const calls = alerts.h.app.shopify.flow.calls.slice(before);
     expect(calls.map((c) => [c.shop, c.handle, c.ranWorkflows])).toEqual([[withFlow.domain, "refund-payout-failed", true]]);
     expect(calls[0].payload).toEqual({
       order_id: failing.order.id.toString(),
@@ -163,10 +135,10 @@ describe("a refund whose payout failed", () => {
     });
     expect(settlement!.payoutGid).toMatch(/^gid:\/\/shopify\/ShopifyPaymentsPayout\/\d+$/);
     // Once: more passes and another worker call nothing more; the log says delivered.
-    h.clock.advance(3600_000);
-    await h.newWorker().runAlerts();
-    expect(h.app.shopify.flow.calls.slice(before)).toHaveLength(1);
-    const log = await h.db.alertDelivery.findMany({ where: { shop: withFlow.domain, channel: "flow" } });
+    alerts.h.clock.advance(3600_000);
+    await alerts.h.newWorker().runAlerts();
+    expect(alerts.h.app.shopify.flow.calls.slice(before)).toHaveLength(1);
+    const log = await alerts.h.db.alertDelivery.findMany({ where: { shop: withFlow.domain, channel: "flow" } });
     expect(log.map((d) => [d.target, d.status, d.subject])).toEqual([
       ["refund-payout-failed", "delivered", `Refund payout failed: $25.50 on ${failing.order.name}`],
     ]);
@@ -179,26 +151,26 @@ describe("a refund whose payout failed", () => {
 describe("money that never settled", () => {
   it("50 days without a paid payout: one alert saying so, in days", async () => {
     const shop = await newShop("never-settled");
-    await saveSettings(shop, { emailRecipients: "ops@shop.test", verdicts: EVERY_CHOICE });
+    await saveSettings(shop, { emailRecipients: "ops@shop.test", verdicts: EVERY_ALERT_CHOICE });
     const { order, refund } = await verifiedRefund(shop, "7.00");
     shop.shop.payments.withhold(refund.transactionIds[0]);
     expect(await followMoney(shop, refund)).toMatchObject({ status: "UNVERIFIABLE", reason: "not_settled_before_timeout" });
-    await alertPasses();
-    await alertPasses();
-    const mails = mailsOf(shop);
+    await alerts.passes();
+    await alerts.passes();
+    const mails = alerts.mailsOf(shop);
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toBe(`Refund Verifier · never-settled: Never settled, $7.00 on ${order.name}`);
     expect(mails[0].text).toContain(`The $7.00 refund on ${order.name} has not settled 50 days after it was made. Shopify Payments' ledger does not show it.`);
-    expect(await h.db.alertEvent.findMany({ where: { shop: shop.domain }, select: { verdict: true } })).toEqual([{ verdict: "NOT_SETTLED" }]);
+    expect(await alerts.h.db.alertEvent.findMany({ where: { shop: shop.domain }, select: { verdict: true } })).toEqual([{ verdict: "NOT_SETTLED" }]);
   });
 });
 
 describe("what alerts nothing", () => {
   it("a refund settled (payout PAID), and one through another gateway, alert nothing; a failed payout beside them alerts alone", async () => {
     const shop = await newShop("settled-quietly");
-    await saveSettings(shop, { emailRecipients: "ops@shop.test", slackUrl: slack.webhookUrl, verdicts: EVERY_CHOICE });
-    await h.app.shopify.setFlowWorkflow(shop.domain, "refund-payout-failed", true);
-    const flowBefore = h.app.shopify.flow.calls.length;
+    await saveSettings(shop, { emailRecipients: "ops@shop.test", slackUrl: alerts.slack.webhookUrl, verdicts: EVERY_ALERT_CHOICE });
+    await alerts.h.app.shopify.setFlowWorkflow(shop.domain, "refund-payout-failed", true);
+    const flowBefore = alerts.h.app.shopify.flow.calls.length;
     const paid = await verifiedRefund(shop, "11.00");
     expect(await followMoney(shop, paid.refund)).toMatchObject({ status: "VERIFIED", money: "paid" });
     // Days later, so that another payout carries it: a payout that fails fails every refund it carries.
@@ -207,51 +179,45 @@ describe("what alerts nothing", () => {
     shop.shop.payments.failPayout(failed.refund.transactionIds[0], "FAILED");
     expect(await followMoney(shop, paypal.refund)).toMatchObject({ status: "GATEWAY_ONLY" });
     expect(await followMoney(shop, failed.refund)).toMatchObject({ status: "CONTRADICTED" });
-    await alertPasses();
-    await alertPasses();
+    await alerts.passes();
+    await alerts.passes();
 
-    const mails = mailsOf(shop);
+    const mails = alerts.mailsOf(shop);
     expect(mails.map((m) => m.subject)).toEqual([`Refund Verifier · settled-quietly: Payout failed, $13.00 on ${failed.order.name}`]);
     for (const quiet of [paid, paypal]) expect(mails[0].text).not.toContain(quiet.order.name!);
-    expect(slackOf(shop)).toHaveLength(1);
+    expect(alerts.slackOf(shop)).toHaveLength(1);
     expect(flowCallsOf(shop, flowBefore)).toEqual([refundGid(failed.refund.id)]);
-    expect(await h.db.alertEvent.findMany({ where: { shop: shop.domain }, select: { operationId: true } })).toEqual([{ operationId: failed.op.id }]);
+    expect(await alerts.h.db.alertEvent.findMany({ where: { shop: shop.domain }, select: { operationId: true } })).toEqual([{ operationId: failed.op.id }]);
     expect((await settlementOf(shop, paid.refund))!.alertedVerdict).toBeNull();
   });
 
   it("a history of VERIFIED refunds sends nothing: their settlements, even a failed payout among them, are the digest's, not an instant alert or a workflow", async () => {
     const shop = await newShop("settled-history");
-    await saveSettings(shop, { emailRecipients: "ops@shop.test", verdicts: EVERY_CHOICE });
-    await h.app.shopify.setFlowWorkflow(shop.domain, "refund-payout-failed", true);
-    const flowBefore = h.app.shopify.flow.calls.length;
+    await saveSettings(shop, { emailRecipients: "ops@shop.test", verdicts: EVERY_ALERT_CHOICE });
+    await alerts.h.app.shopify.setFlowWorkflow(shop.domain, "refund-payout-failed", true);
+    const flowBefore = alerts.h.app.shopify.flow.calls.length;
     // Refunds of the past weeks, their payouts long paid but one, which failed at the bank.
     const history = [20, 15, 10, 5].map((daysAgo, i) => {
-      const order = shop.shop.createOrder({ amount: "100.00", createdAt: new Date(h.clock.ms - (daysAgo + 1) * DAY) });
-      const refund = shop.shop.createRefund(order.id, { amount: `${20 + i}.00`, createdAt: new Date(h.clock.ms - daysAgo * DAY) });
+      const order = shop.shop.createOrder({ amount: "100.00", createdAt: new Date(alerts.h.clock.ms - (daysAgo + 1) * DAY) });
+      const refund = shop.shop.createRefund(order.id, { amount: `${20 + i}.00`, createdAt: new Date(alerts.h.clock.ms - daysAgo * DAY) });
       return { order, refund };
     });
     shop.shop.payments.failPayout(history[1].refund.transactionIds[0], "FAILED");
-    await requestBackfill(h.db, shop.domain, 60, "dashboard", h.clock.now());
-    for (let i = 0; i < 200; i++) {
-      await h.worker.runBackfills();
-      const backfill = await h.db.backfill.findFirstOrThrow({ where: { shop: shop.domain } });
-      if (backfill.state === "done") break;
-      expect(backfill.state).not.toBe("failed");
-      h.clock.advance(10_000);
-    }
-    const ops = await h.db.operation.findMany({ where: { shop: shop.domain } });
+    await requestBackfill(alerts.h.db, shop.domain, 60, "dashboard", alerts.h.clock.now());
+    expect(await backfillToEnd(alerts.h, shop.domain)).toMatchObject({ state: "done" });
+    const ops = await alerts.h.db.operation.findMany({ where: { shop: shop.domain } });
     expect(ops.map((op) => [op.status, op.origin])).toEqual(history.map(() => ["VERIFIED", "backfill"]));
     for (const { refund } of history) await followMoney(shop, refund);
-    const settlements = await h.db.settlement.findMany({ where: { shop: shop.domain }, orderBy: { amount: "asc" } });
+    const settlements = await alerts.h.db.settlement.findMany({ where: { shop: shop.domain }, orderBy: { amount: "asc" } });
     expect(settlements.map((s) => [s.amount, s.status, s.payoutStatus])).toEqual([
       ["20.00", "VERIFIED", "PAID"],
       ["21.00", "CONTRADICTED", "FAILED"],
       ["22.00", "VERIFIED", "PAID"],
       ["23.00", "VERIFIED", "PAID"],
     ]);
-    await alertPasses();
-    await alertPasses();
-    expect(await h.db.alertEvent.findMany({ where: { shop: shop.domain }, select: { verdict: true, instantStatus: true } })).toEqual([
+    await alerts.passes();
+    await alerts.passes();
+    expect(await alerts.h.db.alertEvent.findMany({ where: { shop: shop.domain }, select: { verdict: true, instantStatus: true } })).toEqual([
       { verdict: "PAYOUT_FAILED", instantStatus: "not_wanted" },
     ]);
 
@@ -259,9 +225,9 @@ describe("what alerts nothing", () => {
     const live = await verifiedRefund(shop, "30.00");
     shop.shop.payments.failPayout(live.refund.transactionIds[0], "FAILED");
     expect(await followMoney(shop, live.refund)).toMatchObject({ status: "CONTRADICTED" });
-    await alertPasses();
-    await alertPasses();
-    const mails = mailsOf(shop);
+    await alerts.passes();
+    await alerts.passes();
+    const mails = alerts.mailsOf(shop);
     expect(mails.map((m) => m.subject)).toEqual([`Refund Verifier · settled-history: Payout failed, $30.00 on ${live.order.name}`]);
     for (const { order } of history) expect(mails[0].text).not.toContain(order.name!);
     expect(flowCallsOf(shop, flowBefore)).toEqual([refundGid(live.refund.id)]);
@@ -273,12 +239,12 @@ describe("the alert settings", () => {
     const before = await newShop("money-default");
     const unticked = await newShop("money-unticked");
     // As a row saved before "Money problems" was a choice holds it.
-    await h.db.alertSettings.create({
+    await alerts.h.db.alertSettings.create({
       data: { shop: before.domain, emailRecipients: "ops@shop.test", verdicts: "CONTRADICTED,FAILED,UNVERIFIABLE", revision: 1 },
     });
     expect((await saveSettings(unticked, { emailRecipients: "ops@shop.test", verdicts: ["CONTRADICTED", "FAILED", "UNVERIFIABLE"] })).status).toBe(200);
     const page = async (shop: Shop) => (await (await shop.asStaff(dataPath("/app/settings/alerts", ROUTE))).json()).settings.verdicts;
-    expect(await page(before)).toEqual(EVERY_CHOICE);
+    expect(await page(before)).toEqual(EVERY_ALERT_CHOICE);
     expect(await page(unticked)).toEqual(["CONTRADICTED", "FAILED", "UNVERIFIABLE"]);
 
     for (const shop of [before, unticked]) {
@@ -286,16 +252,16 @@ describe("the alert settings", () => {
       shop.shop.payments.failPayout(refund.transactionIds[0], "FAILED");
       expect(await followMoney(shop, refund)).toMatchObject({ status: "CONTRADICTED" });
     }
-    await alertPasses();
-    await alertPasses();
-    expect(mailsOf(before)).toHaveLength(1);
-    expect(mailsOf(unticked)).toHaveLength(0);
+    await alerts.passes();
+    await alerts.passes();
+    expect(alerts.mailsOf(before)).toHaveLength(1);
+    expect(alerts.mailsOf(unticked)).toHaveLength(0);
     // Recorded all the same, for the digest.
-    expect(await h.db.alertEvent.findMany({ where: { shop: unticked.domain }, select: { verdict: true, instantStatus: true } })).toEqual([
+    expect(await alerts.h.db.alertEvent.findMany({ where: { shop: unticked.domain }, select: { verdict: true, instantStatus: true } })).toEqual([
       { verdict: "PAYOUT_FAILED", instantStatus: "not_wanted" },
     ]);
     // Ticking it again turns them back on.
-    expect((await saveSettings(unticked, { emailRecipients: "ops@shop.test", verdicts: EVERY_CHOICE, revision: "1" })).status).toBe(200);
-    expect(await page(unticked)).toEqual(EVERY_CHOICE);
+    expect((await saveSettings(unticked, { emailRecipients: "ops@shop.test", verdicts: EVERY_ALERT_CHOICE, revision: "1" })).status).toBe(200);
+    expect(await page(unticked)).toEqual(EVERY_ALERT_CHOICE);
   });
 });

@@ -5,7 +5,7 @@ import { seedHistory, type SeededHistory } from "../../fake-shopify/history";
 import { deliveryHeaders, newDelivery, refundWebhookBody } from "../../fake-shopify/webhooks";
 import { TEST_APP } from "../support/credentials";
 import { installShop } from "../support/sessions";
-import { startVerificationHarness, type VerificationHarness } from "../support/verification";
+import { backfillToEnd, startVerificationHarness, type VerificationHarness } from "../support/verification";
 
 let h: VerificationHarness;
 beforeAll(async () => {
@@ -13,16 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-/** Runs the backfill pass, moving the test clock past each poll (and Shopify's bulk operation with it), until the shop's backfill has ended. */
-async function runToEnd(shop: string, passes = 200) {
-  for (let i = 0; i < passes; i++) {
-    await h.worker.runBackfills();
-    const backfill = await h.db.backfill.findFirstOrThrow({ where: { shop }, orderBy: { createdAt: "desc" } });
-    if (backfill.state === "done" || backfill.state === "failed") return backfill;
-    h.clock.advance(10_000);
-  }
-  throw new Error("the backfill did not end");
-}
+const runToEnd = (shop: string, passes?: number) => backfillToEnd(h, shop, passes);
 
 async function newShop(name: string) {
   const domain = `${name}.myshopify.com`;

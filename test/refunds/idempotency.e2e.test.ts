@@ -142,7 +142,7 @@ describe("refundCreate on API 2026-10 carries the record's id as its idempotency
     expect(refused.message).toMatch(/same idempotency key/);
     expect(api().stats.refundCreateCalls).toBe(callsBefore);
     const form = await (await asShop(dataPath(`/app/orders/${order.id}/refund`, "routes/app.orders.$orderId.refund"))).json();
-    expect(form.unsettledSysId).toBe(record.sysId);
+    expect(form.openAttemptSysId).toBe(record.sysId);
 
     afterGrace();
     await h.worker.runOnce();

@@ -13,8 +13,22 @@ export interface AlertsHarness {
   slack: SlackReceiver;
   /** ALERTS_SECRET_KEY as the app has it, for sealing a Slack URL directly. */
   secretKey: Buffer;
+  /** The alert passes once the group of events decided close together has closed (30 s of quiet). */
+  passes(): Promise<void>;
+  /**
+   * Alert passes as workers race them: two at once turn what was decided into its events, then two
+   * at once group and send them once the group closed, then one more pass, and another an hour
+   * later, which must add nothing.
+   */
+  racedPasses(): Promise<void>;
+  /** The emails and the Slack messages about the shop named `name` (its name is in each subject and text). */
+  mailsOf(shop: { name: string }): Mailbox["messages"];
+  slackOf(shop: { name: string }): SlackReceiver["messages"];
   close(): Promise<void>;
 }
+
+/** Every kind of alert a shop can tick on the alerts page. */
+export const EVERY_ALERT_CHOICE = ["CONTRADICTED", "FAILED", "UNVERIFIABLE", "MONEY", "AT_RISK_TWICE", "OVER_LIMIT"];
 
 /** The verification harness with alerts wired to a real SMTP server and a Slack receiver on loopback. */
 export async function startAlertsHarness(domain: string, env: Record<string, string> = {}): Promise<AlertsHarness> {
@@ -32,6 +46,21 @@ export async function startAlertsHarness(domain: string, env: Record<string, str
     mailbox,
     slack,
     secretKey,
+    async passes() {
+      h.clock.advance(31_000);
+      await h.worker.runAlerts();
+    },
+    async racedPasses() {
+      const bothAtOnce = () => Promise.all([h.worker.runAlerts(), h.newWorker().runAlerts()]);
+      await bothAtOnce();
+      h.clock.advance(31_000);
+      await bothAtOnce();
+      await h.worker.runAlerts();
+      h.clock.advance(3600_000);
+      await h.newWorker().runAlerts();
+    },
+    mailsOf: (shop) => mailbox.messages.filter((m) => m.subject?.includes(`· ${shop.name}:`)),
+    slackOf: (shop) => slack.messages.filter((m) => m.body.text?.includes(`· ${shop.name}:`)),
     async close() {
       await h.close();
       await mailbox.close();
@@ -42,19 +71,14 @@ export async function startAlertsHarness(domain: string, env: Record<string, str
 
 /**
  * The alerts harness of one test file: started before its tests (the fake Shopify sending its
- * webhooks to the app when `webhooks`), handed to `started`, closed after them, and its mailbox and
- * Slack channel emptied before each test.
+ * webhooks to the app when `webhooks`), closed after them, its mailbox and Slack channel emptied
+ * before each test. What it returns reads the started harness, so a test file declares it once.
  */
-export function useAlertsHarness(
-  domain: string,
-  started: (harness: AlertsHarness) => void,
-  options: { env?: Record<string, string>; webhooks?: boolean } = {},
-) {
+export function useAlertsHarness(domain: string, options: { env?: Record<string, string>; webhooks?: boolean } = {}): AlertsHarness {
   let harness: AlertsHarness | undefined;
   beforeAll(async () => {
     harness = await startAlertsHarness(domain, options.env);
     if (options.webhooks) harness.h.app.shopify.webhookTarget = { appUrl: harness.h.app.url };
-    started(harness);
   });
   afterAll(async () => harness?.close());
   beforeEach(() => {
@@ -63,6 +87,29 @@ export function useAlertsHarness(
     harness.mailbox.recipients.length = 0;
     harness.slack.messages.length = 0;
   });
+  const started = () => {
+    if (!harness) throw new Error("The alerts harness starts before the file's tests: use it inside a test or a hook.");
+    return harness;
+  };
+  return {
+    get h() {
+      return started().h;
+    },
+    get mailbox() {
+      return started().mailbox;
+    },
+    get slack() {
+      return started().slack;
+    },
+    get secretKey() {
+      return started().secretKey;
+    },
+    passes: () => started().passes(),
+    racedPasses: () => started().racedPasses(),
+    mailsOf: (shop) => started().mailsOf(shop),
+    slackOf: (shop) => started().slackOf(shop),
+    close: () => started().close(),
+  };
 }
 
 /**

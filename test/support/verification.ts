@@ -113,3 +113,14 @@ export async function operationFor(db: PrismaClient, refundGid: string) {
 }
 
 export const refundGid = (id: bigint) => `gid://shopify/Refund/${id}`;
+
+/** Runs the backfill pass, moving the test clock past each poll (and Shopify's bulk operation with it), until the shop's latest backfill has ended (done or failed). */
+export async function backfillToEnd(h: VerificationHarness, shop: string, passes = 200) {
+  for (let i = 0; i < passes; i++) {
+    await h.worker.runBackfills();
+    const backfill = await h.db.backfill.findFirstOrThrow({ where: { shop }, orderBy: { createdAt: "desc" } });
+    if (backfill.state === "done" || backfill.state === "failed") return backfill;
+    h.clock.advance(10_000);
+  }
+  throw new Error("the backfill did not end");
+}

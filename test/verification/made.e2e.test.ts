@@ -3,7 +3,7 @@ import { requestBackfill } from "../../app/backfill/request.server";
 import { MADE_BY_AGREEMENTS } from "../../app/shopify/admin/documents";
 import { installShop } from "../support/sessions";
 import { limitsOf } from "../support/limits";
-import { operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
+import { backfillToEnd, operationFor, refundGid, startVerificationHarness, type VerificationHarness } from "../support/verification";
 
 // Decision 031: where a refund was made and by whom, read from what Shopify says of it, for live
 // refunds (the payload and the read-back), refunds the sweep found, the history backfill and
@@ -88,12 +88,7 @@ describe("the shop's history, read by the backfill", () => {
     const onPos = shop.createRefund(order.id, { amount: "11.00", staffUserId: "42", pos: true, createdAt: new Date(at.getTime() + 60_000) });
     const byApp = shop.createRefund(order.id, { amount: "12.00", app: "Returns Pro", createdAt: new Date(at.getTime() + 120_000) });
     await requestBackfill(h.db, domain, 60, "dashboard", h.clock.now());
-    for (let i = 0; i < 50; i++) {
-      await h.worker.runBackfills();
-      const backfill = await h.db.backfill.findFirstOrThrow({ where: { shop: domain } });
-      if (backfill.state === "done") break;
-      h.clock.advance(10_000);
-    }
+    expect(await backfillToEnd(h, domain)).toMatchObject({ state: "done" });
     const placed = async (id: bigint) => {
       const op = await h.db.operation.findFirstOrThrow({ where: { shop: domain, refundGid: refundGid(id) } });
       return [op.origin, op.madeIn, op.madeByStaff, op.madeByApp];
