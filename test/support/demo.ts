@@ -24,8 +24,14 @@ export async function untilDemoDecided(db: Db, { dueOnly = false, timeoutMs = 18
     [pending, dueOnly ? "operations due and PENDING" : "operations PENDING"],
   ] as const) {
     let count = 0;
-    await waitFor(`the demo to settle (${what})`, async () => (count = await left()) === 0, Math.max(deadline - Date.now(), 0)).catch(() => {
-      throw new Error(`the demo did not settle within ${timeoutMs / 1000} s: ${count} ${what}`);
+    await waitFor(`the demo to settle (${what})`, async () => (count = await left()) === 0, Math.max(deadline - Date.now(), 0)).catch(async () => {
+      // What is still pending, as the worker left it: enough to tell a slow machine from a stuck row.
+      const stuck = await db.operation.findMany({
+        where: { status: "PENDING" },
+        take: 5,
+        select: { refundGid: true, origin: true, attempts: true, startedAt: true, nextDueAt: true, claimedBy: true, claimedUntil: true, revision: true },
+      });
+      throw new Error(`the demo did not settle within ${timeoutMs / 1000} s: ${count} ${what}; ${JSON.stringify(stuck)}`);
     });
   }
 }
