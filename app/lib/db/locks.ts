@@ -27,7 +27,7 @@ export interface LockTimes {
   holdMs: number;
   /** How long to wait for another holder to let go (polling every 100 ms); 0: one try. */
   waitMs: number;
-  /** The clock that stamps and expires the lock (default: the wall clock, read at each try). */
+  /** The clock that stamps and expires the lock (default: the wall clock, read at each try); the wait is always real time. */
   clock?: () => Date;
 }
 
@@ -49,9 +49,10 @@ async function take(db: PrismaClient, lock: LockName, holder: string, now: Date,
 export async function withLock<T>(db: PrismaClient, lock: LockName, work: () => Promise<T>, times: LockTimes): Promise<Locked<T>> {
   const { holdMs, waitMs, clock = () => new Date() } = times;
   const holder = randomUUID();
-  const deadline = clock().getTime() + waitMs;
+  // Waiting is measured on the wall clock: a clock held still (a request's instant, a test's) would wait forever.
+  const deadline = Date.now() + waitMs;
   while (!(await take(db, lock, holder, clock(), holdMs))) {
-    if (clock().getTime() >= deadline) return { locked: false };
+    if (Date.now() >= deadline) return { locked: false };
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   try {

@@ -117,6 +117,16 @@ describe("withLock", () => {
     expect(await holder.result).toEqual({ locked: true, value: "slow" });
   });
 
+  it("a waiter on a clock held still (a request's instant) still gives up after its wait, measured in real time", async () => {
+    const lock = lockName(SHOP, "test", "still-clock");
+    const holder = await slowHolder(lock, { holdMs: 60_000, waitMs: 0, clock: at(0) });
+    const started = Date.now();
+    expect(await withLock(db, lock, async () => "never", { holdMs: 60_000, waitMs: 300, clock: at(1) })).toEqual({ locked: false });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    holder.finish();
+    await holder.result;
+  }, 10_000);
+
   it("an error in the work lets the lock go", async () => {
     const lock = lockName(SHOP, "test", "throws");
     await expect(
